@@ -1,0 +1,77 @@
+package org.fabricscope.app.cli;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportProgress;
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.FabricSummary;
+import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.fabricscope.model.layout.TieredLayout;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code fabricscope bench}: times import and model building (then diagnosis and layout) over
+ * warm-up and measured rounds. Used for BENCHMARKS.md; not a test.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Time import+model, diagnosis and layout of the given dumps (warm JVM); prints min/median/max in ms.")
+final class BenchCommand implements Callable<Integer> {
+    @Mixin
+    InputOptions input;
+
+    @Option(names = "--warmup", defaultValue = "10", description = "Untimed rounds first (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--rounds", defaultValue = "20", description = "Timed rounds (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        input.load();
+        long[] importNs = new long[rounds];
+        long[] diagNs = new long[rounds];
+        long[] layoutNs = new long[rounds];
+        ImportResult r = null;
+        for (int i = -warmup; i < rounds; i++) {
+            long t0 = System.nanoTime();
+            r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
+            long t1 = System.nanoTime();
+            Diagnosis.fabric(ErrorThresholds.defaults()).run(r.model());
+            FabricSummary.of(r.model(), ErrorThresholds.defaults());
+            long t2 = System.nanoTime();
+            TieredLayout.compute(r.model(), java.util.Set.of(), false);
+            long t3 = System.nanoTime();
+            if (i >= 0) {
+                importNs[i] = t1 - t0;
+                diagNs[i] = t2 - t1;
+                layoutNs[i] = t3 - t2;
+            }
+        }
+        var out = spec.commandLine().getOut();
+        out.printf("input: %s (%d nodes, %d cables)%n", input.paths, r.model().nodes().size(), r.model().cables().size());
+        out.printf("java %s, %d cores, max heap %d MiB; %d warm-up + %d timed rounds%n",
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20, warmup, rounds);
+        for (var row : List.of(new Object[] {"import+model", importNs}, new Object[] {"diagnose+summary", diagNs},
+                new Object[] {"layout", layoutNs})) {
+            long[] v = ((long[]) row[1]).clone();
+            Arrays.sort(v);
+            out.printf("%-18s min %8.1f ms   median %8.1f ms   max %8.1f ms%n", row[0], v[0] / 1e6, v[v.length / 2] / 1e6,
+                    v[v.length - 1] / 1e6);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,59 @@
+package org.fabricscope.app.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.diagnosis.Diagnosis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code fabricscope diagnose}: run the checks and print findings, most severe first. */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+        description = "Run the troubleshooting checks and print findings, most severe first.")
+final class DiagnoseCommand implements Callable<Integer> {
+    @Mixin
+    InputOptions input;
+
+    @Option(names = "--json", description = "Print {\"findings\": [...]} as JSON.")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws JsonProcessingException {
+        ImportResult r = input.load();
+        List<Diagnostic> problems = new ArrayList<>();
+        List<Finding> findings = Diagnosis.fabric(input.thresholds(r, problems)).run(r.model());
+        var out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.MAPPER.writeValueAsString(Map.of("findings", findings)));
+            return 0;
+        }
+        if (findings.isEmpty()) {
+            out.println("No findings: counters within thresholds, links at full rate, all linked ports active.");
+        }
+        for (Finding f : findings) {
+            out.printf("%-7s %-16s %s%n", f.severity().label().toUpperCase(java.util.Locale.ROOT), f.id(), f.title());
+            for (Evidence e : f.evidence()) {
+                out.printf("        evidence: %s:%d: %s%n", e.source(), e.line(), e.text());
+            }
+            for (String remedy : f.remedies()) {
+                out.printf("        - %s%n", remedy);
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,170 @@
+package org.fabricscope.app.cli;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.Cable;
+import org.fabricscope.model.FabricEdge;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Guids;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.Vertex;
+import org.jgrapht.nio.Attribute;
+import org.jgrapht.nio.DefaultAttribute;
+import org.jgrapht.nio.GraphExporter;
+import org.jgrapht.nio.dot.DOTExporter;
+import org.jgrapht.nio.graphml.GraphMLExporter;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code fabricscope export}: write the fabric graph as GraphML, DOT or JSON. */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = "Write the fabric graph (switches, CAs, cables with ports, rates and counters) as graphml, dot or json.")
+final class ExportCommand implements Callable<Integer> {
+    enum Kind { graphml, dot, json }
+
+    @Mixin
+    InputOptions input;
+
+    @Option(names = {"-f", "--format"}, defaultValue = "graphml", description = "graphml (default), dot or json.")
+    Kind format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of standard output.")
+    Path output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        ImportResult r = input.load();
+        String text = switch (format) {
+            case json -> Json.MAPPER.writeValueAsString(asJson(r.model()));
+            case dot -> write(new DOTExporter<>(v -> quoteId(v.id())), r.model());
+            case graphml -> {
+                GraphMLExporter<Vertex, FabricEdge> g = new GraphMLExporter<>(Vertex::id);
+                for (String a : List.of("name", "kind", "tier", "guid", "lid")) {
+                    g.registerAttribute(a, GraphMLExporter.AttributeCategory.NODE, org.jgrapht.nio.AttributeType.STRING);
+                }
+                for (String a : List.of("portA", "portB", "rate")) {
+                    g.registerAttribute(a, GraphMLExporter.AttributeCategory.EDGE, org.jgrapht.nio.AttributeType.STRING);
+                }
+                yield write(g, r.model());
+            }
+        };
+        if (output == null) {
+            spec.commandLine().getOut().print(text);
+            spec.commandLine().getOut().flush();
+        } else {
+            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
+                w.write(text);
+            } catch (IOException e) {
+                throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
+            }
+        }
+        return 0;
+    }
+
+    private static String quoteId(String id) {
+        return "\"" + id + "\"";
+    }
+
+    private static String write(GraphExporter<Vertex, FabricEdge> exporter, FabricModel model) {
+        if (exporter instanceof DOTExporter<Vertex, FabricEdge> dot) {
+            dot.setVertexAttributeProvider(ExportCommand::vertexAttributes);
+            dot.setEdgeAttributeProvider(ExportCommand::edgeAttributes);
+        } else if (exporter instanceof GraphMLExporter<Vertex, FabricEdge> gml) {
+            gml.setVertexAttributeProvider(ExportCommand::vertexAttributes);
+            gml.setEdgeAttributeProvider(ExportCommand::edgeAttributes);
+        }
+        StringWriter sw = new StringWriter();
+        exporter.exportGraph(model.cableGraph(), sw);
+        return sw.toString();
+    }
+
+    private static Map<String, Attribute> vertexAttributes(Vertex v) {
+        Map<String, Attribute> m = new LinkedHashMap<>();
+        m.put("label", DefaultAttribute.createAttribute(v.displayName()));
+        m.put("name", DefaultAttribute.createAttribute(v.displayName()));
+        if (v instanceof FabricNode n) {
+            m.put("kind", DefaultAttribute.createAttribute(n.kind().name()));
+            m.put("tier", DefaultAttribute.createAttribute(n.tier() == null ? (n.isHostAdapter() ? "host" : "") : n.tier().label()));
+            m.put("guid", DefaultAttribute.createAttribute(Guids.format(n.guid())));
+            m.put("lid", DefaultAttribute.createAttribute(String.valueOf(n.lid())));
+        }
+        return m;
+    }
+
+    private static Map<String, Attribute> edgeAttributes(FabricEdge e) {
+        Map<String, Attribute> m = new LinkedHashMap<>();
+        if (e instanceof Cable c) {
+            m.put("portA", DefaultAttribute.createAttribute(String.valueOf(c.a().number())));
+            m.put("portB", DefaultAttribute.createAttribute(String.valueOf(c.b().number())));
+            m.put("rate", DefaultAttribute.createAttribute(c.rateToken()));
+            m.put("label", DefaultAttribute.createAttribute(c.rateToken()));
+        }
+        return m;
+    }
+
+    private static Map<String, Object> asJson(FabricModel model) {
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (FabricNode n : model.nodes()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", n.id());
+            m.put("kind", n.kind().name().toLowerCase(java.util.Locale.ROOT));
+            m.put("name", n.displayName());
+            m.put("description", n.description());
+            m.put("guid", Guids.format(n.guid()));
+            if (n.sysImgGuid() != 0) {
+                m.put("sysImgGuid", Guids.format(n.sysImgGuid()));
+            }
+            m.put("lid", n.lid());
+            if (n.tier() != null) {
+                m.put("tier", n.tier().label());
+            }
+            if (n.host() != null) {
+                m.put("host", n.host().name());
+            }
+            m.put("role", n.role().name().toLowerCase(java.util.Locale.ROOT));
+            nodes.add(m);
+        }
+        List<Map<String, Object>> cables = new ArrayList<>();
+        for (Cable c : model.cables()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("a", portJson(c.a()));
+            m.put("b", portJson(c.b()));
+            m.put("rate", c.rateToken());
+            cables.add(m);
+        }
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("nodes", nodes);
+        root.put("cables", cables);
+        return root;
+    }
+
+    private static Map<String, Object> portJson(Port p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", p.node().id());
+        m.put("port", p.number());
+        m.put("state", p.state().name().toLowerCase(java.util.Locale.ROOT));
+        if (!p.counters().isEmpty()) {
+            m.put("counters", p.counters());
+        }
+        return m;
+    }
+}

@@ -1,0 +1,30 @@
+package org.fabricscope.app.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code fabricscope gui [PATH...]}: open the desktop window, optionally on dumps. */
+@Command(name = "gui", aliases = "open", mixinStandardHelpOptions = true,
+        description = "Open the desktop window, loading the given files, folders or bundles.")
+final class GuiCommand implements Callable<Integer> {
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Dumps to open.")
+    List<Path> paths = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        boolean linux = os.contains("linux");
+        if (linux && System.getenv("DISPLAY") == null && System.getenv("WAYLAND_DISPLAY") == null
+                && !"Monocle".equals(System.getProperty("glass.platform"))) {
+            throw new CliFailure(3, "no display (DISPLAY is not set): use 'fabricscope summary' or 'diagnose' on a headless machine,"
+                    + " or run under xvfb-run");
+        }
+        org.fabricscope.app.ui.FabricScopeApp.launchWith(paths);
+        return 0;
+    }
+}

@@ -1,0 +1,17 @@
+package org.fabricscope.app.ui;
+
+/** What link colours mean on the map. */
+public enum ColourMode {
+    ERRORS("Error counters"), SPEED("Speed / width");
+
+    private final String label;
+
+    ColourMode(String label) {
+        this.label = label;
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+}

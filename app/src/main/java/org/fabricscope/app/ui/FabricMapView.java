@@ -1,0 +1,443 @@
+package org.fabricscope.app.ui;
+
+import java.nio.IntBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Host;
+import org.fabricscope.model.Vertex;
+import org.fabricscope.model.layout.MapLayout;
+
+import javafx.animation.PauseTransition;
+import javafx.application.Platform;
+import javafx.geometry.VPos;
+import javafx.scene.canvas.Canvas;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.control.Tooltip;
+import javafx.scene.image.PixelBuffer;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
+import javafx.scene.input.MouseButton;
+import javafx.scene.input.MouseEvent;
+import javafx.scene.input.ScrollEvent;
+import javafx.scene.layout.Region;
+import javafx.scene.paint.Color;
+import javafx.scene.text.Font;
+import javafx.scene.text.TextAlignment;
+import javafx.util.Duration;
+
+/**
+ * The fabric map. Links and glyphs are rasterised off the FX thread into a pixel buffer
+ * ({@link MapRasterizer}); while the user pans or zooms the last frame is moved and scaled, and a
+ * full-detail frame is rendered when the view settles. Labels, hover and selection are drawn on
+ * top with the canvas, only for what is in view.
+ */
+public final class FabricMapView extends Region {
+    private static final int MAX_LABELS = 400;
+
+    private final Canvas canvas = new Canvas();
+    private final ExecutorService renderer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "map-render");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicLong renderGeneration = new AtomicLong();
+    private final PauseTransition settle = new PauseTransition(Duration.millis(60));
+    private final Tooltip tooltip = new Tooltip();
+
+    private MapLayout layout;
+    private MapColouring colouring;
+    private double scale = 1;
+    private double tx;
+    private double ty;
+    private WritableImage frame;
+    private double frameScale;
+    private double frameTx;
+    private double frameTy;
+    private MapLayout.Item hover;
+    private MapLayout.Item selected;
+    private double dragX;
+    private double dragY;
+    private boolean dragged;
+    private Consumer<Vertex> onSelect = v -> { };
+    private long lastRenderNanos;
+
+    public FabricMapView() {
+        getStyleClass().add("fabric-map");
+        getChildren().add(canvas);
+        setFocusTraversable(true);
+        settle.setOnFinished(e -> requestRender());
+        tooltip.setShowDelay(Duration.millis(250));
+        addEventHandler(MouseEvent.MOUSE_PRESSED, this::pressed);
+        addEventHandler(MouseEvent.MOUSE_DRAGGED, this::dragged);
+        addEventHandler(MouseEvent.MOUSE_RELEASED, this::released);
+        addEventHandler(MouseEvent.MOUSE_MOVED, this::moved);
+        addEventHandler(ScrollEvent.SCROLL, this::scrolled);
+        widthProperty().addListener((o, a, b) -> viewChanged());
+        heightProperty().addListener((o, a, b) -> viewChanged());
+    }
+
+    public void setOnSelect(Consumer<Vertex> onSelect) {
+        this.onSelect = onSelect;
+    }
+
+    /** Shows a new layout and colouring; both were computed off the FX thread. */
+    public void show(MapLayout layout, MapColouring colouring, boolean fit) {
+        this.layout = layout;
+        this.colouring = colouring;
+        if (selected != null) {
+            selected = layout.item(selected.vertex());
+        }
+        hover = null;
+        frame = null;
+        if (fit) {
+            fit();
+        } else {
+            requestRender();
+        }
+    }
+
+    public MapLayout mapLayout() {
+        return layout;
+    }
+
+    public double scale() {
+        return scale;
+    }
+
+    public long lastRenderMillis() {
+        return lastRenderNanos / 1_000_000;
+    }
+
+    public void fit() {
+        if (layout == null || getWidth() <= 0 || getHeight() <= 0) {
+            requestRender();
+            return;
+        }
+        double w = layout.maxX() - layout.minX();
+        double h = layout.maxY() - layout.minY();
+        scale = Math.min((getWidth() - 40) / Math.max(1, w), (getHeight() - 40) / Math.max(1, h));
+        scale = Math.max(scale, 1e-4);
+        tx = (getWidth() - w * scale) / 2 - layout.minX() * scale;
+        ty = (getHeight() - h * scale) / 2 - layout.minY() * scale;
+        viewChanged();
+    }
+
+    public void zoom(double factor) {
+        zoomAt(factor, getWidth() / 2, getHeight() / 2);
+    }
+
+    private void zoomAt(double factor, double sx, double sy) {
+        double ns = Math.max(1e-4, Math.min(40, scale * factor));
+        double f = ns / scale;
+        tx = sx - (sx - tx) * f;
+        ty = sy - (sy - ty) * f;
+        scale = ns;
+        viewChanged();
+    }
+
+    /** Selects and centres the item of this vertex; an HCA inside a collapsed host selects the host. */
+    public boolean reveal(Vertex v) {
+        if (layout == null) {
+            return false;
+        }
+        MapLayout.Item it = layout.item(v);
+        if (it == null && v instanceof FabricNode n && n.host() != null) {
+            it = layout.item(n.host());
+        }
+        if (it == null) {
+            return false;
+        }
+        selected = it;
+        if (scale < 0.8) {
+            scale = 1.2;
+        }
+        tx = getWidth() / 2 - it.x() * scale;
+        ty = getHeight() / 2 - it.y() * scale;
+        viewChanged();
+        onSelect.accept(it.vertex());
+        return true;
+    }
+
+    public Vertex selection() {
+        return selected == null ? null : selected.vertex();
+    }
+
+    public void clearSelection() {
+        selected = null;
+        drawOverlay();
+    }
+
+    @Override
+    protected void layoutChildren() {
+        canvas.setWidth(getWidth());
+        canvas.setHeight(getHeight());
+    }
+
+    private void viewChanged() {
+        drawOverlay();
+        settle.playFromStart();
+    }
+
+    private void requestRender() {
+        if (layout == null || colouring == null) {
+            drawOverlay();
+            return;
+        }
+        int w = (int) Math.max(1, Math.ceil(getWidth()));
+        int h = (int) Math.max(1, Math.ceil(getHeight()));
+        long gen = renderGeneration.incrementAndGet();
+        MapLayout l = layout;
+        MapColouring c = colouring;
+        double s = scale;
+        double x = tx;
+        double y = ty;
+        renderer.submit(() -> {
+            if (renderGeneration.get() != gen) {
+                return;
+            }
+            long t0 = System.nanoTime();
+            MapRasterizer r = rasterise(l, c, w, h, s, x, y);
+            long took = System.nanoTime() - t0;
+            Platform.runLater(() -> {
+                if (renderGeneration.get() != gen) {
+                    return;
+                }
+                lastRenderNanos = took;
+                IntBuffer buf = IntBuffer.wrap(r.pixels());
+                PixelBuffer<IntBuffer> pb = new PixelBuffer<>(w, h, buf, PixelFormat.getIntArgbPreInstance());
+                frame = new WritableImage(pb);
+                frameScale = s;
+                frameTx = x;
+                frameTy = y;
+                drawOverlay();
+            });
+        });
+    }
+
+    /** Renders links and glyphs for one viewport; pure function of its arguments. */
+    static MapRasterizer rasterise(MapLayout l, MapColouring c, int w, int h, double s, double x, double y) {
+        MapRasterizer r = new MapRasterizer(w, h);
+        r.clear(Palette.BACKGROUND);
+        List<MapLayout.Link> links = l.links();
+        // thin links first, emphasised (errors, degraded) last so they stay on top
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < links.size(); i++) {
+                int thick = c.linkThickness[i];
+                if ((pass == 0) == (thick > 1)) {
+                    continue;
+                }
+                MapLayout.Link k = links.get(i);
+                r.line(k.a().x() * s + x, k.a().y() * s + y, k.b().x() * s + x, k.b().y() * s + y, c.linkColour[i], thick);
+            }
+        }
+        for (MapLayout.Item it : l.items()) {
+            double iw = Math.max(1, it.width() * s);
+            double ih = Math.max(1, it.height() * s);
+            double ix = it.x() * s + x - iw / 2;
+            double iy = it.y() * s + y - ih / 2;
+            if (ix > w || iy > h || ix + iw < 0 || iy + ih < 0) {
+                continue;
+            }
+            r.fillRect(ix, iy, iw, ih, c.itemColour[it.index()]);
+        }
+        return r;
+    }
+
+    private void drawOverlay() {
+        GraphicsContext g = canvas.getGraphicsContext2D();
+        double w = canvas.getWidth();
+        double h = canvas.getHeight();
+        g.setFill(Color.web(Palette.css(Palette.BACKGROUND)));
+        g.fillRect(0, 0, w, h);
+        if (layout == null) {
+            g.setFill(Color.GRAY);
+            g.setTextAlign(TextAlignment.CENTER);
+            g.fillText("Open ibnetdiscover / iblinkinfo / perfquery dumps (Ctrl+O), or drop files here", w / 2, h / 2);
+            return;
+        }
+        if (frame != null) {
+            double f = scale / frameScale;
+            g.drawImage(frame, tx - frameTx * f, ty - frameTy * f, frame.getWidth() * f, frame.getHeight() * f);
+        }
+        // labels for items big enough to read, in view
+        g.setFont(Font.font(11));
+        g.setTextBaseline(VPos.CENTER);
+        g.setTextAlign(TextAlignment.CENTER);
+        int labels = 0;
+        for (MapLayout.Item it : layout.items()) {
+            if (labels >= MAX_LABELS) {
+                break;
+            }
+            boolean isSwitch = it.row() != MapLayout.Row.HOST;
+            double minScale = isSwitch ? 1.4 : 2.5;
+            if (scale < minScale) {
+                continue;
+            }
+            double sx = it.x() * scale + tx;
+            double sy = it.y() * scale + ty;
+            if (sx < -50 || sy < -20 || sx > w + 50 || sy > h + 20) {
+                continue;
+            }
+            g.setFill(Color.web("#1f2328"));
+            g.fillText(shortName(it.vertex()), sx, sy + it.height() * scale / 2 + 8, Math.max(60, it.width() * scale * 1.6));
+            labels++;
+        }
+        highlight(g, hover, Color.web("#57606a"));
+        highlight(g, selected, Color.web(Palette.css(Palette.SELECTION)));
+        if (selected != null) {
+            // the selection's cables, drawn over the frame
+            g.setStroke(Color.web(Palette.css(Palette.SELECTION)));
+            g.setLineWidth(2);
+            int drawn = 0;
+            for (MapLayout.Link k : layout.links()) {
+                if (k.a() == selected || k.b() == selected) {
+                    g.strokeLine(k.a().x() * scale + tx, k.a().y() * scale + ty, k.b().x() * scale + tx, k.b().y() * scale + ty);
+                    if (++drawn > 2000) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    private void highlight(GraphicsContext g, MapLayout.Item it, Color colour) {
+        if (it == null) {
+            return;
+        }
+        double iw = Math.max(6, it.width() * scale);
+        double ih = Math.max(6, it.height() * scale);
+        g.setStroke(colour);
+        g.setLineWidth(2);
+        g.strokeRect(it.x() * scale + tx - iw / 2 - 2, it.y() * scale + ty - ih / 2 - 2, iw + 4, ih + 4);
+    }
+
+    static String shortName(Vertex v) {
+        if (v instanceof FabricNode n && !n.isSwitch() && n.host() != null) {
+            String d = n.description().strip();
+            int sp = d.lastIndexOf(' ');
+            return sp > 0 ? d.substring(sp + 1) : d;
+        }
+        return v.displayName();
+    }
+
+    /** The topmost item under a screen point, or null. Glyphs are few per pixel, so a scan is fast enough. */
+    MapLayout.Item pick(double sx, double sy) {
+        if (layout == null) {
+            return null;
+        }
+        double wx = (sx - tx) / scale;
+        double wy = (sy - ty) / scale;
+        double slack = 3 / scale;
+        MapLayout.Item best = null;
+        for (MapLayout.Item it : layout.items()) {
+            if (Math.abs(wx - it.x()) <= it.width() / 2 + slack && Math.abs(wy - it.y()) <= it.height() / 2 + slack) {
+                best = it;
+            }
+        }
+        return best;
+    }
+
+    /** Screen position of a vertex's glyph centre, for tests and for popups. */
+    public double[] screenPosition(Vertex v) {
+        MapLayout.Item it = layout == null ? null : layout.item(v);
+        return it == null ? null : new double[] {it.x() * scale + tx, it.y() * scale + ty};
+    }
+
+    private void pressed(MouseEvent e) {
+        requestFocus();
+        dragX = e.getX();
+        dragY = e.getY();
+        dragged = false;
+    }
+
+    private void dragged(MouseEvent e) {
+        double dx = e.getX() - dragX;
+        double dy = e.getY() - dragY;
+        if (Math.abs(dx) + Math.abs(dy) > 2) {
+            dragged = true;
+        }
+        tx += dx;
+        ty += dy;
+        dragX = e.getX();
+        dragY = e.getY();
+        viewChanged();
+    }
+
+    private void released(MouseEvent e) {
+        if (dragged || e.getButton() != MouseButton.PRIMARY) {
+            return;
+        }
+        MapLayout.Item it = pick(e.getX(), e.getY());
+        selected = it;
+        drawOverlay();
+        onSelect.accept(it == null ? null : it.vertex());
+        if (e.getClickCount() == 2 && it != null) {
+            zoomAt(2, e.getX(), e.getY());
+        }
+    }
+
+    private void moved(MouseEvent e) {
+        MapLayout.Item it = pick(e.getX(), e.getY());
+        if (it != hover) {
+            hover = it;
+            drawOverlay();
+            if (it == null) {
+                Tooltip.uninstall(this, tooltip);
+            } else {
+                tooltip.setText(describe(it));
+                Tooltip.install(this, tooltip);
+            }
+        }
+    }
+
+    private String describe(MapLayout.Item it) {
+        StringBuilder sb = new StringBuilder();
+        Vertex v = it.vertex();
+        if (v instanceof FabricNode n) {
+            sb.append(n.displayName());
+            if (n.isSwitch()) {
+                sb.append("\n").append(n.tier().label()).append(" switch");
+                if (n.switchModel() != null) {
+                    sb.append(" ").append(n.switchModel());
+                }
+                sb.append(", LID ").append(n.lid());
+            } else {
+                sb.append("\nHCA, LID ").append(n.lid());
+            }
+            sb.append("\nGUID ").append(org.fabricscope.model.Guids.format(n.guid()));
+        } else if (v instanceof Host h) {
+            sb.append(h.name()).append("\nhost, ").append(h.adapters().size()).append(" HCAs (collapsed)");
+        }
+        List<String> notes = new ArrayList<>();
+        if (colouring != null && colouring.itemDownPorts[it.index()] > 0) {
+            notes.add(colouring.itemDownPorts[it.index()] + " ports down");
+        }
+        int cables = 0;
+        for (MapLayout.Link k : layout.links()) {
+            if (k.a() == it || k.b() == it) {
+                cables += k.cables().size();
+            }
+        }
+        notes.add(cables + " cables");
+        sb.append("\n").append(String.join(", ", notes)).append("\nClick to inspect, double-click to zoom");
+        return sb.toString();
+    }
+
+    private void scrolled(ScrollEvent e) {
+        if (e.getDeltaY() == 0) {
+            return;
+        }
+        zoomAt(e.getDeltaY() > 0 ? 1.15 : 1 / 1.15, e.getX(), e.getY());
+        e.consume();
+    }
+
+    public void dispose() {
+        renderer.shutdownNow();
+    }
+}

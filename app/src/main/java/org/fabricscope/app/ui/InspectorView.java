@@ -1,0 +1,139 @@
+package org.fabricscope.app.ui;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.fabricscope.model.Cable;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Guids;
+import org.fabricscope.model.Host;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.Vertex;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/** Details of the selected switch, HCA or host: identity, then a row per port with its peer and counters. */
+public final class InspectorView extends VBox {
+    private final Label title = new Label("Nothing selected");
+    private final Label details = new Label("Click a switch or HCA on the map, or search (Ctrl+F).");
+    private final TableView<Port> ports = new TableView<>();
+    private Map<Cable, String> degraded = Map.of();
+    private ErrorThresholds thresholds = ErrorThresholds.defaults();
+
+    public InspectorView() {
+        getStyleClass().add("inspector");
+        setSpacing(6);
+        title.getStyleClass().add("inspector-title");
+        details.setWrapText(true);
+        ports.setId("portTable");
+        ports.setPlaceholder(new Label("No ports"));
+        ports.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        ports.getColumns().add(column("Port", p -> String.valueOf(p.number()) + (p.extNumber() > 0 ? " (ext " + p.extNumber() + ")" : ""), 55));
+        ports.getColumns().add(column("State", p -> p.state() == org.fabricscope.model.PortState.UNKNOWN ? (p.cable() != null ? "linked" : "")
+                : p.state().name().toLowerCase() + "/" + p.physState().name().toLowerCase().replace('_', ' '), 95));
+        ports.getColumns().add(column("Rate", p -> p.cable() != null ? p.cable().rateToken()
+                : p.width() != null ? p.width().token() + (p.speed() == null ? "" : p.speed().name()) : "", 60));
+        ports.getColumns().add(column("Peer", p -> p.peer() == null ? "" : p.peer().node().displayName() + " [" + p.peer().number() + "]", 180));
+        ports.getColumns().add(column("Counters", this::counterText, 220));
+        ports.setRowFactory(tv -> new TableRow<>() {
+            @Override
+            protected void updateItem(Port p, boolean empty) {
+                super.updateItem(p, empty);
+                getStyleClass().removeAll("row-danger", "row-warning", "row-degraded");
+                if (!empty && p != null) {
+                    var s = org.fabricscope.model.diagnosis.LinkErrorsCheck.worst(p, thresholds);
+                    if (s == org.fabricscope.model.Severity.ERROR) {
+                        getStyleClass().add("row-danger");
+                    } else if (s == org.fabricscope.model.Severity.WARNING) {
+                        getStyleClass().add("row-warning");
+                    } else if (p.cable() != null && degraded.containsKey(p.cable())) {
+                        getStyleClass().add("row-degraded");
+                    }
+                }
+            }
+        });
+        VBox.setVgrow(ports, Priority.ALWAYS);
+        getChildren().addAll(title, details, ports);
+    }
+
+    private static TableColumn<Port, String> column(String name, java.util.function.Function<Port, String> f, double width) {
+        TableColumn<Port, String> c = new TableColumn<>(name);
+        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+
+    private String counterText(Port p) {
+        String over = p.counters().entrySet().stream()
+                .filter(e -> thresholds.limit(e.getKey()) >= 0 && e.getValue() > 0)
+                .map(e -> e.getKey().replace("Counter", "") + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+        String deg = p.cable() != null ? degraded.get(p.cable()) : null;
+        if (deg != null) {
+            over = over.isEmpty() ? "degraded: " + deg : over + "; degraded: " + deg;
+        }
+        if (over.isEmpty() && !p.counters().isEmpty()) {
+            return "clean";
+        }
+        return over;
+    }
+
+    public void setContext(Map<Cable, String> degraded, ErrorThresholds thresholds) {
+        this.degraded = degraded;
+        this.thresholds = thresholds;
+    }
+
+    public void show(Vertex v) {
+        if (v == null) {
+            title.setText("Nothing selected");
+            details.setText("Click a switch or HCA on the map, or search (Ctrl+F).");
+            ports.setItems(FXCollections.observableArrayList());
+            return;
+        }
+        if (v instanceof FabricNode n) {
+            title.setText(n.displayName());
+            StringBuilder sb = new StringBuilder();
+            sb.append(n.isSwitch() ? (n.tier().label() + " switch") : n.kind() == org.fabricscope.model.NodeKind.CA
+                    ? (n.isHostAdapter() ? "host HCA" : n.role().name().toLowerCase().replace('_', ' ')) : "router");
+            if (n.switchModel() != null) {
+                sb.append(" · ").append(n.switchModel());
+            }
+            sb.append("\nGUID ").append(Guids.format(n.guid()));
+            if (n.sysImgGuid() != 0) {
+                sb.append(" · system image ").append(Guids.format(n.sysImgGuid()));
+            }
+            sb.append("\nLID ").append(n.lid()).append(" · ").append(n.numPorts()).append(" ports");
+            if (n.host() != null) {
+                sb.append(" · host ").append(n.host().name());
+            }
+            if (!n.description().equals(n.displayName())) {
+                sb.append("\n\"").append(n.description().strip()).append('"');
+            }
+            details.setText(sb.toString());
+            ports.setItems(FXCollections.observableArrayList(n.ports()));
+        } else if (v instanceof Host h) {
+            title.setText(h.name());
+            details.setText("host · " + h.adapters().size() + " HCAs: "
+                    + h.adapters().stream().map(FabricMapView::shortName).collect(Collectors.joining(", ")));
+            ports.setItems(FXCollections.observableArrayList(h.adapters().stream()
+                    .flatMap(a -> a.ports().stream()).toList()));
+        }
+    }
+
+    public List<Port> shownPorts() {
+        return ports.getItems();
+    }
+
+    public String titleText() {
+        return title.getText();
+    }
+}

@@ -1,0 +1,517 @@
+package org.fabricscope.app.ui;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportCancelledException;
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.FabricSummary;
+import org.fabricscope.model.Host;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.Vertex;
+
+import javafx.application.Platform;
+import javafx.concurrent.Task;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToolBar;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.input.TransferMode;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.stage.DirectoryChooser;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+/**
+ * The main window's content: menus and toolbar, the fabric map, the inspector / findings /
+ * diagnostics tabs, and a status bar with import progress and cancel. Imports and re-layouts run
+ * on a background executor and hand back a {@link Snapshot}; the FX thread only swaps it in.
+ */
+public final class MainView extends BorderPane {
+    private final FabricMapView map = new FabricMapView();
+    private final InspectorView inspector = new InspectorView();
+    private final ListView<Finding> findings = new ListView<>();
+    private final ListView<Diagnostic> diagnostics = new ListView<>();
+    private final TextField search = new TextField();
+    private final ChoiceBox<ColourMode> colourMode = new ChoiceBox<>();
+    private final ToggleButton collapseHosts = new ToggleButton("Collapse hosts");
+    private final HBox legend = new HBox(10);
+    private final Label status = new Label("Ready");
+    private final ProgressBar progress = new ProgressBar();
+    private final Button cancel = new Button("Cancel");
+    private final TabPane side = new TabPane();
+    private final Tab findingsTab = new Tab("Findings");
+    private final Tab diagnosticsTab = new Tab("Import diagnostics");
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fabricscope-worker");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Set<String> collapsed = new HashSet<>();
+    private Snapshot snapshot;
+    private Task<?> running;
+
+    public MainView() {
+        getStyleClass().add("main-view");
+        setTop(new javafx.scene.layout.VBox(menus(), toolbar()));
+        findings.setId("findings");
+        findings.setPlaceholder(new Label("No findings"));
+        findings.setCellFactory(lv -> new ListCell<>() {
+            @Override
+            protected void updateItem(Finding f, boolean empty) {
+                super.updateItem(f, empty);
+                getStyleClass().removeAll("sev-error", "sev-warning", "sev-info");
+                if (empty || f == null) {
+                    setText(null);
+                    setTooltip(null);
+                } else {
+                    setText(f.severity().label().toUpperCase() + "  " + f.id() + "\n" + f.title());
+                    getStyleClass().add("sev-" + f.severity().label());
+                    setTooltip(new Tooltip(String.join("\n", f.subjects()) + "\n\nWhat to do:\n- "
+                            + String.join("\n- ", f.remedies())));
+                }
+            }
+        });
+        findings.getSelectionModel().selectedItemProperty().addListener((o, a, f) -> revealFinding(f));
+        diagnostics.setId("diagnostics");
+        diagnostics.setPlaceholder(new Label("Every line was understood"));
+        findingsTab.setContent(findings);
+        diagnosticsTab.setContent(diagnostics);
+        Tab inspectorTab = new Tab("Inspector", inspector);
+        side.getTabs().addAll(inspectorTab, findingsTab, diagnosticsTab);
+        side.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        side.setMinWidth(320);
+        SplitPane split = new SplitPane(map, side);
+        split.setDividerPositions(0.68);
+        SplitPane.setResizableWithParent(side, false);
+        setCenter(split);
+        setBottom(statusBar());
+        map.setOnSelect(v -> {
+            inspector.show(v);
+            side.getSelectionModel().select(inspectorTab);
+        });
+        setOnDragOver(e -> {
+            if (e.getDragboard().hasFiles()) {
+                e.acceptTransferModes(TransferMode.COPY);
+            }
+            e.consume();
+        });
+        setOnDragDropped(e -> {
+            List<Path> paths = e.getDragboard().getFiles().stream().map(File::toPath).toList();
+            e.setDropCompleted(!paths.isEmpty());
+            if (!paths.isEmpty()) {
+                open(paths, e.getAcceptedTransferMode() == TransferMode.LINK);
+            }
+            e.consume();
+        });
+        updateLegend();
+    }
+
+    private MenuBar menus() {
+        MenuItem open = item("Open files…", new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN), () -> chooseFiles(false));
+        MenuItem add = item("Add files to this fabric…", new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.ALT_DOWN), () -> chooseFiles(true));
+        MenuItem folder = item("Open folder…", new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), this::chooseFolder);
+        MenuItem reload = item("Reload", new KeyCodeCombination(KeyCode.F5), () -> {
+            if (snapshot != null) {
+                open(snapshot.paths(), false);
+            }
+        });
+        MenuItem quit = item("Quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), Platform::exit);
+        Menu file = new Menu("_File", null, open, add, folder, reload, new SeparatorMenuItem(), quit);
+        MenuItem fit = item("Fit to window", new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN), map::fit);
+        MenuItem zin = item("Zoom in", new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN), () -> map.zoom(1.5));
+        MenuItem zout = item("Zoom out", new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN), () -> map.zoom(1 / 1.5));
+        MenuItem errors = item("Colour by error counters", new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN),
+                () -> colourMode.setValue(ColourMode.ERRORS));
+        MenuItem speed = item("Colour by speed/width", new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN),
+                () -> colourMode.setValue(ColourMode.SPEED));
+        MenuItem hosts = item("Collapse/expand all hosts", new KeyCodeCombination(KeyCode.H, KeyCombination.SHORTCUT_DOWN),
+                () -> collapseHosts.setSelected(!collapseHosts.isSelected()));
+        MenuItem hostToggle = item("Collapse/expand selected host", new KeyCodeCombination(KeyCode.H,
+                KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN), this::toggleSelectedHost);
+        MenuItem find = item("Find…", new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), search::requestFocus);
+        Menu view = new Menu("_View", null, find, new SeparatorMenuItem(), fit, zin, zout, new SeparatorMenuItem(), errors,
+                speed, new SeparatorMenuItem(), hosts, hostToggle);
+        MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
+        MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
+                + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
+                + "for multi-node GPU training clusters."));
+        Menu help = new Menu("_Help", null, keys, about);
+        MenuBar bar = new MenuBar(file, view, help);
+        bar.setUseSystemMenuBar(true);
+        return bar;
+    }
+
+    private static MenuItem item(String text, KeyCombination key, Runnable action) {
+        MenuItem m = new MenuItem(text);
+        if (key != null) {
+            m.setAccelerator(key);
+        }
+        m.setOnAction(e -> action.run());
+        return m;
+    }
+
+    private ToolBar toolbar() {
+        search.setId("search");
+        search.setPromptText("Find host, switch, GUID or LID (Ctrl+F)");
+        search.setPrefColumnCount(26);
+        search.setOnAction(e -> runSearch());
+        search.setTooltip(new Tooltip("Host name, switch name, node/port/system-image GUID (with or without 0x) or LID; Enter to go"));
+        colourMode.getItems().addAll(ColourMode.values());
+        colourMode.setValue(ColourMode.ERRORS);
+        colourMode.setId("colourMode");
+        colourMode.setTooltip(new Tooltip("What link colours mean (Ctrl+1, Ctrl+2)"));
+        colourMode.valueProperty().addListener((o, a, b) -> restyle());
+        collapseHosts.setId("collapseHosts");
+        collapseHosts.setTooltip(new Tooltip("Draw each host as one glyph instead of its HCAs (Ctrl+H)"));
+        collapseHosts.selectedProperty().addListener((o, a, b) -> restyle());
+        Button fit = new Button("Fit");
+        fit.setTooltip(new Tooltip("Fit the whole fabric in the window (Ctrl+0)"));
+        fit.setOnAction(e -> map.fit());
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        legend.setAlignment(Pos.CENTER_LEFT);
+        legend.getStyleClass().add("legend");
+        return new ToolBar(search, new Label("Colour:"), colourMode, collapseHosts, fit, grow, legend);
+    }
+
+    private HBox statusBar() {
+        progress.setVisible(false);
+        progress.setPrefWidth(180);
+        cancel.setVisible(false);
+        cancel.setId("cancelImport");
+        cancel.setCancelButton(true);
+        cancel.setOnAction(e -> {
+            if (running != null) {
+                running.cancel(false);
+            }
+        });
+        status.setId("status");
+        HBox bar = new HBox(10, status, new Region(), progress, cancel);
+        HBox.setHgrow(bar.getChildren().get(1), Priority.ALWAYS);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(3, 8, 3, 8));
+        bar.getStyleClass().add("status-bar");
+        return bar;
+    }
+
+    private void updateLegend() {
+        legend.getChildren().clear();
+        if (colourMode.getValue() == ColourMode.ERRORS) {
+            legend.getChildren().addAll(swatch(Palette.OK, "within thresholds"), swatch(Palette.WARNING, "over threshold"),
+                    swatch(Palette.DANGER, "far over (error)"), swatch(Palette.UNKNOWN, "no counters read"));
+        } else {
+            var speeds = org.fabricscope.model.LinkSpeed.values();
+            Set<org.fabricscope.model.LinkSpeed> present = new LinkedHashSet<>();
+            if (snapshot != null) {
+                snapshot.model().cables().forEach(c -> {
+                    if (c.speed() != null) {
+                        present.add(c.speed());
+                    }
+                });
+            }
+            for (var s : speeds) {
+                if (present.contains(s)) {
+                    legend.getChildren().add(swatch(Palette.SPEED[s.ordinal()], s.name()));
+                }
+            }
+            legend.getChildren().addAll(swatch(Palette.DEGRADED, "degraded (narrow/slow)"), swatch(Palette.UNKNOWN, "unknown rate"));
+        }
+    }
+
+    private static Label swatch(int argb, String text) {
+        Label l = new Label(text);
+        Region box = new Region();
+        box.setMinSize(14, 6);
+        box.setStyle("-fx-background-color: " + Palette.css(argb) + ";");
+        l.setGraphic(box);
+        return l;
+    }
+
+    private void chooseFiles(boolean add) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle(add ? "Add dumps to this fabric" : "Open fabric dumps");
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Dumps and bundles", "*.txt", "*.log", "*.out",
+                "*.tar.gz", "*.tgz", "*.tar", "*.zip", "*.gz", "*"), new FileChooser.ExtensionFilter("All files", "*"));
+        List<File> files = fc.showOpenMultipleDialog(window());
+        if (files != null && !files.isEmpty()) {
+            open(files.stream().map(File::toPath).toList(), add);
+        }
+    }
+
+    private void chooseFolder() {
+        DirectoryChooser dc = new DirectoryChooser();
+        dc.setTitle("Open a folder of fabric dumps");
+        File dir = dc.showDialog(window());
+        if (dir != null) {
+            open(List.of(dir.toPath()), false);
+        }
+    }
+
+    private Window window() {
+        return getScene() == null ? null : getScene().getWindow();
+    }
+
+    /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
+    public void open(List<Path> paths, boolean add) {
+        List<Path> all = new ArrayList<>();
+        if (add && snapshot != null) {
+            all.addAll(snapshot.paths());
+        }
+        all.addAll(paths);
+        ColourMode mode = colourMode.getValue();
+        Set<String> folded = Set.copyOf(collapsed);
+        boolean foldAll = collapseHosts.isSelected();
+        Task<Snapshot> task = new Task<>() {
+            @Override
+            protected Snapshot call() {
+                updateMessage("Reading " + all);
+                ImportResult r = new FabricImporter().importPaths(all,
+                        (done, total, what) -> {
+                            updateProgress(done, Math.max(1, total));
+                            updateMessage("Reading " + what);
+                        }, this::isCancelled);
+                if (isCancelled()) {
+                    throw new ImportCancelledException();
+                }
+                updateMessage("Checking and laying out " + r.model().nodes().size() + " nodes");
+                return Snapshot.build(all, r, mode, folded, foldAll);
+            }
+        };
+        task.setOnSucceeded(e -> {
+            Snapshot s = task.getValue();
+            finished();
+            if (!s.result().readAnything()) {
+                diagnostics.getItems().setAll(s.model().diagnostics());
+                status.setText("Nothing readable in " + paths + "; kept what was loaded");
+                error("Nothing to import", "None of " + paths + " is a fabric dump FabricScope reads.\n\n"
+                        + s.model().diagnostics().stream().limit(8).map(Diagnostic::toString).reduce("", (x, y) -> x + y + "\n"));
+                return;
+            }
+            apply(s, true);
+        });
+        task.setOnCancelled(e -> {
+            finished();
+            status.setText("Import cancelled; kept what was loaded");
+        });
+        task.setOnFailed(e -> {
+            finished();
+            Throwable ex = task.getException();
+            status.setText("Import failed; kept what was loaded");
+            error("Import failed", String.valueOf(ex == null ? "unknown error" : ex.getMessage()));
+        });
+        startTask(task);
+    }
+
+    private void startTask(Task<?> task) {
+        if (running != null) {
+            running.cancel(false);
+        }
+        running = task;
+        progress.progressProperty().bind(task.progressProperty());
+        status.textProperty().bind(task.messageProperty());
+        progress.setVisible(true);
+        cancel.setVisible(true);
+        worker.submit(task);
+    }
+
+    private void finished() {
+        running = null;
+        progress.progressProperty().unbind();
+        status.textProperty().unbind();
+        progress.setVisible(false);
+        cancel.setVisible(false);
+    }
+
+    private void restyle() {
+        updateLegend();
+        if (snapshot == null) {
+            return;
+        }
+        Snapshot current = snapshot;
+        ColourMode mode = colourMode.getValue();
+        Set<String> folded = Set.copyOf(collapsed);
+        boolean foldAll = collapseHosts.isSelected();
+        Task<Snapshot> task = new Task<>() {
+            @Override
+            protected Snapshot call() {
+                updateMessage("Redrawing");
+                return current.restyle(mode, folded, foldAll);
+            }
+        };
+        task.setOnSucceeded(e -> {
+            finished();
+            apply(task.getValue(), false);
+        });
+        task.setOnFailed(e -> finished());
+        task.setOnCancelled(e -> finished());
+        startTask(task);
+    }
+
+    private void apply(Snapshot s, boolean fit) {
+        boolean newData = snapshot == null || snapshot.result() != s.result();
+        snapshot = s;
+        inspector.setContext(s.colouring().degraded, s.thresholds());
+        map.show(s.layout(), s.colouring(), fit);
+        if (newData) {
+            findings.getItems().setAll(s.findings());
+            diagnostics.getItems().setAll(s.model().diagnostics());
+            long errors = s.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
+            findingsTab.setText("Findings (" + s.findings().size() + ")");
+            diagnosticsTab.setText("Import diagnostics (" + s.model().diagnostics().size() + ")");
+            FabricSummary sum = FabricSummary.of(s.model(), s.thresholds());
+            status.setText(String.format("%d switches (%d leaf, %d spine, %d core) · %d host HCAs on %d hosts · %d cables · "
+                            + "%d degraded · %d ports with errors · %d findings (%d errors)", sum.switches(),
+                    sum.switchTiers().get("leaf"), sum.switchTiers().get("spine"), sum.switchTiers().get("core"), sum.hostCas(),
+                    sum.hosts(), sum.cables(), sum.cablesDegraded(), sum.portsWithErrors(), s.findings().size(), errors));
+            inspector.show(map.selection());
+            if (getScene() != null && getScene().getWindow() instanceof javafx.stage.Stage st) {
+                st.setTitle("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
+                        : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
+            }
+        }
+        updateLegend();
+    }
+
+    private void runSearch() {
+        if (snapshot == null) {
+            return;
+        }
+        List<Vertex> hits = snapshot.model().search(search.getText(), 30);
+        if (hits.isEmpty()) {
+            status.setText("No match for \"" + search.getText() + "\"");
+            return;
+        }
+        if (hits.size() == 1) {
+            revealVertex(hits.get(0));
+            return;
+        }
+        ContextMenu menu = new ContextMenu();
+        for (Vertex v : hits) {
+            MenuItem m = new MenuItem(v.displayName() + (v instanceof FabricNode n ? "  (" + (n.isSwitch() ? n.tier().label()
+                    : "HCA") + ", LID " + n.lid() + ")" : "  (host)"));
+            m.setOnAction(e -> revealVertex(v));
+            menu.getItems().add(m);
+        }
+        menu.show(search, javafx.geometry.Side.BOTTOM, 0, 0);
+        status.setText(hits.size() + (hits.size() == 30 ? "+" : "") + " matches for \"" + search.getText() + "\"");
+    }
+
+    private void revealVertex(Vertex v) {
+        Vertex target = v;
+        if (v instanceof Host h && !h.adapters().isEmpty() && snapshot.layout().item(h) == null) {
+            target = h.adapters().get(0);
+        }
+        if (!map.reveal(target)) {
+            status.setText(v.displayName() + " is not drawn on the map (e.g. a SHARP node); showing it in the inspector");
+            inspector.show(v);
+        }
+    }
+
+    private void revealFinding(Finding f) {
+        if (f == null || snapshot == null || f.subjects().isEmpty()) {
+            return;
+        }
+        String subject = f.subjects().get(0);
+        int at = subject.indexOf(" port ");
+        String name = at > 0 ? subject.substring(0, at) : subject;
+        List<Vertex> hits = snapshot.model().search(name, 1);
+        if (!hits.isEmpty()) {
+            map.reveal(hits.get(0));
+        }
+    }
+
+    private void toggleSelectedHost() {
+        Vertex v = map.selection();
+        Host h = v instanceof Host host ? host : v instanceof FabricNode n ? n.host() : null;
+        if (h == null) {
+            status.setText("Select an HCA or host first");
+            return;
+        }
+        if (!collapsed.remove(h.name())) {
+            collapsed.add(h.name());
+        }
+        restyle();
+    }
+
+    private void showShortcuts() {
+        info("Keyboard shortcuts", String.join("\n",
+                "Ctrl+O  open files          Ctrl+Shift+O  open folder",
+                "Ctrl+Alt+O  add files to the loaded fabric      F5  reload",
+                "Ctrl+F  find host, switch, GUID or LID (Enter to go)",
+                "Ctrl+0  fit    Ctrl+=  zoom in    Ctrl+-  zoom out",
+                "Mouse: drag to pan, wheel to zoom, click to inspect, double-click to zoom in",
+                "Ctrl+1  colour by error counters    Ctrl+2  colour by speed/width",
+                "Ctrl+H  collapse all hosts    Ctrl+Shift+H  collapse the selected host",
+                "Esc  cancel a running import"));
+    }
+
+    private void info(String title, String text) {
+        Alert a = new Alert(Alert.AlertType.INFORMATION, text);
+        a.setTitle(title);
+        a.setHeaderText(title);
+        a.initOwner(window());
+        a.show();
+    }
+
+    private void error(String title, String text) {
+        Alert a = new Alert(Alert.AlertType.ERROR, text);
+        a.setTitle(title);
+        a.setHeaderText(title);
+        a.initOwner(window());
+        a.show();
+    }
+
+    public FabricMapView map() {
+        return map;
+    }
+
+    public InspectorView inspector() {
+        return inspector;
+    }
+
+    public Snapshot snapshot() {
+        return snapshot;
+    }
+
+    public void dispose() {
+        worker.shutdownNow();
+        map.dispose();
+    }
+}

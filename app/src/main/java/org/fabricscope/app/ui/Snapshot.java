@@ -1,0 +1,44 @@
+package org.fabricscope.app.ui;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.fabricscope.model.layout.MapLayout;
+import org.fabricscope.model.layout.TieredLayout;
+
+/**
+ * Everything the window shows for one load, built off the FX thread and handed over whole:
+ * the model, its findings, the layout and the colours. Never changed after construction.
+ */
+public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds thresholds, List<Finding> findings,
+                       MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
+                       boolean collapseAll) {
+
+    public FabricModel model() {
+        return result.model();
+    }
+
+    public static Snapshot build(List<Path> paths, ImportResult result, ColourMode mode, Set<String> collapsed,
+                                 boolean collapseAll) {
+        ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
+        List<Finding> findings = Diagnosis.fabric(t).run(result.model());
+        MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
+        return new Snapshot(List.copyOf(paths), result, t, findings, layout,
+                MapColouring.compute(result.model(), layout, mode, t), mode, Set.copyOf(collapsed), collapseAll);
+    }
+
+    /** The same data drawn another way (colour mode or collapsed hosts changed). */
+    public Snapshot restyle(ColourMode newMode, Set<String> newCollapsed, boolean newCollapseAll) {
+        MapLayout l = newCollapsed.equals(collapsed) && newCollapseAll == collapseAll ? layout
+                : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
+        return new Snapshot(paths, result, thresholds, findings, l,
+                MapColouring.compute(result.model(), l, newMode, thresholds), newMode, Set.copyOf(newCollapsed),
+                newCollapseAll);
+    }
+}

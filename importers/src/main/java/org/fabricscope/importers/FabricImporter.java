@@ -1,0 +1,162 @@
+package org.fabricscope.importers;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.importers.bundle.BundleReader;
+import org.fabricscope.importers.ibnet.IblinkinfoImporter;
+import org.fabricscope.importers.ibnet.IbnetdiscoverImporter;
+import org.fabricscope.importers.ibnet.IbnetdiscoverListImporter;
+import org.fabricscope.importers.ibnet.IbnetdiscoverPortsImporter;
+import org.fabricscope.importers.ibnet.IbqueryerrorsImporter;
+import org.fabricscope.importers.ibnet.NodeNameMap;
+import org.fabricscope.importers.ibnet.PerfqueryImporter;
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+
+/**
+ * Reads any mix of files, folders and archives of one fabric into one model. Each file's format
+ * is detected from its first lines; topology files are read before link state and counters so
+ * that later files can refer to what earlier ones defined. Plain blocking code: callers run it
+ * off the UI thread.
+ */
+public final class FabricImporter {
+    private static final int HEAD_BYTES = 64 * 1024;
+    private static final int HEAD_LINES = 64;
+
+    /** Imports the named paths. A path that cannot be read becomes a diagnostic, not an exception. */
+    public ImportResult importPaths(List<Path> paths, ImportProgress progress, Cancellation cancel) {
+        List<Diagnostic> early = new ArrayList<>();
+        BundleReader bundles = new BundleReader(early);
+        List<ImportSource> sources = new ArrayList<>();
+        for (Path p : paths) {
+            sources.addAll(bundles.expand(p));
+            if (cancel.isCancelled()) {
+                throw new ImportCancelledException();
+            }
+        }
+        return importSources(sources, early, progress, cancel);
+    }
+
+    public ImportResult importSources(List<ImportSource> sources, List<Diagnostic> early, ImportProgress progress,
+                                      Cancellation cancel) {
+        FabricModelBuilder builder = new FabricModelBuilder();
+        early.forEach(builder::diagnostic);
+        Map<String, Format> formats = new LinkedHashMap<>();
+        List<Sniffed> sniffed = new ArrayList<>();
+        long total = 0;
+        for (ImportSource s : sources) {
+            total += Math.max(0, s.size());
+            Format f = detect(s, builder);
+            formats.put(s.name(), f);
+            if (f == Format.UNKNOWN) {
+                builder.diagnostic(Diagnostic.warning(s.name(), 1,
+                        "not a format FabricScope reads (ibnetdiscover, iblinkinfo, perfquery, ibqueryerrors, "
+                                + "node-name-map, error_thresholds); skipped"));
+            } else if (f != null) {
+                sniffed.add(new Sniffed(s, f));
+            }
+        }
+        sniffed.sort(Comparator.comparingInt(x -> order(x.format)));
+        NodeNameMap names = new NodeNameMap();
+        ErrorThresholds thresholds = null;
+        long done = 0;
+        for (Sniffed x : sniffed) {
+            if (cancel.isCancelled()) {
+                throw new ImportCancelledException();
+            }
+            progress.update(done, total, x.source.name());
+            builder.source(x.source.name());
+            try (InputStream in = x.source.open()) {
+                if (x.format == Format.THRESHOLDS) {
+                    List<Diagnostic> problems = new ArrayList<>();
+                    thresholds = ErrorThresholds.parse(new InputStreamReader(in, StandardCharsets.UTF_8),
+                            x.source.name(), problems);
+                    problems.forEach(builder::diagnostic);
+                } else {
+                    LineImporter importer = x.format == Format.NODE_NAME_MAP ? names : importerFor(x.format);
+                    importer.read(new TextLines(in), x.source.name(), builder, cancel);
+                }
+            } catch (IOException e) {
+                builder.diagnostic(Diagnostic.error(x.source.name(), 0, "read failed: " + e.getMessage()
+                        + "; kept what was read before"));
+            }
+            done += Math.max(0, x.source.size());
+            progress.update(done, total, x.source.name());
+        }
+        names.applyTo(builder);
+        return new ImportResult(builder.build(), formats, thresholds);
+    }
+
+    private record Sniffed(ImportSource source, Format format) {
+    }
+
+    private static int order(Format f) {
+        return switch (f) {
+            case NODE_NAME_MAP, THRESHOLDS -> 0;
+            case IBNETDISCOVER -> 1;
+            case IBNETDISCOVER_PORTS, IBNETDISCOVER_LIST -> 2;
+            case IBLINKINFO -> 3;
+            default -> 4;
+        };
+    }
+
+    private static LineImporter importerFor(Format f) {
+        return switch (f) {
+            case IBNETDISCOVER -> new IbnetdiscoverImporter();
+            case IBNETDISCOVER_PORTS -> new IbnetdiscoverPortsImporter();
+            case IBNETDISCOVER_LIST -> new IbnetdiscoverListImporter();
+            case IBLINKINFO -> new IblinkinfoImporter();
+            case PERFQUERY -> new PerfqueryImporter();
+            case IBQUERYERRORS -> new IbqueryerrorsImporter();
+            default -> throw new IllegalArgumentException(f.name());
+        };
+    }
+
+    /** Reads the first lines to tell the format; null (with a diagnostic) when the file is unreadable or binary. */
+    private static Format detect(ImportSource s, FabricModelBuilder builder) {
+        try (InputStream raw = s.open(); InputStream in = new BufferedInputStream(raw, HEAD_BYTES)) {
+            byte[] head = in.readNBytes(HEAD_BYTES);
+            if (head.length == 0) {
+                builder.diagnostic(Diagnostic.warning(s.name(), 0, "file is empty"));
+                return null;
+            }
+            int nul = 0;
+            for (byte b : head) {
+                if (b == 0) {
+                    nul++;
+                }
+            }
+            if (nul > 0) {
+                builder.diagnostic(Diagnostic.warning(s.name(), 1,
+                        "binary file (NUL bytes in the first " + head.length + " bytes), not a text dump; skipped"));
+                return null;
+            }
+            String text = new String(head, StandardCharsets.UTF_8);
+            List<String> lines = new ArrayList<>();
+            int start = 0;
+            while (lines.size() < HEAD_LINES && start < text.length()) {
+                int nl = text.indexOf('\n', start);
+                if (nl < 0) {
+                    nl = text.length();
+                }
+                lines.add(text.substring(start, Math.min(nl, start + 4096)));
+                start = nl + 1;
+            }
+            return Format.detect(lines);
+        } catch (IOException e) {
+            builder.diagnostic(Diagnostic.error(s.name(), 0, "cannot read: " + e.getMessage()));
+            return null;
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package org.fabricscope.importers;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The input formats FabricScope reads, told apart by content, never by file name: each has
+ * lines no other tool prints.
+ */
+public enum Format {
+    IBNETDISCOVER("ibnetdiscover topology"),
+    IBNETDISCOVER_PORTS("ibnetdiscover -p port list"),
+    IBNETDISCOVER_LIST("ibnetdiscover -l node list"),
+    IBLINKINFO("iblinkinfo"),
+    PERFQUERY("perfquery"),
+    IBQUERYERRORS("ibqueryerrors"),
+    NODE_NAME_MAP("node-name-map"),
+    THRESHOLDS("error thresholds"),
+    UNKNOWN("unknown");
+
+    private static final Pattern IBNET_NODE = Pattern.compile(
+            "^(?:[<>] )?(?:(?:Switch|Ca|Rt)\\s*\\d+\\s+\"[SHR?]-[0-9a-fA-F]+\"|(?:switchguid|caguid|rtrguid|sysimgguid|vendid)=0x[0-9a-fA-F]+).*");
+    private static final Pattern IBNET_PORTS = Pattern.compile(
+            "^\\s*(?:SW|CA|RT)\\s+\\d+\\s+\\d+\\s+0x[0-9a-fA-F]{16}\\s+\\S+\\s+\\S+.*");
+    private static final Pattern IBNET_LIST = Pattern.compile(
+            "^(?:Switch|Ca|Router)\\s*:\\s+0x[0-9a-fA-F]+\\s+ports\\s+\\d+\\s+devid.*");
+    private static final Pattern LINKINFO = Pattern.compile("^(?:Switch|CA|Router):?\\s+0x[0-9a-fA-F]+\\s.*|.*==\\(.*\\)==>.*");
+    private static final Pattern PERFQUERY_HDR = Pattern.compile("^# Port (?:extended )?counters: .*");
+    private static final Pattern PERF_FIELD = Pattern.compile("^[A-Za-z0-9]+:\\.+\\S*$");
+    private static final Pattern QUERYERRORS = Pattern.compile(
+            "^(?:Errors for |\\s+GUID 0x[0-9a-fA-F]+ port (?:\\d+|ALL):|## Summary: \\d+ nodes checked).*");
+    private static final Pattern NAME_MAP = Pattern.compile("^\\s*(?:0x)?[0-9a-fA-F]{1,16}\\s+\"[^\"]*\"\\s*(?:#.*)?$");
+    private static final Pattern THRESHOLD = Pattern.compile("^#?\\s*(?:SymbolErrorCounter|LinkErrorRecoveryCounter|PortXmitWait)=\\d+\\s*$");
+
+    private final String label;
+
+    Format(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Decides from the first lines of a file; most specific markers win. */
+    public static Format detect(List<String> head) {
+        int ibnet = 0;
+        int ports = 0;
+        int list = 0;
+        int linkinfo = 0;
+        int perf = 0;
+        int perfFields = 0;
+        int qerr = 0;
+        int map = 0;
+        int thresholds = 0;
+        int other = 0;
+        for (String raw : head) {
+            String l = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+            if (l.isBlank()) {
+                continue;
+            }
+            if (PERFQUERY_HDR.matcher(l).matches()) {
+                perf++;
+            } else if (QUERYERRORS.matcher(l).matches()) {
+                qerr++;
+            } else if (IBNET_NODE.matcher(l).matches()) {
+                ibnet++;
+            } else if (IBNET_LIST.matcher(l).matches()) {
+                list++;
+            } else if (IBNET_PORTS.matcher(l).matches()) {
+                ports++;
+            } else if (LINKINFO.matcher(l).matches()) {
+                linkinfo++;
+            } else if (PERF_FIELD.matcher(l).matches()) {
+                perfFields++;
+            } else if (THRESHOLD.matcher(l).matches()) {
+                thresholds++;
+            } else if (NAME_MAP.matcher(l).matches()) {
+                map++;
+            } else if (!l.startsWith("#")) {
+                other++;
+            }
+        }
+        if (perf > 0 && perfFields > 0) {
+            return PERFQUERY;
+        }
+        if (qerr > 0) {
+            return IBQUERYERRORS;
+        }
+        if (ibnet > 0) {
+            return IBNETDISCOVER;
+        }
+        if (linkinfo > 0) {
+            return IBLINKINFO;
+        }
+        if (list > 0) {
+            return IBNETDISCOVER_LIST;
+        }
+        if (ports > 0) {
+            return IBNETDISCOVER_PORTS;
+        }
+        if (thresholds > 0) {
+            return THRESHOLDS;
+        }
+        if (map > 0 && map >= other) {
+            return NODE_NAME_MAP;
+        }
+        return UNKNOWN;
+    }
+}

@@ -1,0 +1,8 @@
+package org.fabricscope.importers;
+
+/** Thrown out of an import whose {@link Cancellation} said stop; nothing half-read is kept. */
+public final class ImportCancelledException extends RuntimeException {
+    public ImportCancelledException() {
+        super("import cancelled", null, false, false);
+    }
+}

@@ -1,0 +1,20 @@
+package org.fabricscope.importers;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * One file to read: a file on disk or an entry of an archive. {@code name} is what diagnostics
+ * show (a path, or {@code bundle.tar.gz!/dir/file}).
+ */
+public record ImportSource(String name, long size, Opener opener) {
+    /** Opens the content anew each time; the caller closes the stream. */
+    @FunctionalInterface
+    public interface Opener {
+        InputStream open() throws IOException;
+    }
+
+    public InputStream open() throws IOException {
+        return opener.open();
+    }
+}

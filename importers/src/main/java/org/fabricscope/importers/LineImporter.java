@@ -1,0 +1,98 @@
+package org.fabricscope.importers;
+
+import java.io.IOException;
+
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.FabricModelBuilder;
+
+/**
+ * Base of the line-oriented readers: loops over lines, reports cut and binary lines, asks for
+ * cancellation every few thousand lines, and hands each line to {@link #line}. A reader never
+ * throws on bad input: it reports a diagnostic with the line number and keeps going.
+ */
+public abstract class LineImporter {
+    protected FabricModelBuilder builder;
+    protected String source;
+    protected int lineNumber;
+    private int badLines;
+
+    /** Stops reporting each bad line after this many in one file, and says how many more there were. */
+    private static final int MAX_REPORTED_BAD_LINES = 50;
+
+    public final void read(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel)
+            throws IOException {
+        this.builder = builder;
+        this.source = source;
+        this.badLines = 0;
+        begin();
+        String l;
+        while ((l = lines.next()) != null) {
+            lineNumber = lines.lineNumber();
+            if ((lineNumber & 0xfff) == 0 && cancel.isCancelled()) {
+                throw new ImportCancelledException();
+            }
+            if (lines.truncated()) {
+                bad("line is longer than " + TextLines.MAX_LINE + " bytes; ignored");
+                continue;
+            }
+            if (l.indexOf('\0') >= 0) {
+                bad("line holds binary data (NUL bytes); ignored");
+                continue;
+            }
+            line(l);
+        }
+        end();
+        if (badLines > MAX_REPORTED_BAD_LINES) {
+            builder.diagnostic(Diagnostic.warning(source, 0,
+                    (badLines - MAX_REPORTED_BAD_LINES) + " more lines could not be read"));
+        }
+    }
+
+    protected void begin() {
+    }
+
+    protected abstract void line(String line);
+
+    protected void end() {
+    }
+
+    /** Reports a line that could not be read, with what was expected. */
+    protected final void bad(String message) {
+        badLines++;
+        if (badLines <= MAX_REPORTED_BAD_LINES) {
+            builder.diagnostic(Diagnostic.warning(source, lineNumber, message));
+        }
+    }
+
+    protected final org.fabricscope.model.Evidence evidence(String text) {
+        return new org.fabricscope.model.Evidence(source, lineNumber, text.strip());
+    }
+
+    /** Parses a decimal int, or -1. */
+    protected static int parseInt(String s) {
+        if (s == null) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Parses {@code 0x2c9} or {@code 2c9} as hex, or -1. */
+    protected static int parseHexInt(String s) {
+        if (s == null) {
+            return -1;
+        }
+        String t = s.trim();
+        if (t.startsWith("0x") || t.startsWith("0X")) {
+            t = t.substring(2);
+        }
+        try {
+            return (int) Long.parseLong(t, 16);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

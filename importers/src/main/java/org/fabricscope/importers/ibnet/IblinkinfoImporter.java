@@ -1,0 +1,183 @@
+package org.fabricscope.importers.ibnet;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.importers.LineImporter;
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Guids;
+import org.fabricscope.model.LinkSpeed;
+import org.fabricscope.model.LinkWidth;
+import org.fabricscope.model.NodeKind;
+import org.fabricscope.model.PhysState;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.PortState;
+
+/**
+ * Reads {@code iblinkinfo} output (rdma-core infiniband-diags): {@code Switch: 0x<guid> <name>:}
+ * and {@code CA: <name>:} headers, then per port
+ * {@code LID PORT[EXT] ==( 4X 53.125 Gbps Active/  LinkUp)==> PEERLID PEERPORT[EXT] "peer" ( )},
+ * or {@code ==(  Down/ Polling)==>} for a port with no link. The trailing parentheses carry
+ * {@code Could be ...} when the link runs below what both ends support. Also the {@code -l}
+ * one-line form, where each line starts with the node GUID and quoted name.
+ */
+public final class IblinkinfoImporter extends LineImporter {
+    private static final Pattern HEADER = Pattern.compile("^(Switch|CA|Router):\\s+(?:0x([0-9a-fA-F]+)\\s+)?(.*):\\s*$");
+    private static final Pattern PORT = Pattern.compile(
+            "^(?:0x([0-9a-fA-F]+)\\s+)?(?:\"(.*?)\"\\s+)?(\\d+)\\s+(\\d+)\\[\\s*([^\\]]*)\\]\\s*==\\((.*)\\)==>\\s*(.*)$");
+    private static final Pattern LINK_UP = Pattern.compile(
+            "^\\s*(\\d+)X\\s+([\\d.]+)\\s*Gbps\\s+(\\w+)\\s*/\\s*([\\w ]+?)\\s*$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern LINK_DOWN = Pattern.compile("^\\s*(\\w+)\\s*/\\s*([\\w ]+?)\\s*$");
+    private static final Pattern REMOTE = Pattern.compile(
+            "^(?:(\\d+)\\s+(\\d+)\\[\\s*([^\\]]*)\\]|\\[\\s*\\])\\s*\"(.*)\"\\s*\\((.*)\\)\\s*$");
+    private static final Pattern COULD_WIDTH = Pattern.compile("Could be (\\d+)X", Pattern.CASE_INSENSITIVE);
+    private static final Pattern COULD_SPEED = Pattern.compile("Could be ([\\d.]+)\\s*Gbps", Pattern.CASE_INSENSITIVE);
+    private static final Pattern COULD_NAME = Pattern.compile("Could be (FDR10|FDR|EDR|HDR|NDR|XDR|QDR|DDR|SDR)\\b");
+
+    private record PendingLink(Port local, int remoteLid, int remotePort, String remoteName, LinkWidth width,
+                               LinkSpeed speed, Evidence evidence) {
+    }
+
+    private FabricNode current;
+    private NodeKind currentKind;
+    private String currentName;
+    private final Map<Integer, FabricNode> lids = new HashMap<>();
+    private final List<PendingLink> links = new ArrayList<>();
+
+    @Override
+    protected void line(String raw) {
+        String l = raw.strip();
+        if (l.isEmpty() || l.startsWith("#") || l.startsWith("ibwarn:")) {
+            return;
+        }
+        Matcher h = HEADER.matcher(l);
+        if (h.matches()) {
+            currentKind = switch (h.group(1)) {
+                case "Switch" -> NodeKind.SWITCH;
+                case "Router" -> NodeKind.ROUTER;
+                default -> NodeKind.CA;
+            };
+            currentName = h.group(3).strip();
+            current = null;
+            if (h.group(2) != null) {
+                current = builder.node(Guids.parse(h.group(2)), currentKind);
+                builder.offerDescription(current, currentName);
+                builder.setEvidence(current, evidence(l));
+            }
+            return;
+        }
+        Matcher p = PORT.matcher(l);
+        if (!p.matches()) {
+            bad("expected an iblinkinfo port line like \"1    1[  ] ==( 4X 53.125 Gbps Active/  LinkUp)==> 3 1[  ] \\\"peer\\\" ( )\"; got: "
+                    + IbnetdiscoverImporter.shorten(l));
+            return;
+        }
+        FabricNode node = current;
+        if (p.group(1) != null) {
+            long guid = Guids.parse(p.group(1));
+            FabricNode known = builder.findNode(guid);
+            if (known != null) {
+                node = known;
+            } else if (node == null || p.group(2) != null || currentKind != NodeKind.SWITCH) {
+                NodeKind kind = currentKind != null ? currentKind : NodeKind.SWITCH;
+                node = builder.node(guid, kind);
+            }
+            builder.offerDescription(node, p.group(2) != null ? p.group(2).strip() : currentName);
+            builder.setEvidence(node, evidence(l));
+        }
+        if (node == null) {
+            bad("port line with no node: it must follow a \"Switch: 0x<guid> <name>:\" or \"CA: <name>:\" header");
+            return;
+        }
+        int lid = parseInt(p.group(3));
+        int portNo = parseInt(p.group(4));
+        Port port = builder.port(node, portNo);
+        if (node.isSwitch()) {
+            if (lid > 0 && node.lid() == 0) {
+                builder.setSwitchPort0(node, lid, 0, null);
+            }
+        } else {
+            builder.setPortAddress(port, p.group(1) != null ? Guids.parse(p.group(1)) : 0, lid, 0);
+        }
+        if (lid > 0) {
+            lids.putIfAbsent(lid, node);
+        }
+        String ext = p.group(5).strip();
+        if (!ext.isEmpty() && parseInt(ext) > 0) {
+            builder.setExtNumber(port, parseInt(ext));
+        }
+        String link = p.group(6);
+        LinkWidth width = null;
+        LinkSpeed speed = null;
+        PortState state;
+        PhysState phys;
+        Matcher up = LINK_UP.matcher(link);
+        if (up.matches()) {
+            width = LinkWidth.parse(up.group(1));
+            speed = LinkSpeed.fromLaneGbps(Double.parseDouble(up.group(2)));
+            state = PortState.parse(up.group(3));
+            phys = PhysState.parse(up.group(4));
+        } else {
+            Matcher down = LINK_DOWN.matcher(link);
+            if (!down.matches()) {
+                bad("link state not understood: \"(" + link + ")\"");
+                return;
+            }
+            state = PortState.parse(down.group(1));
+            phys = PhysState.parse(down.group(2));
+        }
+        LinkWidth couldW = null;
+        LinkSpeed couldS = null;
+        Matcher r = REMOTE.matcher(p.group(7));
+        String remoteNote = r.matches() ? r.group(5) : p.group(7);
+        Matcher cw = COULD_WIDTH.matcher(remoteNote);
+        if (cw.find()) {
+            couldW = LinkWidth.parse(cw.group(1));
+        }
+        Matcher cs = COULD_SPEED.matcher(remoteNote);
+        if (cs.find()) {
+            couldS = LinkSpeed.fromLaneGbps(Double.parseDouble(cs.group(1)));
+        }
+        Matcher cn = COULD_NAME.matcher(remoteNote);
+        if (couldS == null && cn.find()) {
+            couldS = LinkSpeed.parse(cn.group(1));
+        }
+        if (speed == LinkSpeed.QDR && couldS == LinkSpeed.FDR10) {
+            speed = LinkSpeed.QDR; // "Found link at QDR but expected speed is FDR10"
+        }
+        Evidence ev = evidence(l);
+        builder.setPortRate(port, width, speed);
+        builder.setPortState(port, state, phys, couldW, couldS, ev);
+        if (r.matches() && r.group(1) != null && state != PortState.DOWN) {
+            links.add(new PendingLink(port, parseInt(r.group(1)), parseInt(r.group(2)), r.group(4), width, speed, ev));
+        }
+    }
+
+    @Override
+    protected void end() {
+        for (PendingLink pl : links) {
+            if (pl.local.cable() != null) {
+                continue; // ibnetdiscover (or the other end's line) already placed this cable
+            }
+            FabricNode remote = lids.get(pl.remoteLid);
+            if (remote == null) {
+                remote = builder.findNodeByLid(pl.remoteLid);
+            }
+            if (remote == null) {
+                remote = builder.findNodeByName(pl.remoteName);
+            }
+            if (remote == null) {
+                builder.diagnostic(org.fabricscope.model.Diagnostic.info(source, pl.evidence.line(),
+                        "peer \"" + pl.remoteName + "\" (LID " + pl.remoteLid + ") is not described in the loaded files; "
+                                + "its cable is left out"));
+                continue;
+            }
+            builder.link(pl.local, builder.port(remote, pl.remotePort), pl.width, pl.speed, pl.evidence);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.fabricscope.importers.ibnet;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.importers.LineImporter;
+import org.fabricscope.model.Guids;
+
+/**
+ * Reads {@code ibqueryerrors} output: {@code Errors for 0x<guid> "<name>"} node headers and
+ * {@code GUID 0x<guid> port N: [Counter == value] ...} lines (64-bit variants print
+ * {@code [Counter == value (1.2K)]}). Only counters over the tool's thresholds are printed, so
+ * absent counters stay unknown rather than zero.
+ */
+public final class IbqueryerrorsImporter extends LineImporter {
+    private static final Pattern NODE = Pattern.compile("^Errors for (?:0x([0-9a-fA-F]+)\\s+)?\"(.*)\"\\s*$");
+    private static final Pattern PORT = Pattern.compile("^GUID 0x([0-9a-fA-F]+) port (\\d+|ALL):(.*)$");
+    private static final Pattern COUNTER = Pattern.compile("\\[(\\w+) == (\\d+)(?: \\([^)]*\\))?\\]");
+
+    private String nodeName;
+    private long nodeGuid;
+
+    @Override
+    protected void line(String raw) {
+        String l = raw.strip();
+        if (l.isEmpty() || l.startsWith("##") || l.startsWith("Link info:") || l.startsWith("Data Counters for")
+                || l.startsWith("ibwarn:")) {
+            return;
+        }
+        Matcher n = NODE.matcher(l);
+        if (n.matches()) {
+            nodeGuid = n.group(1) == null ? 0 : Guids.parse(n.group(1));
+            nodeName = n.group(2);
+            return;
+        }
+        Matcher p = PORT.matcher(l);
+        if (p.matches()) {
+            long guid = Guids.parse(p.group(1));
+            Map<String, Long> counters = new LinkedHashMap<>();
+            Matcher c = COUNTER.matcher(p.group(3));
+            while (c.find()) {
+                try {
+                    counters.put(c.group(1), Long.parseUnsignedLong(c.group(2)));
+                } catch (NumberFormatException e) {
+                    bad("counter " + c.group(1) + " value out of range");
+                }
+            }
+            if (counters.isEmpty()) {
+                return; // a --data line or a port with nothing over threshold
+            }
+            boolean all = p.group(2).equals("ALL");
+            builder.counters(0, all ? 255 : parseInt(p.group(2)), Guids.isValid(nodeGuid) ? nodeGuid : guid, nodeName,
+                    counters, evidence(l), all);
+            return;
+        }
+        bad("expected \"Errors for ...\" or \"GUID 0x... port N: [Counter == n]\"; got: " + IbnetdiscoverImporter.shorten(l));
+    }
+}

@@ -1,0 +1,86 @@
+package org.fabricscope.importers.ibnet;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.importers.LineImporter;
+import org.fabricscope.model.Evidence;
+
+/**
+ * Reads {@code perfquery} output, basic and {@code -x}, one port or {@code -a} (port 255, all
+ * ports): a {@code # Port counters: Lid N port P (CapMask: ...)} header and libibmad's
+ * {@code Name:.....value} lines. Counters are matched to ports by LID and port number when the
+ * model is built.
+ */
+public final class PerfqueryImporter extends LineImporter {
+    private static final Pattern HEADER = Pattern.compile(
+            "^# Port (extended )?counters: (?:Lid (\\d+)|DR path (\\S+))(?: Gid \\S+)? port (\\d+)(?: \\(.*\\))?\\s*$");
+    private static final Pattern FIELD = Pattern.compile("^([A-Za-z][A-Za-z0-9]*):\\.*\\s*(\\S*)\\s*$");
+
+    private int lid;
+    private int port;
+    private Evidence headerEvidence;
+    private Map<String, Long> counters;
+
+    @Override
+    protected void line(String raw) {
+        String l = raw.strip();
+        if (l.isEmpty()) {
+            return;
+        }
+        if (l.startsWith("#")) {
+            Matcher h = HEADER.matcher(l);
+            if (h.matches()) {
+                flush();
+                if (h.group(3) != null) {
+                    bad("counters addressed by directed route " + h.group(3)
+                            + " cannot be matched to a port; run perfquery with a LID");
+                    lid = -1;
+                } else {
+                    lid = parseInt(h.group(2));
+                }
+                port = parseInt(h.group(4));
+                headerEvidence = evidence(l);
+                counters = new LinkedHashMap<>();
+            }
+            return;
+        }
+        if (l.startsWith("ibwarn:") || l.startsWith("ibpanic:")) {
+            return; // stderr noise mixed into captures
+        }
+        Matcher f = FIELD.matcher(l);
+        if (!f.matches()) {
+            bad("expected a counter line like SymbolErrorCounter:.......0; got: " + IbnetdiscoverImporter.shorten(l));
+            return;
+        }
+        if (counters == null) {
+            bad("counter line before any \"# Port counters:\" header");
+            return;
+        }
+        String name = f.group(1);
+        String value = f.group(2);
+        if (name.equals("PortSelect") || name.startsWith("CounterSelect") || name.equals("CapabilityMask")) {
+            return;
+        }
+        try {
+            counters.put(name, Long.parseUnsignedLong(value));
+        } catch (NumberFormatException e) {
+            bad("counter " + name + " has no whole-number value: \"" + value + "\"");
+        }
+    }
+
+    @Override
+    protected void end() {
+        flush();
+    }
+
+    private void flush() {
+        if (counters != null && !counters.isEmpty() && lid > 0) {
+            builder.counters(lid, port, 0, null, counters,
+                    new Evidence(source, headerEvidence.line(), headerEvidence.text()), port == 255);
+        }
+        counters = null;
+    }
+}

@@ -1,0 +1,199 @@
+package org.fabricscope.model;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jgrapht.Graph;
+import org.jgrapht.graph.AsUnmodifiableGraph;
+import org.jgrapht.graph.MaskSubgraph;
+import org.jgrapht.graph.Pseudograph;
+
+/**
+ * The loaded fabric: a JGraphT pseudograph (parallel cables are separate edges; a port cabled
+ * back into its own switch is a loop) of switches, CAs, routers and hosts, with the diagnostics
+ * the import produced. Immutable once built; safe to hand to another thread.
+ */
+public final class FabricModel {
+    private final Map<Long, FabricNode> nodes;
+    private final List<Cable> cables;
+    private final Map<String, Host> hosts;
+    private final List<Diagnostic> diagnostics;
+    private final List<String> sources;
+    private final Graph<Vertex, FabricEdge> graph;
+    private final Map<Integer, FabricNode> byLid = new HashMap<>();
+    private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
+
+    FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
+                List<Diagnostic> diagnostics, List<String> sources) {
+        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        this.cables = Collections.unmodifiableList(cables);
+        this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
+        this.diagnostics = List.copyOf(diagnostics);
+        this.sources = List.copyOf(sources);
+        Pseudograph<Vertex, FabricEdge> g = new Pseudograph<>(null, null, false);
+        for (FabricNode n : nodes.values()) {
+            g.addVertex(n);
+            for (Port p : n.ports()) {
+                if (p.lid != 0) {
+                    byLid.putIfAbsent(p.lid, n);
+                }
+                if (p.portGuid != 0) {
+                    byPortGuid.putIfAbsent(p.portGuid, n);
+                }
+            }
+            if (n.lid != 0) {
+                byLid.put(n.lid, n);
+            }
+        }
+        for (Cable c : cables) {
+            g.addEdge(c.a().node(), c.b().node(), c);
+        }
+        for (Host h : hosts.values()) {
+            g.addVertex(h);
+            for (FabricNode a : h.adapters()) {
+                g.addEdge(h, a, new HostMembership(h, a));
+            }
+        }
+        this.graph = new AsUnmodifiableGraph<>(g);
+    }
+
+    /** An empty model, for a window with nothing loaded. */
+    public static FabricModel empty() {
+        return new FabricModelBuilder().build();
+    }
+
+    /** The whole graph, read-only: fabric nodes, hosts, cables and host memberships. */
+    public Graph<Vertex, FabricEdge> graph() {
+        return graph;
+    }
+
+    /** A live view with only switches, CAs, routers and cables. */
+    public Graph<Vertex, FabricEdge> cableGraph() {
+        return new MaskSubgraph<>(graph, v -> !(v instanceof FabricNode), e -> !(e instanceof Cable));
+    }
+
+    public Collection<FabricNode> nodes() {
+        return nodes.values();
+    }
+
+    public FabricNode node(long guid) {
+        return nodes.get(guid);
+    }
+
+    /** The node answering on this LID (a switch's port 0 LID or a CA port's LID), or null. */
+    public FabricNode nodeByLid(int lid) {
+        return byLid.get(lid);
+    }
+
+    public FabricNode nodeByPortGuid(long guid) {
+        FabricNode n = nodes.get(guid);
+        return n != null ? n : byPortGuid.get(guid);
+    }
+
+    public List<FabricNode> switches() {
+        return nodes.values().stream().filter(FabricNode::isSwitch).toList();
+    }
+
+    public List<FabricNode> channelAdapters() {
+        return nodes.values().stream().filter(n -> n.kind() == NodeKind.CA).toList();
+    }
+
+    public List<Cable> cables() {
+        return cables;
+    }
+
+    public Map<String, Host> hosts() {
+        return hosts;
+    }
+
+    public Host host(String name) {
+        return hosts.get(name);
+    }
+
+    public List<Diagnostic> diagnostics() {
+        return diagnostics;
+    }
+
+    /** The files (or archive entries) the model was read from. */
+    public List<String> sources() {
+        return sources;
+    }
+
+    public boolean isEmpty() {
+        return nodes.isEmpty();
+    }
+
+    public Map<Tier, List<FabricNode>> switchesByTier() {
+        Map<Tier, List<FabricNode>> m = new EnumMap<>(Tier.class);
+        for (Tier t : Tier.values()) {
+            m.put(t, new ArrayList<>());
+        }
+        for (FabricNode n : nodes.values()) {
+            if (n.isSwitch()) {
+                m.get(n.tier()).add(n);
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Everything whose name, description, host, GUID (node, port or system image, with or
+     * without 0x) or LID matches the query; exact matches first, then substring matches.
+     */
+    public List<Vertex> search(String query, int limit) {
+        String q = query.strip().toLowerCase(Locale.ROOT);
+        if (q.isEmpty()) {
+            return List.of();
+        }
+        long guid = Guids.parse(q);
+        int lid = -1;
+        try {
+            lid = Integer.parseInt(q);
+        } catch (NumberFormatException ignored) {
+            // not a LID
+        }
+        List<Vertex> exact = new ArrayList<>();
+        List<Vertex> partial = new ArrayList<>();
+        for (Host h : hosts.values()) {
+            String name = h.name().toLowerCase(Locale.ROOT);
+            if (name.equals(q)) {
+                exact.add(h);
+            } else if (name.contains(q)) {
+                partial.add(h);
+            }
+        }
+        for (FabricNode n : nodes.values()) {
+            boolean isExact = n.displayName().toLowerCase(Locale.ROOT).equals(q)
+                    || (Guids.isValid(guid) && (n.guid() == guid || n.sysImgGuid() == guid))
+                    || (lid > 0 && n.lid() == lid);
+            if (!isExact) {
+                for (Port p : n.ports()) {
+                    if ((Guids.isValid(guid) && p.portGuid() == guid) || (lid > 0 && p.lid == lid)) {
+                        isExact = true;
+                        break;
+                    }
+                }
+            }
+            if (isExact) {
+                exact.add(n);
+            } else if (n.description().toLowerCase(Locale.ROOT).contains(q)
+                    || Guids.format(n.guid()).contains(q)) {
+                partial.add(n);
+            }
+        }
+        Comparator<Vertex> byName = Comparator.comparing(Vertex::displayName, NaturalOrder.INSTANCE);
+        exact.sort(byName);
+        partial.sort(byName);
+        List<Vertex> out = new ArrayList<>(exact);
+        out.addAll(partial);
+        return out.size() > limit ? out.subList(0, limit) : out;
+    }
+}

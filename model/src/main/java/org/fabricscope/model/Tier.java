@@ -1,0 +1,10 @@
+package org.fabricscope.model;
+
+/** A switch's tier in a fat tree, counted up from the hosts. */
+public enum Tier {
+    LEAF, SPINE, CORE, OTHER;
+
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,47 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+
+/** Runs a list of checks over a model and returns their findings, most severe first. */
+public final class Diagnosis {
+    /** Severity first, then check id, then first subject: a stable order for reports and tests. */
+    public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::severity)
+            .thenComparing(Finding::id)
+            .thenComparing(f -> f.subjects().isEmpty() ? "" : f.subjects().get(0));
+
+    private final List<FabricCheck> checks;
+
+    public Diagnosis(List<FabricCheck> checks) {
+        this.checks = List.copyOf(checks);
+    }
+
+    /** The fabric checks with the given counter thresholds. */
+    public static Diagnosis fabric(ErrorThresholds thresholds) {
+        return new Diagnosis(List.of(new LinkErrorsCheck(thresholds), new LinkDegradedCheck(),
+                new PortNotActiveCheck()));
+    }
+
+    public Diagnosis with(FabricCheck check) {
+        List<FabricCheck> all = new ArrayList<>(checks);
+        all.add(check);
+        return new Diagnosis(all);
+    }
+
+    public List<FabricCheck> checks() {
+        return checks;
+    }
+
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (FabricCheck c : checks) {
+            out.addAll(c.run(model));
+        }
+        out.sort(ORDER);
+        return out;
+    }
+}

@@ -1,0 +1,146 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.Cable;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.LinkSpeed;
+import org.fabricscope.model.LinkWidth;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.Severity;
+
+/**
+ * {@code link-degraded}: a cable running narrower or slower than it could. Two references:
+ * what iblinkinfo says the ends support ("Could be 4X 53.125 Gbps"), and the prevailing (most
+ * common) width and speed of cables of the same tier pair (leaf-host, leaf-spine, spine-core).
+ * A lost lane (4x to 1x) is an error: a quarter of the bandwidth and a sign of a failing cable.
+ */
+public final class LinkDegradedCheck implements FabricCheck {
+    @Override
+    public String id() {
+        return "link-degraded";
+    }
+
+    @Override
+    public String description() {
+        return "Cables narrower or slower than their ends support or than the rest of their tier";
+    }
+
+    /** Why a cable is degraded, by cable, in model order; cables running at full rate are absent. */
+    public static Map<Cable, String> assess(FabricModel model) {
+        Map<String, Map<LinkWidth, Integer>> widths = new HashMap<>();
+        Map<String, Map<LinkSpeed, Integer>> speeds = new HashMap<>();
+        for (Cable c : model.cables()) {
+            String k = tierPair(c);
+            if (c.width() != null) {
+                widths.computeIfAbsent(k, x -> new EnumMap<>(LinkWidth.class)).merge(c.width(), 1, Integer::sum);
+            }
+            if (c.speed() != null) {
+                speeds.computeIfAbsent(k, x -> new EnumMap<>(LinkSpeed.class)).merge(c.speed(), 1, Integer::sum);
+            }
+        }
+        Map<String, LinkWidth> modeWidth = new HashMap<>();
+        widths.forEach((k, m) -> modeWidth.put(k, mode(m)));
+        Map<String, LinkSpeed> modeSpeed = new HashMap<>();
+        speeds.forEach((k, m) -> modeSpeed.put(k, mode(m)));
+
+        Map<Cable, String> out = new LinkedHashMap<>();
+        for (Cable c : model.cables()) {
+            List<String> why = new ArrayList<>();
+            LinkWidth w = c.width();
+            LinkSpeed s = c.speed();
+            LinkWidth couldW = max(c.a().couldBeWidth(), c.b().couldBeWidth());
+            LinkSpeed couldS = max(c.a().couldBeSpeed(), c.b().couldBeSpeed());
+            if (w != null && couldW != null && w.lanes() < couldW.lanes()) {
+                why.add("width " + w.token() + " where the ends support " + couldW.token());
+            }
+            if (s != null && couldS != null && s.compareTo(couldS) < 0) {
+                why.add("speed " + s + " where the ends support " + couldS);
+            }
+            String k = tierPair(c);
+            LinkWidth mw = modeWidth.get(k);
+            LinkSpeed ms = modeSpeed.get(k);
+            if (w != null && mw != null && w.lanes() < mw.lanes() && why.stream().noneMatch(x -> x.startsWith("width"))) {
+                why.add("width " + w.token() + " where other " + k + " cables run " + mw.token());
+            }
+            if (s != null && ms != null && s.compareTo(ms) < 0 && why.stream().noneMatch(x -> x.startsWith("speed"))) {
+                why.add("speed " + s + " where other " + k + " cables run " + ms);
+            }
+            if (!why.isEmpty()) {
+                out.put(c, String.join("; ", why));
+            }
+        }
+        return out;
+    }
+
+    /** {@code leaf-spine}, {@code host-leaf}, ...: the tiers of the two ends, sorted. */
+    public static String tierPair(Cable c) {
+        String x = role(c.a().node());
+        String y = role(c.b().node());
+        return x.compareTo(y) <= 0 ? x + "-" + y : y + "-" + x;
+    }
+
+    private static String role(FabricNode n) {
+        if (n.isSwitch()) {
+            return n.tier().label();
+        }
+        return switch (n.kind()) {
+            case CA -> n.isHostAdapter() ? "host" : "ca";
+            case ROUTER -> "router";
+            default -> "other";
+        };
+    }
+
+    private static <T extends Enum<T>> T mode(Map<T, Integer> counts) {
+        T best = null;
+        int n = -1;
+        for (Map.Entry<T, Integer> e : counts.entrySet()) {
+            if (e.getValue() > n || (e.getValue() == n && e.getKey().compareTo(best) > 0)) {
+                best = e.getKey();
+                n = e.getValue();
+            }
+        }
+        return best;
+    }
+
+    private static <T extends Comparable<T>> T max(T x, T y) {
+        if (x == null) {
+            return y;
+        }
+        if (y == null) {
+            return x;
+        }
+        return x.compareTo(y) >= 0 ? x : y;
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (Map.Entry<Cable, String> e : assess(model).entrySet()) {
+            Cable c = e.getKey();
+            boolean lostLanes = e.getValue().contains("width");
+            Port a = c.a();
+            Port b = c.b();
+            List<String> remedies = lostLanes
+                    ? List.of("A link that trained to fewer lanes has a damaged cable, a dirty connector or a bad transceiver: reseat, clean or replace the cable between "
+                                    + Subjects.port(a) + " and " + Subjects.port(b) + ".",
+                            "After the fix, check with iblinkinfo that the link trains at full width.")
+                    : List.of("Check that both ends are configured for the same speeds (ibportstate <lid> <port> query) and that the cable is rated for the speed.",
+                            "Replace the cable with one rated for the tier's speed; then re-enable the port so it retrains.");
+            out.add(new Finding(id(), lostLanes ? Severity.ERROR : Severity.WARNING,
+                    "Degraded link " + c.rateToken() + ": " + a.label() + " <-> " + b.label(),
+                    List.of(Subjects.port(a), Subjects.port(b)),
+                    c.evidence() == null ? List.of() : List.of(new org.fabricscope.model.Evidence(
+                            c.evidence().source(), c.evidence().line(), e.getValue() + " | " + c.evidence().text())),
+                    remedies));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,94 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.Severity;
+
+/**
+ * {@code link-errors}: port counters over their thresholds (see {@link ErrorThresholds}). One
+ * finding per port, naming the cable's far end so the user knows which cable to reseat.
+ */
+public final class LinkErrorsCheck implements FabricCheck {
+    private final ErrorThresholds thresholds;
+
+    public LinkErrorsCheck(ErrorThresholds thresholds) {
+        this.thresholds = thresholds;
+    }
+
+    @Override
+    public String id() {
+        return "link-errors";
+    }
+
+    @Override
+    public String description() {
+        return "Port error counters above the infiniband-diags error thresholds";
+    }
+
+    /** The worst severity among this port's counters, or null when all are within thresholds. */
+    public static Severity worst(Port p, ErrorThresholds t) {
+        Severity worst = null;
+        for (Map.Entry<String, Long> e : p.counters().entrySet()) {
+            Severity s = t.judge(e.getKey(), e.getValue());
+            if (s != null && (worst == null || s.compareTo(worst) < 0)) {
+                worst = s;
+            }
+        }
+        return worst;
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (FabricNode n : model.nodes()) {
+            for (Port p : n.ports()) {
+                Severity worst = worst(p, thresholds);
+                if (worst == null) {
+                    continue;
+                }
+                StringBuilder over = new StringBuilder();
+                boolean physical = false;
+                for (Map.Entry<String, Long> e : p.counters().entrySet()) {
+                    if (thresholds.judge(e.getKey(), e.getValue()) != null) {
+                        if (over.length() > 0) {
+                            over.append(", ");
+                        }
+                        over.append(e.getKey()).append('=').append(e.getValue())
+                                .append(" (threshold ").append(thresholds.limit(e.getKey())).append(')');
+                        physical |= ErrorThresholds.PHYSICAL.contains(e.getKey());
+                    }
+                }
+                List<String> subjects = new ArrayList<>();
+                subjects.add(Subjects.port(p));
+                Port peer = p.peer();
+                if (peer != null) {
+                    subjects.add(Subjects.port(peer));
+                }
+                List<Evidence> evidence = new ArrayList<>();
+                Evidence ce = p.counterEvidence();
+                evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(), over.toString()));
+                if (p.cable() != null && p.cable().evidence() != null) {
+                    evidence.add(p.cable().evidence());
+                }
+                List<String> remedies = physical
+                        ? List.of("Reseat or replace the cable" + (peer == null ? "" : " to " + Subjects.port(peer))
+                                        + "; check the transceivers at both ends and clean the fibre connectors.",
+                                "Clear the counters (perfquery -R) and read them again to see whether they still grow.",
+                                "If errors keep rising after a reseat, move the cable to another port to tell cable from port.")
+                        : List.of("Counters of congestion: look for hot spots and oversubscribed uplinks on this switch.",
+                                "Clear the counters (perfquery -R) and read them again under load.");
+                out.add(new Finding(id(), worst,
+                        (physical ? "Link errors on " : "Congestion counters on ") + p.label(),
+                        subjects, evidence, remedies));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,75 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.PortState;
+import org.fabricscope.model.Severity;
+
+/**
+ * {@code port-not-active}: ports whose physical link is up but whose logical state stays Init or
+ * Armed. No subnet manager has configured them, so no traffic flows. Many such ports at once
+ * means no subnet manager runs at all; a few mean the SM cannot reach or configure them.
+ */
+public final class PortNotActiveCheck implements FabricCheck {
+    @Override
+    public String id() {
+        return "port-not-active";
+    }
+
+    @Override
+    public String description() {
+        return "Ports stuck in Init or Armed: no subnet manager has activated them";
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Port> stuck = new ArrayList<>();
+        int known = 0;
+        for (FabricNode n : model.nodes()) {
+            for (Port p : n.ports()) {
+                if (p.state() != PortState.UNKNOWN && p.state() != PortState.DOWN) {
+                    known++;
+                }
+                if (p.state() == PortState.INIT || p.state() == PortState.ARMED) {
+                    stuck.add(p);
+                }
+            }
+        }
+        if (stuck.isEmpty()) {
+            return List.of();
+        }
+        boolean noSm = stuck.size() * 2 > known;
+        List<String> remedies = noSm
+                ? List.of("Start a subnet manager: opensm on a host (systemctl start opensm) or the switch's embedded SM / UFM.",
+                        "Check that exactly one master SM is elected: sminfo, and saquery -s.")
+                : List.of("Check the SM log (/var/log/opensm.log) for errors on these ports.",
+                        "Check for a partition (P_Key) or M_Key mismatch on these ports; bounce the port with ibportstate.");
+        List<Finding> out = new ArrayList<>();
+        if (noSm) {
+            List<String> subjects = new ArrayList<>();
+            List<Evidence> evidence = new ArrayList<>();
+            for (Port p : stuck) {
+                subjects.add(Subjects.port(p));
+                if (evidence.size() < 20 && p.stateEvidence() != null) {
+                    evidence.add(p.stateEvidence());
+                }
+            }
+            out.add(new Finding(id(), Severity.ERROR,
+                    stuck.size() + " of " + known + " linked ports are in Init/Armed: no subnet manager is running",
+                    subjects, evidence, remedies));
+        } else {
+            for (Port p : stuck) {
+                out.add(new Finding(id(), Severity.ERROR, p.label() + " is " + p.state().name().toLowerCase(java.util.Locale.ROOT)
+                        + ", not active", List.of(Subjects.port(p)),
+                        p.stateEvidence() == null ? List.of() : List.of(p.stateEvidence()), remedies));
+            }
+        }
+        return out;
+    }
+}

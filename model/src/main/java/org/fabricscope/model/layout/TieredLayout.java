@@ -1,0 +1,217 @@
+package org.fabricscope.model.layout;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fabricscope.model.Cable;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Host;
+import org.fabricscope.model.NaturalOrder;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.Tier;
+import org.fabricscope.model.Vertex;
+import org.fabricscope.model.layout.MapLayout.Item;
+import org.fabricscope.model.layout.MapLayout.Link;
+import org.fabricscope.model.layout.MapLayout.Row;
+
+/**
+ * The tiered fabric map: core, spine and leaf rows from top to bottom, each host HCA in a block
+ * under the leaf it is cabled to. Leaves go in natural name order (so scalable units and rails
+ * stay together); spines and cores are ordered by the mean position of the switches they cable
+ * down to (the barycentre heuristic), which keeps crossings low in fat trees. Linear in the size
+ * of the fabric and deterministic: the same model gives the same picture.
+ */
+public final class TieredLayout {
+    public static final double SWITCH_W = 40;
+    public static final double SWITCH_H = 18;
+    public static final double SWITCH_GAP = 16;
+    public static final double HCA_W = 10;
+    public static final double HCA_H = 10;
+    public static final double HCA_GAP = 4;
+    public static final int HCA_COLUMNS = 8;
+    public static final double ROW_GAP = 260;
+
+    private TieredLayout() {
+    }
+
+    /**
+     * @param collapsed    hosts drawn as one glyph instead of their HCAs
+     * @param collapseAll  draw every host as one glyph
+     */
+    public static MapLayout compute(FabricModel model, Set<String> collapsed, boolean collapseAll) {
+        Map<Tier, List<FabricNode>> tiers = model.switchesByTier();
+        List<FabricNode> leaves = new ArrayList<>(tiers.get(Tier.LEAF));
+        leaves.sort(Comparator.comparing(FabricNode::displayName, NaturalOrder.INSTANCE));
+
+        // HCAs under the leaf they are cabled to (first such port); the rest at the end.
+        Map<FabricNode, List<FabricNode>> under = new LinkedHashMap<>();
+        for (FabricNode leaf : leaves) {
+            under.put(leaf, new ArrayList<>());
+        }
+        List<FabricNode> unattached = new ArrayList<>();
+        for (FabricNode n : model.nodes()) {
+            if (!n.isHostAdapter()) {
+                continue;
+            }
+            FabricNode leaf = null;
+            for (Port p : n.ports()) {
+                Port peer = p.peer();
+                if (peer != null && peer.node().tier() == Tier.LEAF) {
+                    leaf = peer.node();
+                    break;
+                }
+            }
+            (leaf == null ? unattached : under.get(leaf)).add(n);
+        }
+        Comparator<FabricNode> byHostThenName = Comparator
+                .comparing((FabricNode n) -> n.host() == null ? "" : n.host().name(), NaturalOrder.INSTANCE)
+                .thenComparing(FabricNode::displayName, NaturalOrder.INSTANCE);
+
+        List<Item> items = new ArrayList<>();
+        Map<Vertex, Item> byVertex = new HashMap<>();
+        double yCore = 0;
+        double ySpine = ROW_GAP;
+        double yLeaf = 2 * ROW_GAP;
+        double yHost = 2 * ROW_GAP + ROW_GAP * 0.6;
+
+        double x = 0;
+        Map<Host, Item> hostItems = new LinkedHashMap<>();
+        List<List<FabricNode>> groups = new ArrayList<>();
+        List<FabricNode> groupLeaves = new ArrayList<>();
+        for (FabricNode leaf : leaves) {
+            groups.add(under.get(leaf));
+            groupLeaves.add(leaf);
+        }
+        if (!unattached.isEmpty()) {
+            groups.add(unattached);
+            groupLeaves.add(null);
+        }
+        for (int g = 0; g < groups.size(); g++) {
+            List<FabricNode> hcas = groups.get(g);
+            hcas.sort(byHostThenName);
+            // Cells: an HCA, or a collapsed host placed where its first HCA would be.
+            List<Vertex> cells = new ArrayList<>();
+            for (FabricNode h : hcas) {
+                Host host = h.host();
+                boolean fold = host != null && (collapseAll || collapsed.contains(host.name()));
+                if (!fold) {
+                    cells.add(h);
+                } else if (!hostItems.containsKey(host)) {
+                    hostItems.put(host, null);
+                    cells.add(host);
+                }
+            }
+            int cols = Math.max(1, Math.min(HCA_COLUMNS, cells.size()));
+            double blockW = cols * (HCA_W + HCA_GAP) - HCA_GAP;
+            double slotW = Math.max(SWITCH_W, blockW) + SWITCH_GAP;
+            double cx = x + slotW / 2;
+            FabricNode leaf = groupLeaves.get(g);
+            if (leaf != null) {
+                add(items, byVertex, leaf, Row.LEAF, cx, yLeaf, SWITCH_W, SWITCH_H);
+            }
+            double left = cx - blockW / 2 + HCA_W / 2;
+            for (int i = 0; i < cells.size(); i++) {
+                double hx = left + (i % cols) * (HCA_W + HCA_GAP);
+                double hy = yHost + (i / cols) * (HCA_H + HCA_GAP);
+                Vertex v = cells.get(i);
+                Item it = add(items, byVertex, v, Row.HOST, hx, hy, HCA_W, HCA_H);
+                if (v instanceof Host h) {
+                    hostItems.put(h, it);
+                }
+            }
+            x += slotW;
+        }
+        double leafRowWidth = Math.max(x, SWITCH_W);
+
+        placeByBarycentre(tiers.get(Tier.SPINE), Row.SPINE, ySpine, leafRowWidth, items, byVertex);
+        placeByBarycentre(tiers.get(Tier.CORE), Row.CORE, yCore, leafRowWidth, items, byVertex);
+        List<FabricNode> others = new ArrayList<>(tiers.get(Tier.OTHER));
+        for (FabricNode n : model.nodes()) {
+            if (n.kind() == org.fabricscope.model.NodeKind.ROUTER) {
+                others.add(n);
+            }
+        }
+        others.sort(Comparator.comparing(FabricNode::displayName, NaturalOrder.INSTANCE));
+        double ox = 0;
+        for (FabricNode n : others) {
+            add(items, byVertex, n, Row.OTHER, ox + SWITCH_W / 2, yCore - ROW_GAP, SWITCH_W, SWITCH_H);
+            ox += SWITCH_W + SWITCH_GAP;
+        }
+
+        // Collapsed hosts stand for their HCAs when cables are drawn.
+        Map<FabricNode, Item> drawnAs = new IdentityHashMap<>();
+        for (Item it : items) {
+            if (it.vertex() instanceof FabricNode n) {
+                drawnAs.put(n, it);
+            } else if (it.vertex() instanceof Host h) {
+                for (FabricNode a : h.adapters()) {
+                    drawnAs.put(a, it);
+                }
+            }
+        }
+        Map<Long, Link> links = new LinkedHashMap<>();
+        for (Cable c : model.cables()) {
+            Item a = drawnAs.get(c.a().node());
+            Item b = drawnAs.get(c.b().node());
+            if (a == null || b == null || a == b) {
+                continue;
+            }
+            long key = a.index() < b.index() ? ((long) a.index() << 32) | b.index() : ((long) b.index() << 32) | a.index();
+            Link l = links.get(key);
+            if (l == null) {
+                l = new Link(a.index() < b.index() ? a : b, a.index() < b.index() ? b : a, new ArrayList<>());
+                links.put(key, l);
+            }
+            l.cables().add(c);
+        }
+        return new MapLayout(items, new ArrayList<>(links.values()), byVertex);
+    }
+
+    private static Item add(List<Item> items, Map<Vertex, Item> byVertex, Vertex v, Row row, double x, double y,
+                            double w, double h) {
+        Item it = new Item(items.size(), v, row, x, y, w, h);
+        items.add(it);
+        byVertex.put(v, it);
+        return it;
+    }
+
+    /** Orders a tier by the mean x of already-placed neighbours, then spreads it over the width. */
+    private static void placeByBarycentre(List<FabricNode> tier, Row row, double y, double width, List<Item> items,
+                                          Map<Vertex, Item> byVertex) {
+        if (tier.isEmpty()) {
+            return;
+        }
+        Map<FabricNode, Double> centre = new HashMap<>();
+        for (FabricNode s : tier) {
+            double sum = 0;
+            int n = 0;
+            for (Port p : s.ports()) {
+                Port peer = p.peer();
+                if (peer != null) {
+                    Item it = byVertex.get(peer.node());
+                    if (it != null && it.row() != row) {
+                        sum += it.x();
+                        n++;
+                    }
+                }
+            }
+            centre.put(s, n == 0 ? Double.MAX_VALUE : sum / n);
+        }
+        List<FabricNode> sorted = new ArrayList<>(tier);
+        sorted.sort(Comparator.comparing((FabricNode s) -> centre.get(s))
+                .thenComparing(FabricNode::displayName, NaturalOrder.INSTANCE));
+        double natural = sorted.size() * (SWITCH_W + SWITCH_GAP);
+        double step = Math.max(SWITCH_W + SWITCH_GAP, width / sorted.size());
+        double start = natural >= width ? 0 : (width - step * sorted.size()) / 2;
+        for (int i = 0; i < sorted.size(); i++) {
+            add(items, byVertex, sorted.get(i), row, start + step * i + step / 2, y, SWITCH_W, SWITCH_H);
+        }
+    }
+}
