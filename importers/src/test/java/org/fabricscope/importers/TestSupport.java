@@ -1,0 +1,57 @@
+package org.fabricscope.importers;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.Severity;
+
+/** Small helpers shared by the importer tests. */
+public final class TestSupport {
+    private TestSupport() {
+    }
+
+    /** Runs one line importer over {@code text} into a fresh builder and builds the model. */
+    public static FabricModel read(LineImporter importer, String text) {
+        FabricModelBuilder b = new FabricModelBuilder();
+        readInto(b, importer, "in.txt", text);
+        return b.build();
+    }
+
+    public static void readInto(FabricModelBuilder b, LineImporter importer, String name, String text) {
+        readInto(b, importer, name, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static void readInto(FabricModelBuilder b, LineImporter importer, String name, byte[] bytes) {
+        try {
+            importer.read(new TextLines(new ByteArrayInputStream(bytes)), name, b, Cancellation.NEVER);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Imports in-memory files through the full pipeline (format detection, ordering). */
+    public static ImportResult importTexts(String... nameAndText) {
+        List<ImportSource> sources = new ArrayList<>();
+        for (int i = 0; i < nameAndText.length; i += 2) {
+            byte[] data = nameAndText[i + 1].getBytes(StandardCharsets.UTF_8);
+            sources.add(new ImportSource(nameAndText[i], data.length, () -> new ByteArrayInputStream(data)));
+        }
+        return new FabricImporter().importSources(sources, new ArrayList<>(), ImportProgress.NONE, Cancellation.NEVER);
+    }
+
+    public static List<Diagnostic> atLeast(FabricModel m, Severity worst) {
+        return m.diagnostics().stream().filter(d -> d.severity().compareTo(worst) <= 0).toList();
+    }
+
+    public static String dump(List<Diagnostic> ds) {
+        return ds.stream().map(Diagnostic::toString).collect(Collectors.joining("\n"));
+    }
+}
