@@ -19,7 +19,7 @@ public enum Format {
     UNKNOWN("unknown");
 
     private static final Pattern IBNET_NODE = Pattern.compile(
-            "^(?:[<>] )?(?:(?:Switch|Ca|Rt)\\s*\\d+\\s+\"[SHR?]-[0-9a-fA-F]+\"|(?:switchguid|caguid|rtrguid|sysimgguid|vendid)=0x[0-9a-fA-F]+).*");
+            "^(?:[<>] )?(?:(?:Switch|Ca|Rt)\\s*\\d+\\s+\"[SHR?]-[0-9a-fA-F]+\"|(?:switchguid|caguid|rtguid|rtrguid|sysimgguid|vendid)=0x[0-9a-fA-F]+).*");
     private static final Pattern IBNET_PORTS = Pattern.compile(
             "^\\s*(?:SW|CA|RT)\\s+\\d+\\s+\\d+\\s+0x[0-9a-fA-F]{16}\\s+\\S+\\s+\\S+.*");
     private static final Pattern IBNET_LIST = Pattern.compile(

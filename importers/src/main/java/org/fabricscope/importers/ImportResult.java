@@ -11,9 +11,9 @@ import org.fabricscope.model.diagnosis.ErrorThresholds;
  * as, and counter thresholds when the input carried an error_thresholds file.
  */
 public record ImportResult(FabricModel model, Map<String, Format> formats, ErrorThresholds thresholds) {
-    /** Whether at least one file was recognised and read. */
+    /** Whether at least one file was recognised and read (a binary or empty file maps to null). */
     public boolean readAnything() {
-        return formats.values().stream().anyMatch(f -> f != Format.UNKNOWN);
+        return formats.values().stream().anyMatch(f -> f != null && f != Format.UNKNOWN);
     }
 
     public List<String> sources() {

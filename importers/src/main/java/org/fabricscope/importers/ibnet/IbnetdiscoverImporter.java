@@ -19,7 +19,7 @@ import org.fabricscope.model.Port;
  */
 public final class IbnetdiscoverImporter extends LineImporter {
     private static final Pattern ID_LINE = Pattern.compile(
-            "^(vendid|devid|sysimgguid|switchguid|caguid|rtrguid)=(?:0x)?([0-9a-fA-F]+)(?:\\(([0-9a-fA-F]+)\\))?\\s*(?:#.*)?$");
+            "^(vendid|devid|sysimgguid|switchguid|caguid|rtguid|rtrguid)=(?:0x)?([0-9a-fA-F]+)(?:\\(([0-9a-fA-F]+)\\))?\\s*(?:#.*)?$");
     private static final Pattern NODE_LINE = Pattern.compile(
             "^(Switch|Ca|Rt)\\s*(\\d+)\\s*\"([SHR?])-([0-9a-fA-F]+)\"\\s*(?:#\\s*(.*))?$");
     private static final Pattern SWITCH_COMMENT = Pattern.compile(
@@ -31,7 +31,7 @@ public final class IbnetdiscoverImporter extends LineImporter {
     private static final Pattern PORT_COMMENT = Pattern.compile(
             "^(?:lid (\\d+) lmc (\\d+)\\s+)?\"(.*)\"\\s+lid\\s+(\\d+)\\s+(\\S+).*$");
     private static final Pattern QUIET = Pattern.compile(
-            "^(?:Chassis \\d+.*|Non-Chassis Nodes.*|Hostname: .*)$");
+            "^(?:Chassis \\d+.*|Non-Chassis Nodes.*|Hostname: .*|numports = \\d+)$");
 
     private int vendorId;
     private int deviceId;
@@ -79,6 +79,7 @@ public final class IbnetdiscoverImporter extends LineImporter {
             if (m.matches()) {
                 nodeLine(m);
             } else if (!QUIET.matcher(l).matches()) {
+                current = null; // its port lines must not land on the node before it
                 bad("expected a node line like Switch<TAB>36 \"S-<guid>\" # \"<name>\" ...; got: " + shorten(l));
             }
         } else {
