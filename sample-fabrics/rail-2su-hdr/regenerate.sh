@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates every file of sample-fabrics/rail-2su-hdr/ (except README.md,
-# expected.json, faults.txt, capture-extra.cmds and variants/node-name-map.txt,
-# which are written by hand) from scratch with the real simulator.
+# Regenerates the net file, every capture and expected.json of
+# sample-fabrics/rail-2su-hdr/ with the real simulator.  Hand-written inputs
+# (README.md, faults.txt, capture-extra.cmds, variants/node-name-map.txt) are kept.
 # Needs: python3, and the packages installed by .ci/install-sim.sh.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -19,3 +19,15 @@ find "$HERE/variants" -type f ! -name node-name-map.txt -delete 2>/dev/null || t
 # running the diags on a DGX
 SIM_HOST="H-dgx-su1-h01-mlx5_0" CAPTURE_EXTRA="$HERE/capture-extra.cmds" \
     bash "$TOOLS/capture.sh" "$HERE/rail-2su-hdr.net" "$HERE" "$HERE/faults.txt"
+
+# expected.json: numbers observed in this capture + fault locations
+cat >"$HERE/.design.json" <<'JSON'
+{"design": {"scalableUnits": 2, "railsPerSU": 8, "hostsPerSU": 16, "hcasPerHost": 8,
+            "leafSwitches": 16, "spineSwitches": 8, "uplinksPerLeafSpinePair": 2,
+            "switchModel": "MQM8700 (40 ports)", "speed": "HDR",
+            "cablesDesigned": 512, "cablesUnplugged": 1}}
+JSON
+python3 "$TOOLS/summarize-capture.py" "$HERE/rail-2su-hdr.net" "$HERE" "$HERE/faults.txt" \
+    --name rail-2su-hdr --extra "$HERE/.design.json" >"$HERE/expected.json"
+rm -f "$HERE/.design.json"
+echo "regenerate: wrote $HERE/expected.json"
