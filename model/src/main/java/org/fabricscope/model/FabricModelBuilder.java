@@ -41,6 +41,12 @@ public final class FabricModelBuilder {
         return nodes.get(guid);
     }
 
+    /** The node with this node GUID, or owning a port with this port GUID; null if none. */
+    public FabricNode findNodeByPortGuid(long guid) {
+        FabricNode n = nodes.get(guid);
+        return n != null ? n : byPortGuid.get(guid);
+    }
+
     /** First node whose trimmed description or switch name equals {@code name}, or null. */
     public FabricNode findNodeByName(String name) {
         String key = name.strip();

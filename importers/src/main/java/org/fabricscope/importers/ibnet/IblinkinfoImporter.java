@@ -27,14 +27,14 @@ import org.fabricscope.model.PortState;
  * one-line form, where each line starts with the node GUID and quoted name.
  */
 public final class IblinkinfoImporter extends LineImporter {
-    private static final Pattern HEADER = Pattern.compile("^(Switch|CA|Router):\\s+(?:0x([0-9a-fA-F]+)\\s+)?(.*):\\s*$");
+    private static final Pattern HEADER = Pattern.compile("^(Switch|CA|Router):?\\s+(?:0x([0-9a-fA-F]+)\\s+)?(.*):\\s*$");
     private static final Pattern PORT = Pattern.compile(
             "^(?:0x([0-9a-fA-F]+)\\s+)?(?:\"(.*?)\"\\s+)?(\\d+)\\s+(\\d+)\\[\\s*([^\\]]*)\\]\\s*==\\((.*)\\)==>\\s*(.*)$");
     private static final Pattern LINK_UP = Pattern.compile(
-            "^\\s*(\\d+)X\\s+([\\d.]+)\\s*Gbps\\s+(\\w+)\\s*/\\s*([\\w ]+?)\\s*$", Pattern.CASE_INSENSITIVE);
+            "^\\s*(\\d+)X\\s+([\\d.]+)\\s*Gbps(?:\\s*\\((FDR10)\\))?\\s+(\\w+)\\s*/\\s*([\\w ]+?)\\s*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern LINK_DOWN = Pattern.compile("^\\s*(\\w+)\\s*/\\s*([\\w ]+?)\\s*$");
     private static final Pattern REMOTE = Pattern.compile(
-            "^(?:(\\d+)\\s+(\\d+)\\[\\s*([^\\]]*)\\]|\\[\\s*\\])\\s*\"(.*)\"\\s*\\((.*)\\)\\s*$");
+            "^(?:0x[0-9a-fA-F]+\\s+)?(?:(\\d+)\\s+(\\d+)\\[\\s*([^\\]]*)\\]|\\[\\s*\\])\\s*\"(.*)\"\\s*\\((.*)\\)\\s*$");
     private static final Pattern COULD_WIDTH = Pattern.compile("Could be (\\d+)X", Pattern.CASE_INSENSITIVE);
     private static final Pattern COULD_SPEED = Pattern.compile("Could be ([\\d.]+)\\s*Gbps", Pattern.CASE_INSENSITIVE);
     private static final Pattern COULD_NAME = Pattern.compile("Could be (FDR10|FDR|EDR|HDR|NDR|XDR|QDR|DDR|SDR)\\b");
@@ -79,13 +79,17 @@ public final class IblinkinfoImporter extends LineImporter {
         }
         FabricNode node = current;
         if (p.group(1) != null) {
+            // a port GUID: a CA's port line and -l lines start with it
             long guid = Guids.parse(p.group(1));
-            FabricNode known = builder.findNode(guid);
+            FabricNode known = builder.findNodeByPortGuid(guid);
             if (known != null) {
                 node = known;
-            } else if (node == null || p.group(2) != null || currentKind != NodeKind.SWITCH) {
+            } else if (node == null || p.group(2) != null) {
                 NodeKind kind = currentKind != null ? currentKind : NodeKind.SWITCH;
                 node = builder.node(guid, kind);
+            }
+            if (p.group(2) == null) {
+                current = node; // the CA header's later ports belong to the same adapter
             }
             builder.offerDescription(node, p.group(2) != null ? p.group(2).strip() : currentName);
             builder.setEvidence(node, evidence(l));
@@ -119,9 +123,9 @@ public final class IblinkinfoImporter extends LineImporter {
         Matcher up = LINK_UP.matcher(link);
         if (up.matches()) {
             width = LinkWidth.parse(up.group(1));
-            speed = LinkSpeed.fromLaneGbps(Double.parseDouble(up.group(2)));
-            state = PortState.parse(up.group(3));
-            phys = PhysState.parse(up.group(4));
+            speed = up.group(3) != null ? LinkSpeed.FDR10 : LinkSpeed.fromLaneGbps(Double.parseDouble(up.group(2)));
+            state = PortState.parse(up.group(4));
+            phys = PhysState.parse(up.group(5));
         } else {
             Matcher down = LINK_DOWN.matcher(link);
             if (!down.matches()) {

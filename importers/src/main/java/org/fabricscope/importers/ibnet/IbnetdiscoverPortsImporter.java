@@ -56,7 +56,7 @@ public final class IbnetdiscoverPortsImporter extends LineImporter {
             case "RT" -> NodeKind.ROUTER;
             default -> NodeKind.CA;
         };
-        FabricNode n = builder.findNode(guid);
+        FabricNode n = builder.findNodeByPortGuid(guid); // -p prints port GUIDs: a CA's differs from its node GUID
         if (n == null) {
             n = builder.node(guid, kind);
         }
