@@ -233,7 +233,8 @@ public final class FabricMapView extends Region {
                     continue;
                 }
                 MapLayout.Link k = links.get(i);
-                r.line(k.a().x() * s + x, k.a().y() * s + y, k.b().x() * s + x, k.b().y() * s + y, c.linkColour[i], thick);
+                double[] e = ends(k);
+                r.line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, c.linkColour[i], thick);
             }
         }
         for (MapLayout.Item it : l.items()) {
@@ -288,22 +289,54 @@ public final class FabricMapView extends Region {
             g.fillText(shortName(it.vertex()), sx, sy + it.height() * scale / 2 + 8, Math.max(60, it.width() * scale * 1.6));
             labels++;
         }
+        drawRowLabels(g);
         highlight(g, hover, Color.web("#57606a"));
         highlight(g, selected, Color.web(Palette.css(Palette.SELECTION)));
         if (selected != null) {
-            // the selection's cables, drawn over the frame
-            g.setStroke(Color.web(Palette.css(Palette.SELECTION)));
-            g.setLineWidth(2);
+            // the selection's cables: a halo under each, then the cable in its own colour
             int drawn = 0;
-            for (MapLayout.Link k : layout.links()) {
-                if (k.a() == selected || k.b() == selected) {
-                    g.strokeLine(k.a().x() * scale + tx, k.a().y() * scale + ty, k.b().x() * scale + tx, k.b().y() * scale + ty);
-                    if (++drawn > 2000) {
-                        break;
-                    }
+            List<MapLayout.Link> links = layout.links();
+            for (int i = 0; i < links.size() && drawn < 2000; i++) {
+                MapLayout.Link k = links.get(i);
+                if (k.a() != selected && k.b() != selected) {
+                    continue;
                 }
+                double[] e = ends(k);
+                g.setGlobalAlpha(0.35);
+                g.setStroke(Color.web(Palette.css(Palette.SELECTION)));
+                g.setLineWidth(6);
+                g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
+                g.setGlobalAlpha(1);
+                g.setStroke(Color.web(Palette.css(colouring.linkColour[i])));
+                g.setLineWidth(Math.max(1.5, colouring.linkThickness[i]));
+                g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
+                drawn++;
             }
         }
+    }
+
+    private void drawRowLabels(GraphicsContext g) {
+        g.setTextAlign(TextAlignment.LEFT);
+        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
+        g.setFill(Color.web("#57606a"));
+        for (var e : layout.rowY().entrySet()) {
+            double sy = e.getValue() * scale + ty;
+            if (sy > 0 && sy < canvas.getHeight()) {
+                g.fillText(e.getKey().label(), 6, sy);
+            }
+        }
+    }
+
+    /** A link runs from the lower edge of the upper glyph to the upper edge of the lower one. */
+    static double[] ends(MapLayout.Link k) {
+        MapLayout.Item a = k.a();
+        MapLayout.Item b = k.b();
+        if (a.y() == b.y()) {
+            return new double[] {a.x(), a.y(), b.x(), b.y()};
+        }
+        MapLayout.Item top = a.y() < b.y() ? a : b;
+        MapLayout.Item bottom = top == a ? b : a;
+        return new double[] {top.x(), top.y() + top.height() / 2, bottom.x(), bottom.y() - bottom.height() / 2};
     }
 
     private void highlight(GraphicsContext g, MapLayout.Item it, Color colour) {

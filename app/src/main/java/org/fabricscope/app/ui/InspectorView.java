@@ -36,12 +36,12 @@ public final class InspectorView extends VBox {
         details.setWrapText(true);
         ports.setId("portTable");
         ports.setPlaceholder(new Label("No ports"));
-        ports.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        ports.getColumns().add(column("Port", p -> String.valueOf(p.number()) + (p.extNumber() > 0 ? " (ext " + p.extNumber() + ")" : ""), 55));
+        ports.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        ports.getColumns().add(column("Port", p -> String.valueOf(p.number()) + (p.extNumber() > 0 ? " (ext " + p.extNumber() + ")" : ""), 48));
         ports.getColumns().add(column("State", p -> p.state() == org.fabricscope.model.PortState.UNKNOWN ? (p.cable() != null ? "linked" : "")
                 : p.state().name().toLowerCase() + "/" + p.physState().name().toLowerCase().replace('_', ' '), 95));
         ports.getColumns().add(column("Rate", p -> p.cable() != null ? p.cable().rateToken()
-                : p.width() != null ? p.width().token() + (p.speed() == null ? "" : p.speed().name()) : "", 60));
+                : p.width() != null ? p.width().token() + (p.speed() == null ? "" : p.speed().name()) : "", 64));
         ports.getColumns().add(column("Peer", p -> p.peer() == null ? "" : p.peer().node().displayName() + " [" + p.peer().number() + "]", 180));
         ports.getColumns().add(column("Counters", this::counterText, 220));
         ports.setRowFactory(tv -> new TableRow<>() {

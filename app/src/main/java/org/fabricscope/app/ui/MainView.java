@@ -114,9 +114,9 @@ public final class MainView extends BorderPane {
         Tab inspectorTab = new Tab("Inspector", inspector);
         side.getTabs().addAll(inspectorTab, findingsTab, diagnosticsTab);
         side.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
-        side.setMinWidth(320);
+        side.setMinWidth(420);
         SplitPane split = new SplitPane(map, side);
-        split.setDividerPositions(0.68);
+        split.setDividerPositions(0.64);
         SplitPane.setResizableWithParent(side, false);
         setCenter(split);
         setBottom(statusBar());
@@ -418,8 +418,13 @@ public final class MainView extends BorderPane {
             status.setText("No match for \"" + search.getText() + "\"");
             return;
         }
-        if (hits.size() == 1) {
+        String q = search.getText().strip();
+        boolean exactFirst = hits.get(0).displayName().equalsIgnoreCase(q)
+                && (hits.size() == 1 || !hits.get(1).displayName().equalsIgnoreCase(q));
+        if (hits.size() == 1 || exactFirst) {
             revealVertex(hits.get(0));
+            status.setText(hits.size() == 1 ? "Found " + hits.get(0).displayName()
+                    : "Showing " + hits.get(0).displayName() + " (" + (hits.size() - 1) + " more partial matches)");
             return;
         }
         ContextMenu menu = new ContextMenu();

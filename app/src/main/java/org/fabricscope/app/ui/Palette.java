@@ -21,7 +21,7 @@ public final class Palette {
     public static final int OTHER = 0xFF8A6D3B;
     public static final int HCA = 0xFF6B7280;
     public static final int HOST = 0xFF4B5563;
-    public static final int SELECTION = 0xFFFFB000;
+    public static final int SELECTION = 0xFF0969DA;
 
     /** Speed colours, slowest to fastest (LinkSpeed order). */
     public static final int[] SPEED = {

@@ -14,7 +14,19 @@ import org.fabricscope.model.Vertex;
  */
 public final class MapLayout {
     /** Row of an item, top to bottom. */
-    public enum Row { OTHER, CORE, SPINE, LEAF, HOST }
+    public enum Row {
+        OTHER("other"), CORE("core"), SPINE("spine"), LEAF("leaf"), HOST("hosts");
+
+        private final String label;
+
+        Row(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
 
     /** A drawn thing: a switch, an HCA, or a host whose HCAs are collapsed into one glyph. */
     public record Item(int index, Vertex vertex, Row row, double x, double y, double width, double height) {
@@ -30,6 +42,7 @@ public final class MapLayout {
     private final List<Item> items;
     private final List<Link> links;
     private final Map<Vertex, Item> byVertex;
+    private final Map<Row, Double> rowY = new java.util.EnumMap<>(Row.class);
     private final double minX;
     private final double minY;
     private final double maxX;
@@ -45,6 +58,7 @@ public final class MapLayout {
         double y1 = 1;
         boolean first = true;
         for (Item it : items) {
+            rowY.putIfAbsent(it.row(), it.y());
             double l = it.x() - it.width() / 2;
             double r = it.x() + it.width() / 2;
             double t = it.y() - it.height() / 2;
@@ -79,6 +93,11 @@ public final class MapLayout {
     /** The item drawing this vertex, or null (not drawn, or inside a collapsed host). */
     public Item item(Vertex v) {
         return byVertex.get(v);
+    }
+
+    /** The y of each row that has items (the first row of HCAs for {@link Row#HOST}). */
+    public Map<Row, Double> rowY() {
+        return Collections.unmodifiableMap(rowY);
     }
 
     public double minX() {

@@ -35,7 +35,7 @@ public final class TieredLayout {
     public static final double HCA_W = 10;
     public static final double HCA_H = 10;
     public static final double HCA_GAP = 4;
-    public static final int HCA_COLUMNS = 8;
+    public static final int HCA_COLUMNS = 4;
     public static final double ROW_GAP = 260;
 
     private TieredLayout() {
@@ -76,12 +76,6 @@ public final class TieredLayout {
 
         List<Item> items = new ArrayList<>();
         Map<Vertex, Item> byVertex = new HashMap<>();
-        double yCore = 0;
-        double ySpine = ROW_GAP;
-        double yLeaf = 2 * ROW_GAP;
-        double yHost = 2 * ROW_GAP + ROW_GAP * 0.6;
-
-        double x = 0;
         Map<Host, Item> hostItems = new LinkedHashMap<>();
         List<List<FabricNode>> groups = new ArrayList<>();
         List<FabricNode> groupLeaves = new ArrayList<>();
@@ -93,10 +87,11 @@ public final class TieredLayout {
             groups.add(unattached);
             groupLeaves.add(null);
         }
-        for (int g = 0; g < groups.size(); g++) {
-            List<FabricNode> hcas = groups.get(g);
+        // First pass: the cells under each leaf (an HCA, or a collapsed host where its first HCA would be).
+        List<List<Vertex>> groupCells = new ArrayList<>();
+        double totalWidth = 0;
+        for (List<FabricNode> hcas : groups) {
             hcas.sort(byHostThenName);
-            // Cells: an HCA, or a collapsed host placed where its first HCA would be.
             List<Vertex> cells = new ArrayList<>();
             for (FabricNode h : hcas) {
                 Host host = h.host();
@@ -108,9 +103,24 @@ public final class TieredLayout {
                     cells.add(host);
                 }
             }
+            groupCells.add(cells);
+            totalWidth += slotWidth(cells.size());
+        }
+        // Big fabrics are wide: taller rows keep the picture from becoming a thin strip when fitted.
+        double pitch = SWITCH_W + SWITCH_GAP;
+        double widest = Math.max(totalWidth, pitch * Math.max(tiers.get(Tier.SPINE).size(), tiers.get(Tier.CORE).size()));
+        double rowGap = Math.max(ROW_GAP, widest * 0.12);
+        double yCore = 0;
+        double ySpine = rowGap;
+        double yLeaf = 2 * rowGap;
+        double yHost = yLeaf + Math.max(ROW_GAP * 0.6, rowGap * 0.35);
+
+        double x = 0;
+        for (int g = 0; g < groups.size(); g++) {
+            List<Vertex> cells = groupCells.get(g);
             int cols = Math.max(1, Math.min(HCA_COLUMNS, cells.size()));
             double blockW = cols * (HCA_W + HCA_GAP) - HCA_GAP;
-            double slotW = Math.max(SWITCH_W, blockW) + SWITCH_GAP;
+            double slotW = slotWidth(cells.size());
             double cx = x + slotW / 2;
             FabricNode leaf = groupLeaves.get(g);
             if (leaf != null) {
@@ -141,9 +151,29 @@ public final class TieredLayout {
         others.sort(Comparator.comparing(FabricNode::displayName, NaturalOrder.INSTANCE));
         double ox = 0;
         for (FabricNode n : others) {
-            add(items, byVertex, n, Row.OTHER, ox + SWITCH_W / 2, yCore - ROW_GAP, SWITCH_W, SWITCH_H);
+            add(items, byVertex, n, Row.OTHER, ox + SWITCH_W / 2, yCore - rowGap, SWITCH_W, SWITCH_H);
             ox += SWITCH_W + SWITCH_GAP;
         }
+
+        // Centre every row under the widest one.
+        Map<Row, double[]> extent = new HashMap<>();
+        for (Item it : items) {
+            Row r = it.row() == Row.HOST ? Row.LEAF : it.row();
+            double[] e = extent.computeIfAbsent(r, k -> new double[] {Double.MAX_VALUE, -Double.MAX_VALUE});
+            e[0] = Math.min(e[0], it.x() - it.width() / 2);
+            e[1] = Math.max(e[1], it.x() + it.width() / 2);
+        }
+        double full = extent.values().stream().mapToDouble(e -> e[1] - e[0]).max().orElse(0);
+        List<Item> centred = new ArrayList<>(items.size());
+        byVertex.clear();
+        for (Item it : items) {
+            double[] e = extent.get(it.row() == Row.HOST ? Row.LEAF : it.row());
+            double shift = it.row() == Row.OTHER ? -e[0] : (full - (e[1] - e[0])) / 2 - e[0];
+            Item moved = new Item(it.index(), it.vertex(), it.row(), it.x() + shift, it.y(), it.width(), it.height());
+            centred.add(moved);
+            byVertex.put(moved.vertex(), moved);
+        }
+        items = centred;
 
         // Collapsed hosts stand for their HCAs when cables are drawn.
         Map<FabricNode, Item> drawnAs = new IdentityHashMap<>();
@@ -172,6 +202,11 @@ public final class TieredLayout {
             l.cables().add(c);
         }
         return new MapLayout(items, new ArrayList<>(links.values()), byVertex);
+    }
+
+    private static double slotWidth(int cells) {
+        int cols = Math.max(1, Math.min(HCA_COLUMNS, cells));
+        return Math.max(SWITCH_W, cols * (HCA_W + HCA_GAP) - HCA_GAP) + SWITCH_GAP;
     }
 
     private static Item add(List<Item> items, Map<Vertex, Item> byVertex, Vertex v, Row row, double x, double y,

@@ -1,0 +1,144 @@
+package org.fabricscope.app.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.imageio.ImageIO;
+
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Port;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import javafx.embed.swing.SwingFXUtils;
+import javafx.geometry.Point2D;
+import javafx.scene.Scene;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ListView;
+import javafx.scene.image.WritableImage;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+
+/** Opens a small fabric in the real window, clicks a switch and checks what the inspector shows. */
+@ExtendWith(ApplicationExtension.class)
+class MainViewSmokeTest {
+    @TempDir
+    static Path dir;
+    private MainView view;
+
+    @Start
+    void start(Stage stage) {
+        view = new MainView();
+        Scene scene = new Scene(view, 1200, 800);
+        scene.getStylesheets().add(FabricScopeApp.class.getResource("app.css").toExternalForm());
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    private void load(FxRobot robot) throws Exception {
+        Path fabric = copy("two-tier.ibnetdiscover.txt");
+        Path counters = copy("leaf-01.perfquery.txt");
+        robot.interact(() -> view.open(List.of(fabric, counters), false));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot() != null);
+        // the first full-detail frame is rendered off the FX thread
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.map().lastRenderMillis() >= 0);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private static Path copy(String name) throws IOException {
+        Path p = dir.resolve(name);
+        if (!Files.exists(p)) {
+            try (InputStream in = MainViewSmokeTest.class.getResourceAsStream("/fabrics/" + name)) {
+                Files.copy(in, p);
+            }
+        }
+        return p;
+    }
+
+    private FabricNode node(String name) {
+        return view.snapshot().model().nodes().stream().filter(n -> n.displayName().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void clickingASwitchShowsItsPortsWithPeersAndCounters(FxRobot robot) throws Exception {
+        load(robot);
+        FabricNode leaf = node("leaf-01");
+        Point2D screen = WaitForAsyncUtils.asyncFx(() -> {
+            double[] at = view.map().screenPosition(leaf);
+            return at == null ? null : view.map().localToScreen(at[0], at[1]);
+        }).get(10, TimeUnit.SECONDS);
+        assertNotNull(screen, "leaf-01 is drawn");
+        robot.clickOn(screen);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("leaf-01", view.inspector().titleText());
+        List<Port> ports = view.inspector().shownPorts();
+        assertEquals(4, ports.size(), "two hosts and two uplinks");
+        Port p1 = ports.stream().filter(p -> p.number() == 1).findFirst().orElseThrow();
+        assertEquals("gpu-01 mlx5_0", p1.peer().node().displayName());
+        assertEquals(4000, p1.counter("SymbolErrorCounter"));
+        saveScreenshot(robot, "map-smoke.png");
+    }
+
+    @Test
+    void searchFindsAHostAndTheFindingsListTheInjectedFaults(FxRobot robot) throws Exception {
+        load(robot);
+        robot.clickOn("#search").write("gpu-03").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("gpu-03 mlx5_0", view.inspector().titleText());
+        ListView<?> findings = robot.lookup("#findings").queryAs(ListView.class);
+        assertTrue(findings.getItems().size() >= 2, "link-errors and link-degraded: " + findings.getItems());
+    }
+
+    @Test
+    void colourModeAndCollapseReRenderWithoutLosingTheModel(FxRobot robot) throws Exception {
+        load(robot);
+        var before = view.snapshot().result();
+        @SuppressWarnings("unchecked")
+        ChoiceBox<ColourMode> mode = robot.lookup("#colourMode").queryAs(ChoiceBox.class);
+        robot.interact(() -> mode.setValue(ColourMode.SPEED));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.SPEED);
+        robot.clickOn("#collapseHosts");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().collapseAll());
+        assertTrue(view.snapshot().result() == before, "restyling reuses the imported model");
+        long hostGlyphs = view.snapshot().layout().items().stream()
+                .filter(i -> i.vertex() instanceof org.fabricscope.model.Host).count();
+        assertEquals(4, hostGlyphs);
+    }
+
+    @Test
+    void unreadableFileKeepsWhatWasLoaded(FxRobot robot) throws Exception {
+        load(robot);
+        var before = view.snapshot();
+        Path junk = dir.resolve("junk.bin");
+        Files.write(junk, new byte[] {0, 1, 2, 3, 0, 0});
+        robot.interact(() -> view.open(List.of(junk), false));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup(".dialog-pane").tryQuery().isPresent());
+        assertTrue(view.snapshot() == before, "the loaded fabric stays");
+        robot.type(KeyCode.ESCAPE);
+    }
+
+    private void saveScreenshot(FxRobot robot, String name) {
+        try {
+            WritableImage img = WaitForAsyncUtils.asyncFx(() -> view.getScene().snapshot(null)).get(10, TimeUnit.SECONDS);
+            Path out = Path.of("target", "screenshots");
+            Files.createDirectories(out);
+            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", out.resolve(name).toFile());
+        } catch (Exception e) {
+            // a screenshot is a by-product for the docs; the assertions above are the test
+            System.err.println("screenshot not saved: " + e);
+        }
+    }
+}
