@@ -1,0 +1,184 @@
+package org.fabricscope.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class TierClassifierTest {
+
+    static Tier tier(FabricModel m, String name) {
+        return m.switches().stream().filter(s -> s.displayName().equals(name)).findFirst().orElseThrow().tier();
+    }
+
+    @Test
+    void twoTierLeafSpine() {
+        Fabrics f = new Fabrics();
+        List<FabricNode> spines = List.of(f.sw("spine-1"), f.sw("spine-2"));
+        for (int l = 1; l <= 4; l++) {
+            FabricNode leaf = f.sw("leaf-" + l);
+            for (FabricNode s : spines) {
+                f.cable(leaf, s);
+                f.cable(leaf, s); // parallel uplinks
+            }
+            for (int h = 1; h <= 3; h++) {
+                f.cable(f.hca("node-" + l + "-" + h, 0), leaf);
+            }
+        }
+        FabricModel m = f.build();
+        assertEquals(4, m.switchesByTier().get(Tier.LEAF).size());
+        assertEquals(2, m.switchesByTier().get(Tier.SPINE).size());
+        assertEquals(0, m.switchesByTier().get(Tier.CORE).size());
+        assertEquals(0, m.switchesByTier().get(Tier.OTHER).size());
+        assertEquals(12, m.hosts().size());
+        assertTrue(m.channelAdapters().stream().allMatch(c -> c.tier() == null));
+    }
+
+    /** Two pods of two leaves and two spines; every spine cabled to two cores. */
+    static Fabrics threeTier(boolean emptyThirdPod) {
+        Fabrics f = new Fabrics();
+        List<FabricNode> cores = List.of(f.sw("core-1"), f.sw("core-2"));
+        int pods = emptyThirdPod ? 3 : 2;
+        for (int p = 1; p <= pods; p++) {
+            List<FabricNode> spines = List.of(f.sw("pod" + p + "-spine-1"), f.sw("pod" + p + "-spine-2"));
+            for (FabricNode s : spines) {
+                for (FabricNode c : cores) {
+                    f.cable(s, c);
+                }
+            }
+            for (int l = 1; l <= 2; l++) {
+                FabricNode leaf = f.sw("pod" + p + "-leaf-" + l);
+                for (FabricNode s : spines) {
+                    f.cable(leaf, s);
+                }
+                if (p <= 2) {
+                    f.cable(f.hca("pod" + p + "-node-" + l, 0), leaf);
+                }
+            }
+        }
+        return f;
+    }
+
+    @Test
+    void threeTierFatTree() {
+        FabricModel m = threeTier(false).build();
+        for (FabricNode s : m.switches()) {
+            String n = s.displayName();
+            Tier want = n.contains("leaf") ? Tier.LEAF : n.contains("spine") ? Tier.SPINE : Tier.CORE;
+            assertEquals(want, s.tier(), n);
+        }
+    }
+
+    @Test
+    void podWithNoHostsYetKeepsItsTiers() {
+        // like Selene's MSPINE4-01 / MLG01-05: only reachable down from the core
+        FabricModel m = threeTier(true).build();
+        assertEquals(Tier.SPINE, tier(m, "pod3-spine-1"));
+        assertEquals(Tier.LEAF, tier(m, "pod3-leaf-1"));
+        assertEquals(Tier.CORE, tier(m, "core-1"));
+        assertEquals(Tier.LEAF, tier(m, "pod1-leaf-1"));
+        assertEquals(Tier.SPINE, tier(m, "pod2-spine-2"));
+    }
+
+    @Test
+    void railOptimised() {
+        // 4 hosts x 4 rails: HCA i of every host goes to rail leaf i; each rail leaf to both spines
+        Fabrics f = new Fabrics();
+        List<FabricNode> spines = List.of(f.sw("spine-a"), f.sw("spine-b"));
+        List<FabricNode> rails = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            FabricNode leaf = f.sw("rail-" + r);
+            rails.add(leaf);
+            for (FabricNode s : spines) {
+                f.cable(leaf, s);
+            }
+        }
+        for (int h = 1; h <= 4; h++) {
+            for (int r = 0; r < 4; r++) {
+                f.cable(f.hca("gpu-" + h, r), rails.get(r));
+            }
+        }
+        FabricModel m = f.build();
+        assertEquals(4, m.switchesByTier().get(Tier.LEAF).size());
+        assertEquals(2, m.switchesByTier().get(Tier.SPINE).size());
+        assertEquals(4, m.hosts().size());
+        assertEquals(4, m.host("gpu-3").adapters().size());
+        assertEquals(List.of(), m.switchesByTier().get(Tier.CORE));
+    }
+
+    @Test
+    void noHostsMeansOther() {
+        Fabrics f = new Fabrics();
+        f.cable(f.sw("a"), f.sw("b"));
+        FabricModel m = f.build();
+        assertTrue(m.switches().stream().allMatch(s -> s.tier() == Tier.OTHER));
+    }
+
+    @Test
+    void sharpAndSwitchManagementCasAreNotHosts() {
+        Fabrics f = new Fabrics();
+        FabricNode leaf = f.sw("leaf-1");
+        FabricNode spine = f.sw("spine-1");
+        f.cable(leaf, spine);
+        FabricNode sharp = f.ca("Mellanox Technologies Aggregation Node", leaf.sysImgGuid());
+        f.cable(sharp, leaf);
+        FabricNode mgmt = f.ca("switch-mgmt-cpu", spine.sysImgGuid());
+        f.cable(mgmt, spine);
+        FabricNode managed = f.ca("MF0;spine-1:MQM8700/U1", 0);
+        f.cable(managed, spine);
+        FabricNode host = f.hca("dgx-01", 0);
+        f.cable(host, leaf);
+        FabricModel m = f.build();
+        assertEquals(CaRole.SHARP_AGGREGATION, sharp.role());
+        assertEquals(CaRole.SWITCH_MANAGEMENT, mgmt.role());
+        assertEquals(CaRole.SWITCH_MANAGEMENT, managed.role());
+        assertEquals(CaRole.HOST, host.role());
+        assertEquals(List.of("dgx-01"), new ArrayList<>(m.hosts().keySet()));
+        assertFalse(sharp.isHostAdapter());
+        assertNull(sharp.host());
+        // spine has only non-host CAs: it is not made a leaf by them
+        assertEquals(Tier.LEAF, leaf.tier());
+        assertEquals(Tier.SPINE, spine.tier());
+    }
+
+    @Test
+    void parallelCablesAreSeparateEdges() {
+        Fabrics f = new Fabrics();
+        FabricNode a = f.sw("leaf-1");
+        FabricNode b = f.sw("spine-1");
+        Cable c1 = f.cable(a, b);
+        Cable c2 = f.cable(a, b);
+        Cable c3 = f.cable(b, a);
+        f.cable(f.hca("h", 0), a);
+        FabricModel m = f.build();
+        assertEquals(3, m.graph().getAllEdges(a, b).size());
+        assertTrue(m.graph().getAllEdges(a, b).containsAll(List.of(c1, c2, c3)));
+        assertEquals(4, m.cables().size());
+        assertEquals(3, m.cableGraph().getAllEdges(b, a).size());
+        // host membership edges are in graph() but not in cableGraph()
+        Host h = m.host("h");
+        assertEquals(1, m.graph().edgesOf(h).size());
+        assertFalse(m.cableGraph().containsVertex(h));
+    }
+
+    @Test
+    void theSameLinkReportedTwiceIsOneCable() {
+        Fabrics f = new Fabrics();
+        FabricNode a = f.sw("leaf-1");
+        FabricNode b = f.sw("spine-1");
+        FabricModelBuilder bl = f.builder();
+        Evidence e = new Evidence("x", 1, "t");
+        bl.link(bl.port(a, 7), bl.port(b, 9), LinkWidth.X4, null, e);
+        bl.link(bl.port(b, 9), bl.port(a, 7), null, LinkSpeed.NDR, e);
+        bl.link(bl.port(a, 7), bl.port(b, 10), LinkWidth.X4, LinkSpeed.NDR, e); // conflicting report
+        FabricModel m = f.build();
+        assertEquals(1, m.cables().size());
+        assertEquals("4xNDR", m.cables().get(0).rateToken());
+        assertEquals(1, m.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).count());
+    }
+}
