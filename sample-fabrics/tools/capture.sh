@@ -35,7 +35,10 @@
 #   CAPTURE_SM_TIMEOUT    seconds to wait for OpenSM "SUBNET UP" (default 180)
 #   SIM_HOST              simulator node id the SM and the tools attach to
 #                         (default: the first Ca/Hca node of NETFILE)
+#   CAPTURE_MAX_SECONDS   hard limit for the whole run; a watchdog then kills
+#                         ibsim/opensm even if this script was SIGKILLed (default 900)
 #   CAPTURE_KEEP_WORK=1   keep the temporary work dir (ibsim/opensm logs)
+#   CAPTURE_EXTRA=FILE    extra captures, see "optional extra captures" below
 #
 # Exit status: 0 on success; 2 usage; 3 missing tools; 4 simulator/SM failure;
 # 5 a capture tool failed.
@@ -87,6 +90,7 @@ cd "$WORK" || die 4 "cannot cd to $WORK"
 export IBSIM_SOCKNAME="fscap$$x${RANDOM}"
 SIM_PID=""
 OSM_PID=""
+WATCHDOG_PID=""
 cleanup() {
     local rc=$?
     [ "${CAPTURE_KEEP_WORK:-0}" = 1 ] && echo "$PROG: work dir kept: $WORK" >&2
@@ -100,6 +104,7 @@ cleanup() {
         kill -9 "$SIM_PID" 2>/dev/null
     fi
     [ -n "$OSM_PID" ] && { sleep 0.2; kill -9 "$OSM_PID" 2>/dev/null; }
+    [ -n "$WATCHDOG_PID" ] && kill "$WATCHDOG_PID" 2>/dev/null
     exec 3>&- 2>/dev/null
     wait 2>/dev/null
     cd / 2>/dev/null
@@ -133,6 +138,27 @@ mkfifo "$WORK/console" || die 4 "mkfifo failed"
 exec 3<>"$WORK/console"          # O_RDWR: never blocks, keeps the FIFO open
 ibsim -N "$MAXN" -S "$MAXS" -P "$MAXP" -s "$NETFILE_ABS" <"$WORK/console" >"$WORK/ibsim.log" 2>&1 &
 SIM_PID=$!
+echo "$SIM_PID ibsim" >"$WORK/pids"
+
+# Watchdog: if this script dies without running its trap (e.g. SIGKILL) or runs
+# longer than CAPTURE_MAX_SECONDS, kill the simulator and OpenSM it started.
+MAX_SECONDS=${CAPTURE_MAX_SECONDS:-900}
+PARENT=$$
+(
+    trap - EXIT INT TERM HUP
+    start=$SECONDS
+    while kill -0 "$PARENT" 2>/dev/null && [ $((SECONDS - start)) -lt "$MAX_SECONDS" ]; do sleep 1; done
+    if [ -f "$WORK/pids" ]; then
+        while read -r pid name; do
+            # only kill it if that pid is still the program we started
+            if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "^$name "; then
+                kill -9 "$pid" 2>/dev/null
+            fi
+        done <"$WORK/pids"
+    fi
+    kill -0 "$PARENT" 2>/dev/null || { [ "${CAPTURE_KEEP_WORK:-0}" = 1 ] || rm -rf "$WORK"; }
+) </dev/null >/dev/null 2>&1 &
+WATCHDOG_PID=$!
 
 wait_for() {  # wait_for FILE REGEX SECONDS [PID]
     local f=$1 re=$2 secs=$3 pid=${4:-} i=0
@@ -213,6 +239,7 @@ mkdir -p "$WORK/osm"
 LD_PRELOAD="$SIMPRELOAD" OSM_TMP_DIR="$WORK/osm" OSM_CACHE_DIR="$WORK/osm" \
     opensm -s 0 -d2 -f "$WORK/osm/opensm.log" </dev/null >"$WORK/osm.out" 2>&1 &
 OSM_PID=$!
+echo "$OSM_PID opensm" >>"$WORK/pids"
 wait_for "$WORK/osm/opensm.log" "SUBNET UP" "$SM_TIMEOUT" "$OSM_PID"
 case $? in
     0) ;;
