@@ -112,6 +112,8 @@ def parse_faults(path):
                                "value": int(cm.group(3))})
             elif verb == "unlink":
                 faults.append({"cmd": "Unlink", "node": node, "port": port})
+            elif verb == "query":
+                faults.append({"cmd": "Query", "node": node, "port": port})
     return faults
 
 
@@ -171,7 +173,10 @@ def main():
     faults_out = []
     raw = parse_faults(faultsfile)
     unplugged = {(f["node"], f["port"]) for f in raw if f["cmd"] == "Unlink"}
+    queried = {(f["node"], f["port"]) for f in raw if f["cmd"] == "Query"}
     for f in raw:
+        if f["cmd"] == "Query":
+            continue
         peer = net.get(f["node"], {}).get("ports", {}).get(f["port"])
         ent = OrderedDict()
         if f["cmd"] == "Unlink":
@@ -205,6 +210,9 @@ def main():
                 aid, ap, bid, bp = bid, bp, aid, ap
             asim = guid2sim.get(disc[aid]["guid"])
             bsim = guid2sim.get(disc[bid]["guid"])
+            # a "Query" line in the faults file names the end to report from
+            if (bsim, bp) in queried and (asim, ap) not in queried:
+                asim, ap, bsim, bp = bsim, bp, asim, ap
             faults_out.append(OrderedDict([
                 ("kind", "degraded_width"), ("token", tok),
                 ("at", endpoint(asim, ap)), ("peer", endpoint(bsim, bp))]))
