@@ -17,14 +17,15 @@
 #        switch port, the port's own LID for a CA port), perfquery-a-<lid>.txt
 #        (-a, all ports summed) for the first switch hit by a PerformanceSet,
 #        ibqueryerrors.txt, nodes.tsv (simulator node id -> type, node GUID, LID);
-#   6. stops OpenSM and ibsim (always, via trap).
+#   6. stops OpenSM and ibsim (always: EXIT trap, plus a watchdog process).
+# OUTDIR is created if needed; existing files in it are overwritten, not removed.
 #
 # FAULTSFILE: one ibsim console command per line; blank lines and lines
 # starting with '#' are ignored.  Examples:
 #   Unlink "S-leaf-su1-r8"[31]
 #   PerformanceSet "S-leaf-su1-r3"[23] PortCounters.SymbolErrorCounter=1873
 #   PerformanceSet "S-leaf-su2-r5"[7] PortCounters.LinkErrorRecoveryCounter=42
-#   Query "S-leaf-su1-r6"[12]      (capture-only: also save perfquery -x of this port)
+#   Query "S-leaf-su1-r6"[12]      (not sent to ibsim: only adds perfquery/perfquery -x of this port)
 # Phase: Link/Unlink/ReLink/Clear/Guid/Baselid run before the SM sweeps (so the
 # SM routes around the change, like a cable that was already out when the SM
 # came up); every other command runs after SUBNET UP.  Prefix a line with
