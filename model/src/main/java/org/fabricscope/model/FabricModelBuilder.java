@@ -17,7 +17,7 @@ public final class FabricModelBuilder {
     private static final Pattern MANAGED_SWITCH_DESC = Pattern.compile("^MF0;([^:]+):([^/\\s]+)(?:/.*)?$");
 
     private final Map<Long, FabricNode> nodes = new LinkedHashMap<>();
-    private final Map<String, Cable> cables = new LinkedHashMap<>();
+    private final Map<CableKey, Cable> cables = new LinkedHashMap<>();
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
     private final List<PendingCounters> pendingCounters = new ArrayList<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
@@ -188,7 +188,7 @@ public final class FabricModelBuilder {
         if (x.evidence == null) {
             x.evidence = evidence;
         }
-        String key = cableKey(x, y);
+        CableKey key = cableKey(x, y);
         Cable c = cables.get(key);
         if (c == null) {
             for (Port p : new Port[] {x, y}) {
@@ -218,10 +218,15 @@ public final class FabricModelBuilder {
         return c;
     }
 
-    private static String cableKey(Port x, Port y) {
-        String kx = x.node().id() + "/" + x.number();
-        String ky = y.node().id() + "/" + y.number();
-        return kx.compareTo(ky) <= 0 ? kx + "=" + ky : ky + "=" + kx;
+    /** Both ends of a cable, in a fixed order, so either end's report finds the same cable. */
+    private record CableKey(long guidA, int portA, long guidB, int portB) {
+    }
+
+    private static CableKey cableKey(Port x, Port y) {
+        long gx = x.node().guid();
+        long gy = y.node().guid();
+        boolean xFirst = gx < gy || (gx == gy && x.number() <= y.number());
+        return xFirst ? new CableKey(gx, x.number(), gy, y.number()) : new CableKey(gy, y.number(), gx, x.number());
     }
 
     /**

@@ -25,14 +25,20 @@ public final class NaturalOrder implements Comparator<String> {
                 while (j < b.length() && Character.isDigit(b.charAt(j))) {
                     j++;
                 }
-                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
-                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
-                if (na.length() != nb.length()) {
-                    return na.length() - nb.length();
+                while (si < i - 1 && a.charAt(si) == '0') {
+                    si++;
                 }
-                int c = na.compareTo(nb);
-                if (c != 0) {
-                    return c;
+                while (sj < j - 1 && b.charAt(sj) == '0') {
+                    sj++;
+                }
+                if (i - si != j - sj) {
+                    return (i - si) - (j - sj);
+                }
+                for (int k = 0; k < i - si; k++) {
+                    int c = Character.compare(a.charAt(si + k), b.charAt(sj + k));
+                    if (c != 0) {
+                        return c;
+                    }
                 }
             } else {
                 int c = Character.compare(Character.toLowerCase(ca), Character.toLowerCase(cb));

@@ -4,7 +4,9 @@ package org.fabricscope.model;
 public enum Tier {
     LEAF, SPINE, CORE, OTHER;
 
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return label;
     }
 }

@@ -37,8 +37,12 @@ public final class LinkDegradedCheck implements FabricCheck {
     public static Map<Cable, String> assess(FabricModel model) {
         Map<String, Map<LinkWidth, Integer>> widths = new HashMap<>();
         Map<String, Map<LinkSpeed, Integer>> speeds = new HashMap<>();
-        for (Cable c : model.cables()) {
+        List<Cable> all = model.cables();
+        String[] pairs = new String[all.size()];
+        for (int i = 0; i < pairs.length; i++) {
+            Cable c = all.get(i);
             String k = tierPair(c);
+            pairs[i] = k;
             if (c.width() != null) {
                 widths.computeIfAbsent(k, x -> new EnumMap<>(LinkWidth.class)).merge(c.width(), 1, Integer::sum);
             }
@@ -52,8 +56,9 @@ public final class LinkDegradedCheck implements FabricCheck {
         speeds.forEach((k, m) -> modeSpeed.put(k, mode(m)));
 
         Map<Cable, String> out = new LinkedHashMap<>();
-        for (Cable c : model.cables()) {
-            List<String> why = new ArrayList<>();
+        for (int i = 0; i < pairs.length; i++) {
+            Cable c = all.get(i);
+            List<String> why = new ArrayList<>(0);
             LinkWidth w = c.width();
             LinkSpeed s = c.speed();
             LinkWidth couldW = max(c.a().couldBeWidth(), c.b().couldBeWidth());
@@ -64,7 +69,7 @@ public final class LinkDegradedCheck implements FabricCheck {
             if (s != null && couldS != null && s.compareTo(couldS) < 0) {
                 why.add("speed " + s + " where the ends support " + couldS);
             }
-            String k = tierPair(c);
+            String k = pairs[i];
             LinkWidth mw = modeWidth.get(k);
             LinkSpeed ms = modeSpeed.get(k);
             if (w != null && mw != null && w.lanes() < mw.lanes() && why.stream().noneMatch(x -> x.startsWith("width"))) {
