@@ -60,9 +60,12 @@ public final class FabricImporter {
             Format f = detect(s, builder);
             formats.put(s.name(), f);
             if (f == Format.UNKNOWN) {
-                builder.diagnostic(Diagnostic.warning(s.name(), 1,
-                        "not a format FabricScope reads (ibnetdiscover, iblinkinfo, perfquery, ibqueryerrors, "
-                                + "node-name-map, error_thresholds); skipped"));
+                String why = "not a format FabricScope reads (ibnetdiscover, iblinkinfo, perfquery, ibqueryerrors, "
+                        + "node-name-map, error_thresholds); skipped";
+                builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
+            } else if (f == Format.IBSIM_NET) {
+                builder.diagnostic(Diagnostic.info(s.name(), 1,
+                        "ibsim net file: the simulator's input, not a capture of the fabric; skipped"));
             } else if (f != null) {
                 sniffed.add(new Sniffed(s, f));
             }

@@ -16,15 +16,22 @@ public enum Format {
     IBQUERYERRORS("ibqueryerrors"),
     NODE_NAME_MAP("node-name-map"),
     THRESHOLDS("error thresholds"),
+    IBSIM_NET("ibsim net file (simulator input)"),
     UNKNOWN("unknown");
 
     private static final Pattern IBNET_NODE = Pattern.compile(
             "^(?:[<>] )?(?:(?:Switch|Ca|Rt)\\s*\\d+\\s+\"[SHR?]-[0-9a-fA-F]+\"|(?:switchguid|caguid|rtguid|rtrguid|sysimgguid|vendid)=0x[0-9a-fA-F]+).*");
+    /** ibsim's net files look like ibnetdiscover output but name nodes symbolically: "S-leaf-01". */
+    private static final Pattern IBSIM_NODE = Pattern.compile(
+            "^(?:Switch|Ca|Rt|Hca)\\s*\\d+\\s+\"[SHR]-(?![0-9a-fA-F]+\")[^\"]+\".*");
+    private static final Pattern IBNET_PORT_LINE = Pattern.compile(
+            "^(?:[<>] )?\\[\\d+\\](?:\\([0-9a-fA-F]+\\))?.*\"[SHR?]-[0-9a-fA-F]+\"\\[\\d+\\].*");
     private static final Pattern IBNET_PORTS = Pattern.compile(
             "^\\s*(?:SW|CA|RT)\\s+\\d+\\s+\\d+\\s+0x[0-9a-fA-F]{16}\\s+\\S+\\s+\\S+.*");
     private static final Pattern IBNET_LIST = Pattern.compile(
             "^(?:Switch|Ca|Router)\\s*:\\s+0x[0-9a-fA-F]+\\s+ports\\s+\\d+\\s+devid.*");
-    private static final Pattern LINKINFO = Pattern.compile("^(?:Switch|CA|Router):?\\s+0x[0-9a-fA-F]+\\s.*|.*==\\(.*\\)==>.*");
+    private static final Pattern LINKINFO = Pattern.compile(
+            "^(?:Switch|CA|Router):?\\s+0x[0-9a-fA-F]+\\s.*|^\\s*(?:0x[0-9a-fA-F]+\\s+)?(?:\"[^\"]*\"\\s+)?\\d+\\s+\\d+\\[[^\\]]*\\]\\s*==\\(.*\\)==>.*");
     private static final Pattern PERFQUERY_HDR = Pattern.compile("^# Port (?:extended )?counters: .*");
     private static final Pattern PERF_FIELD = Pattern.compile("^[A-Za-z0-9]+:\\.+\\S*$");
     private static final Pattern QUERYERRORS = Pattern.compile(
@@ -53,18 +60,24 @@ public enum Format {
         int qerr = 0;
         int map = 0;
         int thresholds = 0;
+        int ibsim = 0;
+        int ibnetPorts = 0;
         int other = 0;
         for (String raw : head) {
             String l = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
             if (l.isBlank()) {
                 continue;
             }
-            if (PERFQUERY_HDR.matcher(l).matches()) {
+            if (IBSIM_NODE.matcher(l).matches()) {
+                ibsim++;
+            } else if (PERFQUERY_HDR.matcher(l).matches()) {
                 perf++;
             } else if (QUERYERRORS.matcher(l).matches()) {
                 qerr++;
             } else if (IBNET_NODE.matcher(l).matches()) {
                 ibnet++;
+            } else if (IBNET_PORT_LINE.matcher(l).matches()) {
+                ibnetPorts++;
             } else if (IBNET_LIST.matcher(l).matches()) {
                 list++;
             } else if (IBNET_PORTS.matcher(l).matches()) {
@@ -80,6 +93,15 @@ public enum Format {
             } else if (!l.startsWith("#")) {
                 other++;
             }
+        }
+        if (ibsim > 0) {
+            return IBSIM_NET;
+        }
+        // Prose that quotes a few tool lines (a README, a ticket) is not a dump: the tool's own
+        // lines must outnumber the rest.
+        int recognised = ibnet + ibnetPorts + ports + list + linkinfo + perf + perfFields + qerr;
+        if (recognised > 0 && recognised < other) {
+            return UNKNOWN;
         }
         if (perf > 0 && perfFields > 0) {
             return PERFQUERY;

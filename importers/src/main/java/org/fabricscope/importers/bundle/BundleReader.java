@@ -57,7 +57,7 @@ public final class BundleReader {
                         .sorted((a, b) -> NaturalOrder.INSTANCE.compare(a.toString(), b.toString()))
                         .toList();
                 for (Path f : files) {
-                    expandFile(f, out);
+                    expandFile(f, out, false);
                 }
             } catch (IOException | java.io.UncheckedIOException e) {
                 diagnostics.add(Diagnostic.error(name, 0, "cannot list folder: " + message(e)));
@@ -68,7 +68,7 @@ public final class BundleReader {
             diagnostics.add(Diagnostic.error(name, 0, "file is not readable (permissions?)"));
             return out;
         }
-        expandFile(path, out);
+        expandFile(path, out, true);
         return out;
     }
 
@@ -82,13 +82,13 @@ public final class BundleReader {
         return false;
     }
 
-    private void expandFile(Path f, List<ImportSource> out) {
+    private void expandFile(Path f, List<ImportSource> out, boolean named) {
         String name = f.toString();
         try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
             ArchiveKind kind = sniff(in);
             if (kind == ArchiveKind.NONE) {
                 long size = Files.size(f);
-                out.add(new ImportSource(name, size, () -> Files.newInputStream(f)));
+                out.add(new ImportSource(name, size, () -> Files.newInputStream(f), named));
                 return;
             }
             readArchive(kind, in, name, out);

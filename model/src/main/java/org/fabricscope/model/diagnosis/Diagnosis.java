@@ -22,7 +22,7 @@ public final class Diagnosis {
 
     /** The fabric checks with the given counter thresholds. */
     public static Diagnosis fabric(ErrorThresholds thresholds) {
-        return new Diagnosis(List.of(new LinkErrorsCheck(thresholds), new LinkDegradedCheck(),
+        return new Diagnosis(List.of(new LinkErrorsCheck(thresholds), new LinkDegradedCheck(), new LinkDownCheck(),
                 new PortNotActiveCheck()));
     }
 

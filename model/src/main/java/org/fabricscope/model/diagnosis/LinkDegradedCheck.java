@@ -61,7 +61,7 @@ public final class LinkDegradedCheck implements FabricCheck {
             List<String> why = new ArrayList<>(0);
             LinkWidth w = c.width();
             LinkSpeed s = c.speed();
-            LinkWidth couldW = max(c.a().couldBeWidth(), c.b().couldBeWidth());
+            LinkWidth couldW = plausibleWidth(max(c.a().couldBeWidth(), c.b().couldBeWidth()), s);
             LinkSpeed couldS = max(c.a().couldBeSpeed(), c.b().couldBeSpeed());
             if (w != null && couldW != null && w.lanes() < couldW.lanes()) {
                 why.add("width " + w.token() + " where the ends support " + couldW.token());
@@ -101,6 +101,18 @@ public final class LinkDegradedCheck implements FabricCheck {
             case ROUTER -> "router";
             default -> "other";
         };
+    }
+
+    /**
+     * 12X links only ever shipped at SDR, DDR and QDR; at FDR and faster no port runs 12X, so a
+     * "Could be 12X" there (ibsim reports 1X/4X/12X supported on every port) says nothing about the
+     * cable and is ignored.
+     */
+    private static LinkWidth plausibleWidth(LinkWidth could, LinkSpeed speed) {
+        if (could == LinkWidth.X12 && speed != null && speed.compareTo(LinkSpeed.FDR10) >= 0) {
+            return null;
+        }
+        return could;
     }
 
     private static <T extends Enum<T>> T mode(Map<T, Integer> counts) {
