@@ -94,7 +94,7 @@ public enum Format {
                 other++;
             }
         }
-        if (ibsim > 0) {
+        if (ibsim > 0 && ibnetPorts == 0) { // a real dump with one garbled node id still has hex port lines
             return IBSIM_NET;
         }
         // Prose that quotes a few tool lines (a README, a ticket) is not a dump: the tool's own

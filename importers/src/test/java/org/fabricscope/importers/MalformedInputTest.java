@@ -196,7 +196,9 @@ class MalformedInputTest {
 
     @Test
     void manyBadLinesAreCappedWithACount() throws IOException {
+        // garbage past the 64 lines format detection reads (lines 14..73 are comments)
         StringBuilder sb = new StringBuilder(TOPO);
+        sb.append("# more\n".repeat(60));
         for (int i = 0; i < 80; i++) {
             sb.append("garbage line ").append(i).append('\n');
         }
@@ -204,8 +206,21 @@ class MalformedInputTest {
         List<Diagnostic> ds = problems(m);
         assertEquals(51, ds.size());
         assertTrue(ds.get(50).message().startsWith("30 more lines"), ds.get(50).message());
-        assertEquals(14, ds.get(0).line());
+        assertEquals(74, ds.get(0).line());
         assertEquals(4, m.cables().size());
+    }
+
+    @Test
+    void mostlyGarbageIsNotReadAsADump() throws IOException {
+        StringBuilder sb = new StringBuilder(TOPO);
+        for (int i = 0; i < 80; i++) {
+            sb.append("garbage line ").append(i).append('\n');
+        }
+        Path p = write("noisy.txt", sb.toString());
+        ImportResult r = importPaths(p);
+        assertEquals(Format.UNKNOWN, r.formats().get(p.toString()), "tool lines must outnumber the rest in the head");
+        Diagnostic d = only(r.model());
+        assertEquals(1, d.line());
     }
 
     @Test

@@ -136,6 +136,13 @@ class RailCaptureGoldenTest {
     }
 
     @Test
+    void theSimulatorNetFileIsNotACapture() {
+        ImportResult r = load("rail-2su-hdr.net");
+        assertEquals(Format.IBSIM_NET, r.formats().get(DIR.resolve("rail-2su-hdr.net").toString()));
+        assertTrue(r.model().isEmpty());
+    }
+
+    @Test
     void nodeNameMapVariant() {
         ImportResult r = load("variants/ibnetdiscover-node-name-map.txt");
         FabricModel m = r.model();
