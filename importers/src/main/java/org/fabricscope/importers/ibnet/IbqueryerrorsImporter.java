@@ -33,6 +33,12 @@ public final class IbqueryerrorsImporter extends LineImporter {
         if (n.matches()) {
             nodeGuid = n.group(1) == null ? 0 : Guids.parse(n.group(1));
             nodeName = n.group(2);
+            if (Guids.isValid(nodeGuid) && builder.findNode(nodeGuid) == null) {
+                // Only switches are printed with their node GUID: ibqueryerrors alone still names the bad ports.
+                org.fabricscope.model.FabricNode sw = builder.node(nodeGuid, org.fabricscope.model.NodeKind.SWITCH);
+                builder.offerDescription(sw, nodeName);
+                builder.setEvidence(sw, evidence(l));
+            }
             return;
         }
         Matcher p = PORT.matcher(l);
@@ -50,9 +56,11 @@ public final class IbqueryerrorsImporter extends LineImporter {
             if (counters.isEmpty()) {
                 return; // a --data line or a port with nothing over threshold
             }
-            boolean all = p.group(2).equals("ALL");
-            builder.counters(0, all ? 255 : parseInt(p.group(2)), Guids.isValid(nodeGuid) ? nodeGuid : guid, nodeName,
-                    counters, evidence(l), all);
+            if (p.group(2).equals("ALL")) {
+                return; // the node's total; the per-port lines that follow place each counter
+            }
+            builder.counters(0, parseInt(p.group(2)), Guids.isValid(nodeGuid) ? nodeGuid : guid, nodeName,
+                    counters, evidence(l), false);
             return;
         }
         bad("expected \"Errors for ...\" or \"GUID 0x... port N: [Counter == n]\"; got: " + IbnetdiscoverImporter.shorten(l));

@@ -1,0 +1,98 @@
+package org.fabricscope.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.FabricSummary;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The bundled captures (made with the real tools on ibsim) against the expected.json written
+ * when they were captured: counts, tiers, and each injected fault found at its switch port.
+ */
+class SampleFabricsGoldenTest {
+    @Test
+    void railOptimisedSampleMatchesItsCapture() throws Exception {
+        Path dir = Samples.root().resolve("rail-2su-hdr");
+        JsonNode expected = Samples.json(dir.resolve("expected.json"));
+        ImportResult r = Samples.load(Samples.captureFiles(dir));
+        FabricSummary s = FabricSummary.of(r.model(), ErrorThresholds.defaults());
+        JsonNode observed = expected.get("observed");
+        assertEquals(observed.get("switches").asInt(), s.switches());
+        assertEquals(observed.get("cas").asInt(), s.cas());
+        assertEquals(observed.get("hosts").asInt(), s.hosts());
+        assertEquals(observed.get("activeLinks").asInt(), s.cables());
+        assertEquals(tokens(observed.get("linksByToken")), s.cablesBySpeed());
+        assertEquals(16, s.switchTiers().get("leaf"));
+        assertEquals(8, s.switchTiers().get("spine"));
+        assertEquals(0, s.switchTiers().get("core"));
+        assertEquals(1, s.cablesDegraded(), "only the 1x link");
+        assertTrue(r.model().diagnostics().stream().noneMatch(d -> d.severity() != Severity.INFO),
+                r.model().diagnostics().toString());
+        // Every host has its 8 HCAs, one per rail.
+        r.model().hosts().values().forEach(h -> assertEquals(8, h.adapters().size(), h.name()));
+        assertFaultsFound(expected.get("faults"), Samples.diagnose(r.model()), true);
+    }
+
+    @Test
+    void threeTierSampleMatchesItsGenerator() throws Exception {
+        Path dir = Samples.root().resolve("fat-tree-3tier-small");
+        JsonNode fabric = Samples.json(dir.resolve("fabric.json"));
+        ImportResult r = Samples.load(Samples.captureFiles(dir));
+        FabricSummary s = FabricSummary.of(r.model(), ErrorThresholds.defaults());
+        SimulatedFabricIT.assertMatchesGenerator(fabric, r, s);
+    }
+
+    @Test
+    void everyCaptureVariantReadsWithoutWarnings() throws Exception {
+        Path variants = Samples.root().resolve("rail-2su-hdr/variants");
+        Path topology = Samples.root().resolve("rail-2su-hdr/ibnetdiscover.txt");
+        try (var files = Files.list(variants)) {
+            for (Path f : files.sorted().toList()) {
+                // counters and link state need the topology to be placed on ports, as in real use
+                ImportResult r = Samples.load(List.of(topology, f));
+                assertTrue(r.formats().get(f.toString()) != org.fabricscope.importers.Format.UNKNOWN, f + " was recognised");
+                assertTrue(r.model().diagnostics().stream().noneMatch(d -> d.severity() == Severity.WARNING
+                        || d.severity() == Severity.ERROR), f + ": " + r.model().diagnostics());
+            }
+        }
+    }
+
+    static Map<String, Integer> tokens(JsonNode n) {
+        Map<String, Integer> m = new TreeMap<>();
+        n.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asInt()));
+        return m;
+    }
+
+    /** Each fault in expected.json (rail format: at.name / at.port) is reported at its switch port. */
+    static void assertFaultsFound(JsonNode faults, List<Finding> findings, boolean railFormat) {
+        assertTrue(faults.size() > 0);
+        for (JsonNode f : faults) {
+            String kind = f.get("kind").asText();
+            String id = Samples.FINDING_FOR_FAULT.get(kind);
+            String desc = railFormat ? f.get("at").get("name").asText() : f.get("switchDescription").asText();
+            String name = desc.replaceFirst("^MF0;([^:]+):.*$", "$1");
+            int port = railFormat ? f.get("at").get("port").asInt() : f.get("port").asInt();
+            boolean found = Samples.hasFinding(findings, id, name, port);
+            if (!found && railFormat && f.has("peer")) {
+                // a degraded host link is named from either end
+                found = findings.stream().anyMatch(x -> x.id().equals(id)
+                        && x.subjects().stream().anyMatch(s -> s.startsWith(name + " port " + port)));
+            }
+            assertTrue(found, kind + " at " + name + " port " + port + " not in findings: "
+                    + findings.stream().map(x -> x.id() + " " + x.subjects()).toList());
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.fabricscope.samples;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportProgress;
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** Shared helpers: where the samples are, importing a capture, checking faults against findings. */
+final class Samples {
+    private Samples() {
+    }
+
+    static Path root() {
+        String p = System.getProperty("fabricscope.samples");
+        return p != null ? Path.of(p) : Path.of("").toAbsolutePath();
+    }
+
+    static JsonNode json(Path p) throws IOException {
+        return new ObjectMapper().readTree(p.toFile());
+    }
+
+    /** The capture files of a folder: what the real tools wrote (not the net file, docs or scripts). */
+    static List<Path> captureFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.equals("ibnetdiscover.txt") || n.equals("iblinkinfo.txt") || n.equals("ibqueryerrors.txt")
+                        || (n.startsWith("perfquery-") && n.endsWith(".txt"));
+            }).sorted().toList();
+        }
+    }
+
+    static ImportResult load(List<Path> files) {
+        return new FabricImporter().importPaths(files, ImportProgress.NONE, Cancellation.NEVER);
+    }
+
+    static List<Finding> diagnose(FabricModel m) {
+        return Diagnosis.fabric(ErrorThresholds.defaults()).run(m);
+    }
+
+    /** A finding with this id whose subjects name the switch (by name) and port. */
+    static boolean hasFinding(List<Finding> findings, String id, String switchName, int port) {
+        String subject = switchName + " port " + port;
+        return findings.stream().anyMatch(f -> f.id().equals(id)
+                && f.subjects().stream().anyMatch(s -> s.equals(subject) || s.startsWith(subject + " ")));
+    }
+
+    /** The finding id FabricScope reports for each kind of fault the generators inject. */
+    static final Map<String, String> FINDING_FOR_FAULT = Map.of(
+            "symbol_errors", "link-errors",
+            "link_error_recovery", "link-errors",
+            "unplugged_cable", "link-down",
+            "unplugged_cable_counter", "link-down",
+            "degraded_width", "link-degraded");
+}
