@@ -320,6 +320,9 @@ public final class FabricModelBuilder {
             Port p = port(node, pc.port);
             p.counters.putAll(pc.counters);
             p.counterEvidence = pc.evidence;
+            for (String name : pc.counters.keySet()) {
+                p.counterSources.put(name, pc.evidence);
+            }
         }
     }
 

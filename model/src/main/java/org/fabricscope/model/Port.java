@@ -26,6 +26,7 @@ public final class Port {
     Evidence stateEvidence;
     Evidence counterEvidence;
     final Map<String, Long> counters = new LinkedHashMap<>();
+    final Map<String, Evidence> counterSources = new java.util.HashMap<>();
 
     Port(FabricNode node, int number) {
         this.node = node;
@@ -102,8 +103,15 @@ public final class Port {
         return stateEvidence;
     }
 
+    /** Where the last counters of this port were read. */
     public Evidence counterEvidence() {
         return counterEvidence;
+    }
+
+    /** Where this counter's value was read (the file that printed it), or null. */
+    public Evidence counterEvidence(String counter) {
+        Evidence e = counterSources.get(counter);
+        return e != null ? e : counterEvidence;
     }
 
     /** PMA counters by their perfquery field name (SymbolErrorCounter, ...). Empty when never read. */

@@ -15,6 +15,10 @@ final class GuiCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "PATH", description = "Dumps to open.")
     List<Path> paths = new ArrayList<>();
 
+    @picocli.CommandLine.Option(names = "--find", paramLabel = "TEXT",
+            description = "After loading, find and select this host, switch, GUID or LID.")
+    String find;
+
     @Override
     public Integer call() {
         String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
@@ -24,7 +28,7 @@ final class GuiCommand implements Callable<Integer> {
             throw new CliFailure(3, "no display (DISPLAY is not set): use 'fabricscope summary' or 'diagnose' on a headless machine,"
                     + " or run under xvfb-run");
         }
-        org.fabricscope.app.ui.FabricScopeApp.launchWith(paths);
+        org.fabricscope.app.ui.FabricScopeApp.launchWith(paths, find);
         return 0;
     }
 }

@@ -121,9 +121,10 @@ public final class FabricMapView extends Region {
         }
         double w = layout.maxX() - layout.minX();
         double h = layout.maxY() - layout.minY();
-        scale = Math.min((getWidth() - 40) / Math.max(1, w), (getHeight() - 40) / Math.max(1, h));
+        double labelMargin = 48; // room for the row labels on the left
+        scale = Math.min((getWidth() - 40 - labelMargin) / Math.max(1, w), (getHeight() - 40) / Math.max(1, h));
         scale = Math.max(scale, 1e-4);
-        tx = (getWidth() - w * scale) / 2 - layout.minX() * scale;
+        tx = labelMargin + (getWidth() - labelMargin - w * scale) / 2 - layout.minX() * scale;
         ty = (getHeight() - h * scale) / 2 - layout.minY() * scale;
         viewChanged();
     }

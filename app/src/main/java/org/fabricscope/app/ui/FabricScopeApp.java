@@ -10,11 +10,13 @@ import javafx.stage.Stage;
 /** The JavaFX application: one window with a {@link MainView}, opening the paths it was started with. */
 public final class FabricScopeApp extends Application {
     private static volatile List<Path> initialPaths = List.of();
+    private static volatile String initialFind;
     private MainView view;
 
     /** Starts the toolkit and blocks until the window closes. */
-    public static void launchWith(List<Path> paths) {
+    public static void launchWith(List<Path> paths, String find) {
         initialPaths = List.copyOf(paths);
+        initialFind = find;
         Application.launch(FabricScopeApp.class);
     }
 
@@ -27,7 +29,7 @@ public final class FabricScopeApp extends Application {
         stage.setScene(scene);
         stage.show();
         if (!initialPaths.isEmpty()) {
-            view.open(initialPaths, false);
+            view.open(initialPaths, false, initialFind);
         }
     }
 

@@ -290,6 +290,11 @@ public final class MainView extends BorderPane {
 
     /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
     public void open(List<Path> paths, boolean add) {
+        open(paths, add, null);
+    }
+
+    /** Imports, then finds {@code find} (a host, switch, GUID or LID) when it is not null. */
+    public void open(List<Path> paths, boolean add, String find) {
         List<Path> all = new ArrayList<>();
         if (add && snapshot != null) {
             all.addAll(snapshot.paths());
@@ -325,6 +330,10 @@ public final class MainView extends BorderPane {
                 return;
             }
             apply(s, true);
+            if (find != null && !find.isBlank()) {
+                search.setText(find);
+                runSearch();
+            }
         });
         task.setOnCancelled(e -> {
             finished();

@@ -45,7 +45,7 @@ public final class LinkDownCheck implements FabricCheck {
                 if (p.stateEvidence() != null) {
                     evidence.add(p.stateEvidence());
                 }
-                Evidence ce = p.counterEvidence();
+                Evidence ce = p.counterEvidence("LinkDownedCounter");
                 evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(),
                         "LinkDownedCounter=" + p.counter("LinkDownedCounter")));
                 out.add(new Finding(id(), Severity.WARNING,

@@ -54,6 +54,7 @@ public final class LinkErrorsCheck implements FabricCheck {
                     continue;
                 }
                 StringBuilder over = new StringBuilder();
+                Evidence ce = null;
                 boolean physical = false;
                 for (Map.Entry<String, Long> e : p.counters().entrySet()) {
                     if (thresholds.judge(e.getKey(), e.getValue()) != null) {
@@ -63,6 +64,9 @@ public final class LinkErrorsCheck implements FabricCheck {
                         over.append(e.getKey()).append('=').append(e.getValue())
                                 .append(" (threshold ").append(thresholds.limit(e.getKey())).append(')');
                         physical |= ErrorThresholds.PHYSICAL.contains(e.getKey());
+                        if (ce == null) {
+                            ce = p.counterEvidence(e.getKey());
+                        }
                     }
                 }
                 List<String> subjects = new ArrayList<>();
@@ -72,7 +76,6 @@ public final class LinkErrorsCheck implements FabricCheck {
                     subjects.add(Subjects.port(peer));
                 }
                 List<Evidence> evidence = new ArrayList<>();
-                Evidence ce = p.counterEvidence();
                 evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(), over.toString()));
                 if (p.cable() != null && p.cable().evidence() != null) {
                     evidence.add(p.cable().evidence());
