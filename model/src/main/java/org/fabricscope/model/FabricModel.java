@@ -146,7 +146,8 @@ public final class FabricModel {
 
     /**
      * Everything whose name, description, host, GUID (node, port or system image, with or
-     * without 0x) or LID matches the query; exact matches first, then substring matches.
+     * without 0x) or LID matches the query: exact matches (name, node or port GUID, LID) first,
+     * then nodes sharing the system image GUID, then substring matches.
      */
     public List<Vertex> search(String query, int limit) {
         String q = query.strip().toLowerCase(Locale.ROOT);
@@ -161,6 +162,7 @@ public final class FabricModel {
             // not a LID
         }
         List<Vertex> exact = new ArrayList<>();
+        List<Vertex> sameSystem = new ArrayList<>();
         List<Vertex> partial = new ArrayList<>();
         for (Host h : hosts.values()) {
             String name = h.name().toLowerCase(Locale.ROOT);
@@ -172,7 +174,7 @@ public final class FabricModel {
         }
         for (FabricNode n : nodes.values()) {
             boolean isExact = n.displayName().toLowerCase(Locale.ROOT).equals(q)
-                    || (Guids.isValid(guid) && (n.guid() == guid || n.sysImgGuid() == guid))
+                    || (Guids.isValid(guid) && n.guid() == guid)
                     || (lid > 0 && n.lid() == lid);
             if (!isExact) {
                 for (Port p : n.ports()) {
@@ -184,6 +186,8 @@ public final class FabricModel {
             }
             if (isExact) {
                 exact.add(n);
+            } else if (Guids.isValid(guid) && n.sysImgGuid() == guid) {
+                sameSystem.add(n); // e.g. a switch's SHARP node, or the other ports of one adapter
             } else if (n.description().toLowerCase(Locale.ROOT).contains(q)
                     || Guids.format(n.guid()).contains(q)) {
                 partial.add(n);
@@ -191,8 +195,10 @@ public final class FabricModel {
         }
         Comparator<Vertex> byName = Comparator.comparing(Vertex::displayName, NaturalOrder.INSTANCE);
         exact.sort(byName);
+        sameSystem.sort(byName);
         partial.sort(byName);
         List<Vertex> out = new ArrayList<>(exact);
+        out.addAll(sameSystem);
         out.addAll(partial);
         return out.size() > limit ? out.subList(0, limit) : out;
     }

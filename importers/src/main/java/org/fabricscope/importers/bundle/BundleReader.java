@@ -29,14 +29,19 @@ import org.fabricscope.model.NaturalOrder;
  * links inside folders are not followed.
  */
 public final class BundleReader {
-    public static final long MAX_ENTRY_BYTES = 512L << 20;
-    public static final long MAX_TOTAL_BYTES = 2L << 30;
+    public static final long MAX_ENTRY_BYTES = 256L << 20;
+    public static final long MAX_TOTAL_BYTES = 1L << 30;
+    /** Text dumps compress about 10-30x; past this ratio (and 32 MiB) an entry is treated as a bomb. */
+    static final long MAX_RATIO = 200;
+    private static final long RATIO_FLOOR = 32L << 20;
     public static final int MAX_ENTRIES = 100_000;
     private static final int MAX_DEPTH = 16;
 
     private final List<Diagnostic> diagnostics;
     private long totalBytes;
     private int entries;
+    /** Counts the bytes read from the archive file itself, to tell expansion ratio. */
+    private CountingStream raw;
 
     public BundleReader(List<Diagnostic> diagnostics) {
         this.diagnostics = diagnostics;
@@ -84,7 +89,9 @@ public final class BundleReader {
 
     private void expandFile(Path f, List<ImportSource> out, boolean named) {
         String name = f.toString();
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
+        try (CountingStream counting = new CountingStream(Files.newInputStream(f));
+             InputStream in = new BufferedInputStream(counting)) {
+            raw = counting;
             ArchiveKind kind = sniff(in);
             if (kind == ArchiveKind.NONE) {
                 long size = Files.size(f);
@@ -219,6 +226,11 @@ public final class BundleReader {
         int r;
         while ((r = in.read(buf)) > 0) {
             n += r;
+            if (raw != null && n > RATIO_FLOOR && n > MAX_RATIO * Math.max(1, raw.count)) {
+                diagnostics.add(Diagnostic.error(entryName, 0, "expands more than " + MAX_RATIO
+                        + " times its compressed size: skipped, as an archive bomb"));
+                return null;
+            }
             if (n > MAX_ENTRY_BYTES || totalBytes + n > MAX_TOTAL_BYTES) {
                 diagnostics.add(Diagnostic.error(entryName, 0, "expands past the size limit ("
                         + (n > MAX_ENTRY_BYTES ? (MAX_ENTRY_BYTES >> 20) + " MiB per entry" : (MAX_TOTAL_BYTES >> 20) + " MiB in all")
@@ -229,6 +241,39 @@ public final class BundleReader {
         }
         totalBytes += n;
         return bos.toByteArray();
+    }
+
+    private static final class CountingStream extends java.io.FilterInputStream {
+        long count;
+
+        CountingStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long k = super.skip(n);
+            count += Math.max(0, k);
+            return k;
+        }
     }
 
     private static String message(Exception e) {
