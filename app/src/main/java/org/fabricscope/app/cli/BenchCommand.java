@@ -11,7 +11,11 @@ import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricSummary;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
+import org.fabricscope.app.ui.ColourMode;
+import org.fabricscope.app.ui.MapColouring;
+import org.fabricscope.app.ui.MapRasterizer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,6 +48,7 @@ final class BenchCommand implements Callable<Integer> {
         long[] importNs = new long[rounds];
         long[] diagNs = new long[rounds];
         long[] layoutNs = new long[rounds];
+        long[] renderNs = new long[rounds];
         ImportResult r = null;
         for (int i = -warmup; i < rounds; i++) {
             long t0 = System.nanoTime();
@@ -52,12 +57,20 @@ final class BenchCommand implements Callable<Integer> {
             Diagnosis.fabric(ErrorThresholds.defaults()).run(r.model());
             FabricSummary.of(r.model(), ErrorThresholds.defaults());
             long t2 = System.nanoTime();
-            TieredLayout.compute(r.model(), java.util.Set.of(), false);
+            MapLayout layout = TieredLayout.compute(r.model(), java.util.Set.of(), false);
             long t3 = System.nanoTime();
+            // one full-detail frame of the whole fabric, fitted into 1600x1000, as the map draws it
+            MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, ErrorThresholds.defaults());
+            long t4 = System.nanoTime();
+            double scale = Math.min(1600 / Math.max(1, layout.maxX() - layout.minX()),
+                    1000 / Math.max(1, layout.maxY() - layout.minY()));
+            MapRasterizer.render(layout, colours, 1600, 1000, scale, -layout.minX() * scale, -layout.minY() * scale);
+            long t5 = System.nanoTime();
             if (i >= 0) {
                 importNs[i] = t1 - t0;
                 diagNs[i] = t2 - t1;
-                layoutNs[i] = t3 - t2;
+                layoutNs[i] = t3 - t2 + (t4 - t3);
+                renderNs[i] = t5 - t4;
             }
         }
         var out = spec.commandLine().getOut();
@@ -66,7 +79,8 @@ final class BenchCommand implements Callable<Integer> {
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, warmup, rounds);
         for (var row : List.of(new Object[] {"import+model", importNs}, new Object[] {"diagnose+summary", diagNs},
-                new Object[] {"layout", layoutNs})) {
+                new Object[] {"layout+colours", layoutNs},
+                new Object[] {"render 1600x1000", renderNs})) {
             long[] v = ((long[]) row[1]).clone();
             Arrays.sort(v);
             out.printf("%-18s min %8.1f ms   median %8.1f ms   max %8.1f ms%n", row[0], v[0] / 1e6, v[v.length / 2] / 1e6,

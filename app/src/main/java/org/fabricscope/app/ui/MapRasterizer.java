@@ -1,6 +1,9 @@
 package org.fabricscope.app.ui;
 
 import java.util.Arrays;
+import java.util.List;
+
+import org.fabricscope.model.layout.MapLayout;
 
 /**
  * Draws the map's links and glyphs into a plain ARGB int buffer, so the whole fabric can be
@@ -17,6 +20,48 @@ public final class MapRasterizer {
         this.width = width;
         this.height = height;
         this.pixels = new int[width * height];
+    }
+
+    /** Renders links and glyphs for one viewport; pure function of its arguments. */
+    public static MapRasterizer render(MapLayout l, MapColouring c, int w, int h, double s, double x, double y) {
+        MapRasterizer r = new MapRasterizer(w, h);
+        r.clear(Palette.BACKGROUND);
+        List<MapLayout.Link> links = l.links();
+        // thin links first, emphasised (errors, degraded) last so they stay on top
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < links.size(); i++) {
+                int thick = c.linkThickness[i];
+                if ((pass == 0) == (thick > 1)) {
+                    continue;
+                }
+                MapLayout.Link k = links.get(i);
+                double[] e = ends(k);
+                r.line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, c.linkColour[i], thick);
+            }
+        }
+        for (MapLayout.Item it : l.items()) {
+            double iw = Math.max(1, it.width() * s);
+            double ih = Math.max(1, it.height() * s);
+            double ix = it.x() * s + x - iw / 2;
+            double iy = it.y() * s + y - ih / 2;
+            if (ix > w || iy > h || ix + iw < 0 || iy + ih < 0) {
+                continue;
+            }
+            r.fillRect(ix, iy, iw, ih, c.itemColour[it.index()]);
+        }
+        return r;
+    }
+
+    /** A link runs from the lower edge of the upper glyph to the upper edge of the lower one. */
+    static double[] ends(MapLayout.Link k) {
+        MapLayout.Item a = k.a();
+        MapLayout.Item b = k.b();
+        if (a.y() == b.y()) {
+            return new double[] {a.x(), a.y(), b.x(), b.y()};
+        }
+        MapLayout.Item top = a.y() < b.y() ? a : b;
+        MapLayout.Item bottom = top == a ? b : a;
+        return new double[] {top.x(), top.y() + top.height() / 2, bottom.x(), bottom.y() - bottom.height() / 2};
     }
 
     public int width() {
