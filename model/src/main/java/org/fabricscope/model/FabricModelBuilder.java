@@ -220,6 +220,14 @@ public final class FabricModelBuilder {
 
     /** Both ends of a cable, in a fixed order, so either end's report finds the same cable. */
     private record CableKey(long guidA, int portA, long guidB, int portB) {
+        /** GUIDs of one vendor differ in few bits; mix them so the map does not degrade to trees. */
+        @Override
+        public int hashCode() {
+            long h = guidA * 0x9E3779B97F4A7C15L + portA;
+            h = (h ^ (h >>> 29)) * 0xBF58476D1CE4E5B9L + guidB;
+            h = (h ^ (h >>> 31)) * 0x94D049BB133111EBL + portB;
+            return (int) (h ^ (h >>> 32));
+        }
     }
 
     private static CableKey cableKey(Port x, Port y) {

@@ -2,7 +2,6 @@ package org.fabricscope.model;
 
 import java.util.Collection;
 import java.util.Collections;
-import java.util.TreeMap;
 
 /**
  * A switch, channel adapter or router, keyed by its node GUID. Fields are filled by
@@ -26,7 +25,7 @@ public final class FabricNode implements Vertex {
     Tier tier;
     Host host;
     Evidence evidence;
-    final TreeMap<Integer, Port> ports = new TreeMap<>();
+    final PortTable ports = new PortTable();
 
     FabricNode(long guid, NodeKind kind) {
         this.guid = guid;
@@ -135,7 +134,7 @@ public final class FabricNode implements Vertex {
     }
 
     public Collection<Port> ports() {
-        return Collections.unmodifiableCollection(ports.values());
+        return ports.values();
     }
 
     public Port port(int number) {

@@ -33,6 +33,10 @@ public final class IbnetdiscoverImporter extends LineImporter {
     private static final Pattern QUIET = Pattern.compile(
             "^(?:Chassis \\d+.*|Non-Chassis Nodes.*|Hostname: .*|numports = \\d+)$");
 
+    // Port lines are most of a dump: reuse their matchers instead of making two per line.
+    private final Matcher portLine = PORT_LINE.matcher("");
+    private final Matcher portComment = PORT_COMMENT.matcher("");
+    private final PortLineScanner scanner = new PortLineScanner();
     private int vendorId;
     private int deviceId;
     private long sysImgGuid;
@@ -164,50 +168,70 @@ public final class IbnetdiscoverImporter extends LineImporter {
     }
 
     private void portLine(String l) {
-        Matcher m = PORT_LINE.matcher(l);
-        if (!m.matches()) {
-            bad("expected a port line like [1]\t\"S-<guid>\"[2]\t\t# \"<name>\" lid 5 4xHDR; got: " + shorten(l));
-            return;
+        PortLineScanner f = scanner;
+        if (!f.scanLine(l)) {
+            // Not the common shape: the regular expression decides, and explains a bad line.
+            Matcher m = portLine.reset(l);
+            if (!m.matches()) {
+                bad("expected a port line like [1]\t\"S-<guid>\"[2]\t\t# \"<name>\" lid 5 4xHDR; got: " + shorten(l));
+                return;
+            }
+            f.localPort = parseInt(m.group(1));
+            f.localPortGuid = m.group(2);
+            f.localExt = m.group(3);
+            f.peerKind = m.group(4).charAt(0);
+            f.peerGuid = m.group(5);
+            f.peerPort = parseInt(m.group(6));
+            f.peerExt = m.group(7);
+            f.peerPortGuid = m.group(8);
+            f.comment = m.group(9);
         }
         if (current == null) {
             bad("port line outside a node: it must follow a Switch, Ca or Rt line");
             return;
         }
-        int localPort = parseInt(m.group(1));
-        Port local = builder.port(current, localPort);
-        long localPortGuid = m.group(2) == null ? 0 : Guids.parse(m.group(2));
-        String localExt = m.group(3);
-        NodeKind peerKind = switch (m.group(4)) {
-            case "S" -> NodeKind.SWITCH;
-            case "R" -> NodeKind.ROUTER;
+        Port local = builder.port(current, f.localPort);
+        long localPortGuid = f.localPortGuid == null ? 0 : Guids.parse(f.localPortGuid);
+        NodeKind peerKind = switch (f.peerKind) {
+            case 'S' -> NodeKind.SWITCH;
+            case 'R' -> NodeKind.ROUTER;
             default -> NodeKind.CA;
         };
-        long peerGuid = Guids.parse(m.group(5));
-        int peerPortNo = parseInt(m.group(6));
-        String peerExt = m.group(7);
-        long peerPortGuid = m.group(8) == null ? 0 : Guids.parse(m.group(8));
+        long peerGuid = Guids.parse(f.peerGuid);
+        long peerPortGuid = f.peerPortGuid == null ? 0 : Guids.parse(f.peerPortGuid);
         if (!Guids.isValid(peerGuid)) {
             bad("peer id is not a GUID");
             return;
         }
         FabricNode peer = builder.node(peerGuid, peerKind);
-        Port remote = builder.port(peer, peerPortNo);
-        if (localExt != null) {
-            builder.setExtNumber(local, parseInt(localExt));
+        Port remote = builder.port(peer, f.peerPort);
+        if (f.localExt != null) {
+            builder.setExtNumber(local, parseInt(f.localExt));
         }
-        if (peerExt != null) {
-            builder.setExtNumber(remote, parseInt(peerExt));
+        if (f.peerExt != null) {
+            builder.setExtNumber(remote, parseInt(f.peerExt));
         }
         RateToken rate = null;
-        String comment = m.group(9);
+        String comment = f.comment;
         if (comment != null) {
-            Matcher c = PORT_COMMENT.matcher(comment);
-            if (c.matches()) {
-                if (c.group(1) != null) {
-                    builder.setPortAddress(local, localPortGuid, parseInt(c.group(1)), parseInt(c.group(2)));
+            boolean ok = f.scanComment(comment);
+            if (!ok) {
+                Matcher c = portComment.reset(comment);
+                ok = c.matches();
+                if (ok) {
+                    f.localLid = c.group(1);
+                    f.localLmc = c.group(2);
+                    f.peerDescription = c.group(3);
+                    f.peerLid = c.group(4);
+                    f.rateToken = c.group(5);
                 }
-                builder.offerDescription(peer, c.group(3));
-                int peerLid = parseInt(c.group(4));
+            }
+            if (ok) {
+                if (f.localLid != null) {
+                    builder.setPortAddress(local, localPortGuid, parseInt(f.localLid), parseInt(f.localLmc));
+                }
+                builder.offerDescription(peer, f.peerDescription);
+                int peerLid = parseInt(f.peerLid);
                 if (peer.isSwitch()) {
                     if (peer.lid() == 0) {
                         builder.setSwitchPort0(peer, peerLid, 0, null);
@@ -215,9 +239,9 @@ public final class IbnetdiscoverImporter extends LineImporter {
                 } else {
                     builder.setPortAddress(remote, peerPortGuid, peerLid, 0);
                 }
-                rate = RateToken.parse(c.group(5));
+                rate = RateToken.parse(f.rateToken);
                 if (rate == null) {
-                    bad("unknown width/speed \"" + c.group(5) + "\"; expected e.g. 4xHDR, 1xEDR, 2xNDR");
+                    bad("unknown width/speed \"" + f.rateToken + "\"; expected e.g. 4xHDR, 1xEDR, 2xNDR");
                 }
             } else {
                 bad("port comment not understood: expected \"<peer name>\" lid <n> <width><speed>");

@@ -19,8 +19,22 @@ final class RateToken {
         this.speed = speed;
     }
 
-    /** The parsed token, or null when the text is not a rate token at all. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, RateToken> SEEN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final RateToken NONE = new RateToken(null, null);
+
+    /** The parsed token, or null when the text is not a rate token at all. A dump has few distinct tokens: cache them. */
     static RateToken parse(String token) {
+        RateToken known = SEEN.get(token);
+        if (known == null) {
+            known = parseUncached(token);
+            if (SEEN.size() < 256) {
+                SEEN.put(token, known == null ? NONE : known);
+            }
+        }
+        return known == NONE ? null : known;
+    }
+
+    private static RateToken parseUncached(String token) {
         Matcher m = TOKEN.matcher(token);
         if (!m.matches()) {
             return null;
