@@ -44,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        input.load();
+        input.importPaths();
         long[] importNs = new long[rounds];
         long[] diagNs = new long[rounds];
         long[] layoutNs = new long[rounds];

@@ -1,11 +1,9 @@
 package org.fabricscope.app.cli;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.Evidence;
 import org.fabricscope.model.Finding;
@@ -34,13 +32,22 @@ final class DiagnoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws JsonProcessingException {
-        ImportResult r = input.load();
-        List<Diagnostic> problems = new ArrayList<>();
-        List<Finding> findings = Diagnosis.fabric(input.thresholds(r, problems)).run(r.model());
+        InputOptions.Loaded in = input.load();
+        List<Finding> findings = Diagnosis.fabric(in.thresholds()).run(in.result().model());
         var out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(Map.of("findings", findings)));
+            Map<String, Object> doc = new java.util.LinkedHashMap<>();
+            doc.put("findings", findings);
+            doc.put("diagnostics", in.diagnostics());
+            out.println(Json.MAPPER.writeValueAsString(doc));
             return 0;
+        }
+        long problems = in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO).count();
+        if (problems > 0) {
+            var err = spec.commandLine().getErr();
+            err.printf("%d input problems (fabricscope summary lists them), first:%n", problems);
+            in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO).limit(5)
+                    .forEach(d -> err.println("  " + d));
         }
         if (findings.isEmpty()) {
             out.println("No findings: counters within thresholds, links at full rate, all linked ports active.");

@@ -52,7 +52,7 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ImportResult r = input.load();
+        ImportResult r = input.importPaths();
         String text = switch (format) {
             case json -> Json.MAPPER.writeValueAsString(asJson(r.model()));
             case dot -> write(new DOTExporter<>(v -> quoteId(v.id())), r.model());

@@ -28,8 +28,20 @@ final class InputOptions {
             description = "Counter thresholds in infiniband-diags error_thresholds format (Name=value).")
     Path thresholdsFile;
 
+    /** What a command works on: the import, the thresholds in force, and every diagnostic of both. */
+    record Loaded(ImportResult result, ErrorThresholds thresholds, List<Diagnostic> diagnostics) {
+    }
+
+    /** Imports the paths and reads the thresholds; fails with status 1 when nothing could be read. */
+    Loaded load() {
+        ImportResult r = importPaths();
+        List<Diagnostic> problems = new ArrayList<>(r.model().diagnostics());
+        ErrorThresholds t = thresholds(r, problems);
+        return new Loaded(r, t, List.copyOf(problems));
+    }
+
     /** Imports the paths; fails with status 1 when nothing could be read. */
-    ImportResult load() {
+    ImportResult importPaths() {
         ImportResult r = new FabricImporter().importPaths(paths, ImportProgress.NONE, Cancellation.NEVER);
         if (!r.readAnything()) {
             String why = r.model().diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO)
@@ -39,7 +51,7 @@ final class InputOptions {
         return r;
     }
 
-    ErrorThresholds thresholds(ImportResult r, List<Diagnostic> problems) {
+    private ErrorThresholds thresholds(ImportResult r, List<Diagnostic> problems) {
         if (thresholdsFile != null) {
             try (Reader in = Files.newBufferedReader(thresholdsFile, StandardCharsets.UTF_8)) {
                 return ErrorThresholds.parse(in, thresholdsFile.toString(), problems);

@@ -1,11 +1,9 @@
 package org.fabricscope.app.cli;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.FabricSummary;
 
@@ -32,11 +30,9 @@ final class SummaryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws JsonProcessingException {
-        ImportResult r = input.load();
-        List<Diagnostic> problems = new ArrayList<>();
-        FabricSummary s = FabricSummary.of(r.model(), input.thresholds(r, problems));
-        List<Diagnostic> all = new ArrayList<>(s.diagnostics());
-        all.addAll(problems);
+        InputOptions.Loaded in = input.load();
+        FabricSummary s = FabricSummary.of(in.result().model(), in.thresholds());
+        List<Diagnostic> all = in.diagnostics();
         var out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.MAPPER.writeValueAsString(new FabricSummary(s.switches(), s.switchTiers(), s.cas(),

@@ -105,6 +105,19 @@ class CliTest {
     }
 
     @Test
+    void badThresholdLinesAreReportedWithTheirLine() throws IOException {
+        Path t = dir.resolve("thresholds.txt");
+        Files.writeString(t, "SymbolErrorCounter=20\nLinkDownedCounter=lots\n");
+        Run r = run("diagnose", "--json", "--thresholds", t.toString(), fabric.toString(), counters.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode d = new ObjectMapper().readTree(r.out()).get("diagnostics");
+        assertEquals(1, d.size(), d.toString());
+        assertEquals(t.toString(), d.get(0).get("source").asText());
+        assertEquals(2, d.get(0).get("line").asInt());
+        assertEquals("warning", d.get(0).get("severity").asText());
+    }
+
+    @Test
     void unreadableInputExitsNonZeroWithOneLine() throws IOException {
         Run missing = run("summary", dir.resolve("nope.txt").toString());
         assertEquals(1, missing.status());
