@@ -4,7 +4,6 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -238,16 +237,9 @@ public final class MainView extends BorderPane {
                     swatch(Palette.DANGER, "far over (error)"), swatch(Palette.UNKNOWN, "no counters read"));
         } else {
             var speeds = org.fabricscope.model.LinkSpeed.values();
-            Set<org.fabricscope.model.LinkSpeed> present = new LinkedHashSet<>();
-            if (snapshot != null) {
-                snapshot.model().cables().forEach(c -> {
-                    if (c.speed() != null) {
-                        present.add(c.speed());
-                    }
-                });
-            }
+            Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
             for (var s : speeds) {
-                if (present.contains(s)) {
+                if (present.stream().anyMatch(token -> token.endsWith("x" + s.name()))) {
                     legend.getChildren().add(swatch(Palette.SPEED[s.ordinal()], s.name()));
                 }
             }
@@ -404,7 +396,7 @@ public final class MainView extends BorderPane {
             long errors = s.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
             findingsTab.setText("Findings (" + s.findings().size() + ")");
             diagnosticsTab.setText("Import diagnostics (" + s.model().diagnostics().size() + ")");
-            FabricSummary sum = FabricSummary.of(s.model(), s.thresholds());
+            FabricSummary sum = s.summary();
             status.setText(String.format("%d switches (%d leaf, %d spine, %d core) · %d host HCAs on %d hosts · %d cables · "
                             + "%d degraded · %d ports with errors · %d findings (%d errors)", sum.switches(),
                     sum.switchTiers().get("leaf"), sum.switchTiers().get("spine"), sum.switchTiers().get("core"), sum.hostCas(),

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricSummary;
 import org.fabricscope.model.Finding;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
@@ -17,7 +18,7 @@ import org.fabricscope.model.layout.TieredLayout;
  * the model, its findings, the layout and the colours. Never changed after construction.
  */
 public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds thresholds, List<Finding> findings,
-                       MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
+                       FabricSummary summary, MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
                        boolean collapseAll) {
 
     public FabricModel model() {
@@ -29,7 +30,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
         List<Finding> findings = Diagnosis.fabric(t).run(result.model());
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
-        return new Snapshot(List.copyOf(paths), result, t, findings, layout,
+        return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
                 MapColouring.compute(result.model(), layout, mode, t), mode, Set.copyOf(collapsed), collapseAll);
     }
 
@@ -37,7 +38,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
     public Snapshot restyle(ColourMode newMode, Set<String> newCollapsed, boolean newCollapseAll) {
         MapLayout l = newCollapsed.equals(collapsed) && newCollapseAll == collapseAll ? layout
                 : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
-        return new Snapshot(paths, result, thresholds, findings, l,
+        return new Snapshot(paths, result, thresholds, findings, summary, l,
                 MapColouring.compute(result.model(), l, newMode, thresholds), newMode, Set.copyOf(newCollapsed),
                 newCollapseAll);
     }

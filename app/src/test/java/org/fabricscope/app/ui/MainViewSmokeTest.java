@@ -130,6 +130,31 @@ class MainViewSmokeTest {
         robot.type(KeyCode.ESCAPE);
     }
 
+    @Test
+    void cancellingALongImportKeepsWhatWasLoaded(FxRobot robot) throws Exception {
+        load(robot);
+        var before = view.snapshot();
+        Path big = dir.resolve("big.ibnetdiscover.txt");
+        if (!Files.exists(big)) {
+            StringBuilder sb = new StringBuilder(64 << 20);
+            for (int sw = 1; sw <= 60_000; sw++) {
+                String guid = String.format("%016x", 0x100000L + sw);
+                sb.append("\nvendid=0x2c9\ndevid=0xd2f0\nswitchguid=0x").append(guid).append('(').append(guid).append(")\n")
+                        .append("Switch\t4 \"S-").append(guid).append("\"\t\t# \"MF0;sw-").append(sw)
+                        .append(":MQM8700/U1\" enhanced port 0 lid ").append(sw).append(" lmc 0\n");
+                String peer = String.format("%016x", 0x100000L + sw + 1);
+                sb.append("[1]\t\"S-").append(peer).append("\"[2]\t\t# \"MF0;sw-").append(sw + 1).append(":MQM8700/U1\" lid ")
+                        .append(sw + 1).append(" 4xHDR\n");
+            }
+            Files.writeString(big, sb);
+        }
+        robot.interact(() -> view.open(List.of(big), false));
+        robot.clickOn("#cancelImport");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS,
+                () -> robot.lookup("#status").queryLabeled().getText().contains("cancelled"));
+        assertTrue(view.snapshot() == before, "the fabric loaded before stays");
+    }
+
     private void saveScreenshot(FxRobot robot, String name) {
         try {
             WritableImage img = WaitForAsyncUtils.asyncFx(() -> view.getScene().snapshot(null)).get(10, TimeUnit.SECONDS);
