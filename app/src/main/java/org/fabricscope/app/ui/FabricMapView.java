@@ -408,7 +408,7 @@ public final class FabricMapView extends Region {
         }
         List<String> notes = new ArrayList<>();
         if (colouring != null && colouring.itemDownPorts[it.index()] > 0) {
-            notes.add(colouring.itemDownPorts[it.index()] + " ports down");
+            notes.add(colouring.itemDownPorts[it.index()] + " port(s) lost their link");
         }
         int cables = 0;
         for (MapLayout.Link k : layout.links()) {

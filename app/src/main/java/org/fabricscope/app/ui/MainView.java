@@ -83,6 +83,7 @@ public final class MainView extends BorderPane {
     private final Set<String> collapsed = new HashSet<>();
     private Snapshot snapshot;
     private Task<?> running;
+    private String summaryLine = "Ready";
 
     public MainView() {
         getStyleClass().add("main-view");
@@ -243,7 +244,8 @@ public final class MainView extends BorderPane {
                     legend.getChildren().add(swatch(Palette.SPEED[s.ordinal()], s.name()));
                 }
             }
-            legend.getChildren().addAll(swatch(Palette.DEGRADED, "degraded (narrow/slow)"), swatch(Palette.UNKNOWN, "unknown rate"));
+            legend.getChildren().addAll(swatch(Palette.DEGRADED, "degraded (narrow/slow)"), swatch(Palette.UNKNOWN, "unknown rate"),
+                    swatch(Palette.DANGER, "corner badge: a port lost its link"));
         }
     }
 
@@ -397,16 +399,17 @@ public final class MainView extends BorderPane {
             findingsTab.setText("Findings (" + s.findings().size() + ")");
             diagnosticsTab.setText("Import diagnostics (" + s.model().diagnostics().size() + ")");
             FabricSummary sum = s.summary();
-            status.setText(String.format("%d switches (%d leaf, %d spine, %d core) · %d host HCAs on %d hosts · %d cables · "
+            summaryLine = String.format("%d switches (%d leaf, %d spine, %d core) · %d host HCAs on %d hosts · %d cables · "
                             + "%d degraded · %d ports with errors · %d findings (%d errors)", sum.switches(),
                     sum.switchTiers().get("leaf"), sum.switchTiers().get("spine"), sum.switchTiers().get("core"), sum.hostCas(),
-                    sum.hosts(), sum.cables(), sum.cablesDegraded(), sum.portsWithErrors(), s.findings().size(), errors));
+                    sum.hosts(), sum.cables(), sum.cablesDegraded(), sum.portsWithErrors(), s.findings().size(), errors);
             inspector.show(map.selection());
             if (getScene() != null && getScene().getWindow() instanceof javafx.stage.Stage st) {
                 st.setTitle("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
                         : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
             }
         }
+        status.setText(summaryLine);
         updateLegend();
     }
 

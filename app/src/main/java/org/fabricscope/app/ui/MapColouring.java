@@ -7,12 +7,11 @@ import org.fabricscope.model.Cable;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricNode;
 import org.fabricscope.model.Host;
-import org.fabricscope.model.PhysState;
 import org.fabricscope.model.Port;
-import org.fabricscope.model.PortState;
 import org.fabricscope.model.Severity;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.diagnosis.LinkDegradedCheck;
+import org.fabricscope.model.diagnosis.LinkDownCheck;
 import org.fabricscope.model.diagnosis.LinkErrorsCheck;
 import org.fabricscope.model.layout.MapLayout;
 
@@ -24,11 +23,14 @@ public final class MapColouring {
     final int[] linkColour;
     final int[] linkThickness;
     final int[] itemColour;
-    /** Number of ports that are down (physically polling or disabled) on each item's node. */
+    /** Ports of each item's node that lost their link (down now, LinkDownedCounter above zero). */
     final int[] itemDownPorts;
+    /** Whether the map marks lost links on glyphs (the speed/width mode). */
+    final boolean markDown;
     final Map<Cable, String> degraded;
 
-    private MapColouring(int links, int items, Map<Cable, String> degraded) {
+    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown) {
+        this.markDown = markDown;
         linkColour = new int[links];
         linkThickness = new int[links];
         itemColour = new int[items];
@@ -39,7 +41,7 @@ public final class MapColouring {
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t) {
         Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
         List<MapLayout.Link> links = layout.links();
-        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded);
+        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED);
         for (int i = 0; i < links.size(); i++) {
             MapLayout.Link l = links.get(i);
             int colour;
@@ -100,11 +102,11 @@ public final class MapColouring {
         return c;
     }
 
-    /** Ports that iblinkinfo saw as Down with the PHY polling/disabled: unplugged or dead cables or unused ports. */
+    /** Ports that lost their link: unplugged or failed cables (spare ports that never linked are not counted). */
     static int downPorts(FabricNode n) {
         int down = 0;
         for (Port p : n.ports()) {
-            if (p.state() == PortState.DOWN && p.physState() != PhysState.UNKNOWN && p.number() > 0) {
+            if (LinkDownCheck.lostLink(p)) {
                 down++;
             }
         }

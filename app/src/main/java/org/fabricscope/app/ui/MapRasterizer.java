@@ -48,6 +48,12 @@ public final class MapRasterizer {
                 continue;
             }
             r.fillRect(ix, iy, iw, ih, c.itemColour[it.index()]);
+            int lost = c.itemDownPorts[it.index()];
+            if (c.markDown && lost > 0) {
+                // a red badge on the glyph's top-right corner: this switch has ports that lost their link
+                double b = Math.max(6, Math.min(12, ih * 0.8));
+                r.fillRect(ix + iw - b / 2, iy - b / 2, b, b, Palette.DANGER);
+            }
         }
         return r;
     }
