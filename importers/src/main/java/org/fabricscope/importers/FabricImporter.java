@@ -20,6 +20,8 @@ import org.fabricscope.importers.ibnet.IbnetdiscoverPortsImporter;
 import org.fabricscope.importers.ibnet.IbqueryerrorsImporter;
 import org.fabricscope.importers.ibnet.NodeNameMap;
 import org.fabricscope.importers.ibnet.PerfqueryImporter;
+import org.fabricscope.importers.nccl.NcclXmlImporter;
+import org.fabricscope.importers.nccl.NvidiaSmiTopoImporter;
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
@@ -61,11 +63,15 @@ public final class FabricImporter {
             formats.put(s.name(), f);
             if (f == Format.UNKNOWN) {
                 String why = "not a format FabricScope reads (ibnetdiscover, iblinkinfo, perfquery, ibqueryerrors, "
-                        + "node-name-map, error_thresholds); skipped";
+                        + "node-name-map, error_thresholds, NCCL topology/graph XML, nvidia-smi topo -m); skipped";
                 builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
             } else if (f == Format.IBSIM_NET) {
                 builder.diagnostic(Diagnostic.info(s.name(), 1,
                         "ibsim net file: the simulator's input, not a capture of the fabric; skipped"));
+            } else if (f == Format.HWLOC_XML) {
+                builder.diagnostic(Diagnostic.warning(s.name(), 1, "hwloc topology XML (<topology>, as lstopo and "
+                        + "aws-ofi-nccl's test fixtures write it), not NCCL's topology format (<system version=\"1\">, "
+                        + "what NCCL_TOPO_DUMP_FILE writes); skipped"));
             } else if (f != null) {
                 sniffed.add(new Sniffed(s, f));
             }
@@ -86,6 +92,8 @@ public final class FabricImporter {
                     thresholds = ErrorThresholds.parse(new InputStreamReader(in, StandardCharsets.UTF_8),
                             x.source.name(), problems);
                     problems.forEach(builder::diagnostic);
+                } else if (x.format == Format.NCCL_TOPOLOGY || x.format == Format.NCCL_GRAPH) {
+                    new NcclXmlImporter().read(in, x.source.name(), builder, cancel);
                 } else {
                     LineImporter importer = x.format == Format.NODE_NAME_MAP ? names : importerFor(x.format);
                     importer.read(new TextLines(in), x.source.name(), builder, cancel);
@@ -110,6 +118,7 @@ public final class FabricImporter {
             case IBNETDISCOVER -> 1;
             case IBNETDISCOVER_PORTS, IBNETDISCOVER_LIST -> 2;
             case IBLINKINFO -> 3;
+            case NCCL_TOPOLOGY, NCCL_GRAPH, NVIDIA_SMI_TOPO -> 5;
             default -> 4;
         };
     }
@@ -122,6 +131,7 @@ public final class FabricImporter {
             case IBLINKINFO -> new IblinkinfoImporter();
             case PERFQUERY -> new PerfqueryImporter();
             case IBQUERYERRORS -> new IbqueryerrorsImporter();
+            case NVIDIA_SMI_TOPO -> new NvidiaSmiTopoImporter();
             default -> throw new IllegalArgumentException(f.name());
         };
     }

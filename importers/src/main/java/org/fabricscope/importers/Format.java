@@ -17,6 +17,10 @@ public enum Format {
     NODE_NAME_MAP("node-name-map"),
     THRESHOLDS("error thresholds"),
     IBSIM_NET("ibsim net file (simulator input)"),
+    NCCL_TOPOLOGY("NCCL topology XML"),
+    NCCL_GRAPH("NCCL graph XML"),
+    HWLOC_XML("hwloc topology XML (not NCCL's format)"),
+    NVIDIA_SMI_TOPO("nvidia-smi topo -m matrix"),
     UNKNOWN("unknown");
 
     private static final Pattern IBNET_NODE = Pattern.compile(
@@ -39,6 +43,12 @@ public enum Format {
     private static final Pattern NAME_MAP = Pattern.compile("^\\s*(?:0x)?[0-9a-fA-F]{1,16}\\s+\"[^\"]*\"\\s*(?:#.*)?$");
     private static final Pattern THRESHOLD = Pattern.compile("^#?\\s*(?:SymbolErrorCounter|LinkErrorRecoveryCounter|PortXmitWait)=\\d+\\s*$");
 
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*[A-Za-z]");
+    private static final Pattern SMI_HEADER = Pattern.compile("^\\s*GPU0(?:\\s+\\S+)*\\s+CPU Affinity\\b.*");
+    private static final Pattern XML_COMMENT = Pattern.compile("(?s)<!--.*?(?:-->|$)");
+    private static final Pattern XML_ROOT = Pattern.compile("<([A-Za-z_][\\w.:-]*)");
+    private static final Pattern XML_DOCTYPE = Pattern.compile("<!DOCTYPE\\s+([A-Za-z_][\\w.:-]*)");
+
     private final String label;
 
     Format(String label) {
@@ -51,6 +61,15 @@ public enum Format {
 
     /** Decides from the first lines of a file; most specific markers win. */
     public static Format detect(List<String> head) {
+        Format xml = detectXml(head);
+        if (xml != null) {
+            return xml;
+        }
+        for (String raw : head) {
+            if (raw.contains("CPU Affinity") && SMI_HEADER.matcher(ANSI.matcher(raw).replaceAll("")).matches()) {
+                return NVIDIA_SMI_TOPO;
+            }
+        }
         int ibnet = 0;
         int ports = 0;
         int list = 0;
@@ -128,5 +147,47 @@ public enum Format {
             return NODE_NAME_MAP;
         }
         return UNKNOWN;
+    }
+
+    /**
+     * XML by its root element: {@code <system>} NCCL topology, {@code <graphs>} NCCL graph,
+     * {@code <topology>} hwloc. XML with a DOCTYPE or ENTITY declaration and another root goes to the
+     * NCCL reader too, which refuses it with a diagnostic instead of skipping it silently.
+     */
+    static Format detectXml(List<String> head) {
+        StringBuilder sb = new StringBuilder();
+        for (String l : head) {
+            sb.append(l).append('\n');
+        }
+        String text = sb.toString();
+        int i = 0;
+        while (i < text.length() && (Character.isWhitespace(text.charAt(i)) || text.charAt(i) == '\uFEFF')) {
+            i++;
+        }
+        if (i >= text.length() || text.charAt(i) != '<') {
+            return null;
+        }
+        String body = XML_COMMENT.matcher(text.substring(i)).replaceAll(" ");
+        boolean dtd = body.contains("<!DOCTYPE") || body.contains("<!ENTITY");
+        String root = null;
+        java.util.regex.Matcher m = XML_ROOT.matcher(body);
+        if (m.find()) {
+            root = m.group(1);
+        } else {
+            java.util.regex.Matcher d = XML_DOCTYPE.matcher(body);
+            if (d.find()) {
+                root = d.group(1);
+            }
+        }
+        if ("system".equals(root)) {
+            return NCCL_TOPOLOGY;
+        }
+        if ("graphs".equals(root)) {
+            return NCCL_GRAPH;
+        }
+        if ("topology".equals(root)) {
+            return HWLOC_XML;
+        }
+        return dtd ? NCCL_TOPOLOGY : null;
     }
 }

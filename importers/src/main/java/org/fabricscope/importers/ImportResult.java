@@ -13,7 +13,8 @@ import org.fabricscope.model.diagnosis.ErrorThresholds;
 public record ImportResult(FabricModel model, Map<String, Format> formats, ErrorThresholds thresholds) {
     /** Whether at least one file was recognised and read (a binary or empty file maps to null). */
     public boolean readAnything() {
-        return formats.values().stream().anyMatch(f -> f != null && f != Format.UNKNOWN && f != Format.IBSIM_NET);
+        return formats.values().stream().anyMatch(f -> f != null && f != Format.UNKNOWN && f != Format.IBSIM_NET
+                && f != Format.HWLOC_XML);
     }
 
     public List<String> sources() {

@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.fabricscope.model.host.Gpu;
+import org.fabricscope.model.host.GpuFabricPath;
+import org.fabricscope.model.host.HostTopology;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.MaskSubgraph;
@@ -30,9 +33,16 @@ public final class FabricModel {
     private final Graph<Vertex, FabricEdge> graph;
     private final Map<Integer, FabricNode> byLid = new HashMap<>();
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
+    private final Map<String, HostTopology> hostTopologies;
 
     FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
                 List<Diagnostic> diagnostics, List<String> sources) {
+        this(nodes, cables, hosts, diagnostics, sources, Map.of());
+    }
+
+    FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
+                List<Diagnostic> diagnostics, List<String> sources, Map<String, HostTopology> hostTopologies) {
+        this.hostTopologies = Collections.unmodifiableMap(new LinkedHashMap<>(hostTopologies));
         this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         this.cables = Collections.unmodifiableList(cables);
         this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
@@ -62,6 +72,14 @@ public final class FabricModel {
                 g.addEdge(h, a, new HostMembership(h, a));
             }
         }
+        for (HostTopology t : hostTopologies.values()) {
+            Host h = hosts.get(t.name());
+            if (h == null) {
+                h = new Host(t.name()); // a host known only from its topology: in the graph, not in hosts()
+            }
+            g.addVertex(h);
+            t.addTo(g, h);
+        }
         this.graph = new AsUnmodifiableGraph<>(g);
     }
 
@@ -70,9 +88,31 @@ public final class FabricModel {
         return new FabricModelBuilder().build();
     }
 
-    /** The whole graph, read-only: fabric nodes, hosts, cables and host memberships. */
+    /**
+     * The whole graph, read-only: fabric nodes, hosts, cables and host memberships, and the host
+     * layer (CPUs, PCI switches, GPUs, NICs, nets, NVSwitches; {@code HostLink}, {@code NvLink},
+     * {@code C2cLink} edges), so GPU -> PCIe -> NIC -> net -> HCA -> cable -> leaf is one path.
+     */
     public Graph<Vertex, FabricEdge> graph() {
         return graph;
+    }
+
+    /**
+     * Host topologies (NCCL topology files, graph dumps, nvidia-smi matrices) by host name. A host
+     * here need not be in {@link #hosts()}, which lists hosts with HCAs on the fabric.
+     */
+    public Map<String, HostTopology> hostTopologies() {
+        return hostTopologies;
+    }
+
+    /** The topology of a host, or null. */
+    public HostTopology hostTopology(String hostName) {
+        return hostTopologies.get(hostName);
+    }
+
+    /** How a GPU reaches the fabric: nearest net, HCA, HCA port, leaf port. */
+    public GpuFabricPath fabricPath(Gpu gpu) {
+        return gpu.topology().fabricPath(gpu);
     }
 
     /** A live view with only switches, CAs, routers and cables. */

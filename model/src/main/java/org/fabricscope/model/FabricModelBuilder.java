@@ -8,6 +8,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.fabricscope.model.host.HostLayer;
+import org.fabricscope.model.host.HostTopology;
+import org.fabricscope.model.host.HostTopologyBuilder;
+
 /**
  * Collects what importers read, from any number of files in any order, and builds one
  * {@link FabricModel}. Nodes merge by GUID, cables by their two ports, counters join ports by
@@ -22,6 +26,7 @@ public final class FabricModelBuilder {
     private final List<PendingCounters> pendingCounters = new ArrayList<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final List<String> sources = new ArrayList<>();
+    private final List<HostTopologyBuilder> hostTopologies = new ArrayList<>();
 
     private record PendingCounters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
                                    Evidence evidence, boolean allPorts) {
@@ -248,6 +253,14 @@ public final class FabricModelBuilder {
                 evidence, allPorts));
     }
 
+    /**
+     * Adds one file's view of a host (NCCL topology, graph dump, nvidia-smi matrix). Which host it
+     * is, and which HCAs its nets are, is decided in {@link #build()} once the fabric is read too.
+     */
+    public void hostTopology(HostTopologyBuilder draft) {
+        hostTopologies.add(draft);
+    }
+
     public void diagnostic(Diagnostic d) {
         diagnostics.add(d);
     }
@@ -265,7 +278,8 @@ public final class FabricModelBuilder {
         classifyAdapters();
         Map<String, Host> hosts = groupHosts();
         TierClassifier.assign(nodes.values(), cables.values());
-        return new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources);
+        Map<String, HostTopology> topologies = HostLayer.resolve(hostTopologies, nodes.values(), diagnostics);
+        return new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources, topologies);
     }
 
     private void resolveCounters() {

@@ -1,0 +1,366 @@
+package org.fabricscope.model.host;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.fabricscope.model.Vertex;
+
+/**
+ * The device matrix {@code nvidia-smi topo -m} prints, computed from a host's NCCL PCIe tree:
+ * rows and columns are the GPUs ({@code GPU0} ... in PCI order), then the PCIe-attached nets
+ * ({@code NIC0} ..., PCI order; a dual-port adapter gives two), then NICs NCCL attached straight
+ * to the CPU (socket NICs, named as NCCL names them; nvidia-smi does not list those).
+ *
+ * <p>The rule, for two devices A and B:
+ * <ol>
+ * <li>{@code X}: the same device.</li>
+ * <li>{@code NV#} (GPU pairs, unless {@link #pcieOnly()}): the NVLinks from A whose target is B's
+ *     bus id; if none and both link to NVSwitches (tclass {@code 0x068000} or the
+ *     {@code fffffff:ff:ff.0} sentinel), the smaller of their NVSwitch link counts (each GPU's
+ *     traffic to the other crosses all of its switch links: 18 on H100/H200 HGX gives NV18).</li>
+ * <li>{@code SYS}: under different {@code <cpu>} elements (NUMA nodes).</li>
+ * <li>{@code PIX}: two nets of one NIC, or both directly below the same PCI switch node. NCCL folds
+ *     each PCIe switch's upstream and downstream ports into one {@code <pci>} node, so the path
+ *     crosses a single switch.</li>
+ * <li>{@code PXB}: a common PCI switch node above both, but at least one of them is deeper
+ *     (OCI H100: GPU and NIC under sibling switches below one Broadcom switch).</li>
+ * <li>{@code PHB}: they meet only at the CPU, and their top-level PCI nodes are on the same PCI
+ *     bus (devices on one root bus, as the GPUs of a VM are: {@code 0000:00:06.0} and
+ *     {@code 0000:00:07.0}); or one of them is a NIC NCCL put straight under the CPU.</li>
+ * <li>{@code NODE}: they meet only at the CPU, and their top-level PCI nodes are on different
+ *     buses, so (on real hosts, where each root port leads to its own bus and each PCIe stack is its
+ *     own host bridge) the path crosses between host bridges of one NUMA node.</li>
+ * </ol>
+ * NCCL's XML does not record root ports or host bridges, so PHB versus NODE is inferred from bus
+ * numbers; two root ports of one host bridge read as NODE where nvidia-smi prints PHB. Checked
+ * against the real capture {@code h200x2-nccl-2.28.9} (NV18 with {@code -m}, PHB with {@code -mp}).
+ */
+public final class AffinityMatrix {
+    /** One label: the path type and, for {@code NV}, the link count. */
+    public record Cell(PathType type, int nvlinks) {
+        /** {@code NV18}, {@code PIX}, {@code X}. */
+        public String label() {
+            return type == PathType.NV ? "NV" + nvlinks : type.label();
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
+
+    private final List<Vertex> devices;
+    private final List<String> names;
+    private final Cell[][] cells;
+    private final int gpuCount;
+    private final int smiCount;
+    private final boolean pcieOnly;
+
+    private AffinityMatrix(List<Vertex> devices, List<String> names, Cell[][] cells, int gpuCount, int smiCount,
+                           boolean pcieOnly) {
+        this.devices = List.copyOf(devices);
+        this.names = List.copyOf(names);
+        this.cells = cells;
+        this.gpuCount = gpuCount;
+        this.smiCount = smiCount;
+        this.pcieOnly = pcieOnly;
+    }
+
+    /** Computes the matrix from a host's tree; NVLink ignored when {@code pcieOnly} ({@code topo -mp}). */
+    static AffinityMatrix compute(HostTopology t, boolean pcieOnly) {
+        List<Vertex> devs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Gpu g : t.gpus) {
+            devs.add(g);
+            names.add(g.label());
+        }
+        int nic = 0;
+        for (Nic n : t.nics) {
+            if (n.pci == null) {
+                continue;
+            }
+            if (n.nets.isEmpty()) {
+                devs.add(n);
+                names.add("NIC" + nic++);
+            }
+            for (NetPort p : n.nets) {
+                devs.add(p);
+                names.add("NIC" + nic++);
+            }
+        }
+        // nets are ordered by the NICs' PCI order already; renumber to follow it
+        int smi = devs.size();
+        for (Nic n : t.nics) {
+            if (n.pci == null) {
+                for (NetPort p : n.nets) {
+                    devs.add(p);
+                    names.add(p.name);
+                }
+            }
+        }
+        int size = devs.size();
+        Cell[][] cells = new Cell[size][size];
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j < size; j++) {
+                cells[i][j] = classify(devs.get(i), devs.get(j), pcieOnly);
+            }
+        }
+        return new AffinityMatrix(devs, names, cells, t.gpus.size(), smi, pcieOnly);
+    }
+
+    /** A matrix taken from nvidia-smi's own output, for hosts without a tree. */
+    static AffinityMatrix reported(HostTopology t, NvidiaSmiMatrix m) {
+        List<Vertex> devs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Gpu g : t.gpus) {
+            devs.add(g);
+            names.add(g.label());
+        }
+        int nic = 0;
+        for (NetPort p : t.nets) {
+            devs.add(p);
+            names.add("NIC" + nic++);
+        }
+        Cell[][] cells = new Cell[devs.size()][devs.size()];
+        for (int i = 0; i < devs.size(); i++) {
+            for (int j = 0; j < devs.size(); j++) {
+                String s = m.label(names.get(i), names.get(j));
+                PathType pt = s == null ? null : PathType.parse(s);
+                cells[i][j] = pt == null ? null
+                        : new Cell(pt, pt == PathType.NV ? Integer.parseInt(s.strip().substring(2)) : 0);
+            }
+        }
+        return new AffinityMatrix(devs, names, cells, t.gpus.size(), devs.size(), !m.hasNvlink());
+    }
+
+    static Cell classify(Vertex a, Vertex b, boolean pcieOnly) {
+        if (a == b) {
+            return new Cell(PathType.X, 0);
+        }
+        if (!pcieOnly && a instanceof Gpu ga && b instanceof Gpu gb) {
+            int nv = nvlinksBetween(ga, gb);
+            if (nv > 0) {
+                return new Cell(PathType.NV, nv);
+            }
+        }
+        PciDevice pa = pciOf(a);
+        PciDevice pb = pciOf(b);
+        Cpu ca = cpuOf(a);
+        Cpu cb = cpuOf(b);
+        if (ca == null || cb == null || ca != cb) {
+            return new Cell(PathType.SYS, 0);
+        }
+        if (a instanceof NetPort na && b instanceof NetPort nb && na.nic == nb.nic) {
+            return new Cell(pa == null ? PathType.PHB : PathType.PIX, 0);
+        }
+        if (pa == null || pb == null) {
+            return new Cell(PathType.PHB, 0);
+        }
+        if (pa == pb) {
+            return new Cell(PathType.PIX, 0);
+        }
+        // lowest common PCI ancestor
+        List<PciDevice> upA = ancestors(pa);
+        List<PciDevice> upB = ancestors(pb);
+        PciDevice common = null;
+        for (PciDevice x : upA) {
+            if (upB.contains(x)) {
+                common = x;
+                break;
+            }
+        }
+        if (common != null) {
+            boolean single = (pa.parent == common || pa == common) && (pb.parent == common || pb == common);
+            return new Cell(single ? PathType.PIX : PathType.PXB, 0);
+        }
+        PciDevice topA = upA.isEmpty() ? pa : upA.get(upA.size() - 1);
+        PciDevice topB = upB.isEmpty() ? pb : upB.get(upB.size() - 1);
+        return new Cell(busOf(topA.busId).equals(busOf(topB.busId)) ? PathType.PHB : PathType.NODE, 0);
+    }
+
+    /** NVLinks between two GPUs: direct ones, else through NVSwitches (the smaller switch link count). */
+    static int nvlinksBetween(Gpu a, Gpu b) {
+        int direct = 0;
+        for (NvLink l : a.nvlinks) {
+            if (b.pci != null && l.targetKind != NvLink.TargetKind.NVSWITCH && l.target.equalsIgnoreCase(b.pci.busId)) {
+                direct += Math.max(0, l.count);
+            }
+        }
+        if (direct > 0) {
+            return direct;
+        }
+        int sa = a.nvswitchLinkCount();
+        int sb = b.nvswitchLinkCount();
+        return sa > 0 && sb > 0 ? Math.min(sa, sb) : 0;
+    }
+
+    /** The proper ancestors of p, nearest first. */
+    private static List<PciDevice> ancestors(PciDevice p) {
+        List<PciDevice> out = new ArrayList<>();
+        for (PciDevice x = p.parent; x != null; x = x.parent) {
+            out.add(x);
+        }
+        return out;
+    }
+
+    /** {@code dddd:bb} out of {@code dddd:bb:dd.f}; the whole id when it has another shape. */
+    static String busOf(String busId) {
+        int second = busId.indexOf(':', busId.indexOf(':') + 1);
+        return second < 0 ? busId : busId.substring(0, second);
+    }
+
+    static PciDevice pciOf(Vertex v) {
+        if (v instanceof Gpu g) {
+            return g.pci;
+        }
+        if (v instanceof NetPort n) {
+            return n.nic.pci;
+        }
+        if (v instanceof Nic n) {
+            return n.pci;
+        }
+        return null;
+    }
+
+    static Cpu cpuOf(Vertex v) {
+        PciDevice p = pciOf(v);
+        if (p != null) {
+            return p.cpu;
+        }
+        if (v instanceof NetPort n) {
+            return n.nic.cpu;
+        }
+        if (v instanceof Nic n) {
+            return n.cpu;
+        }
+        return null;
+    }
+
+    /** Whether NVLink was left out ({@code nvidia-smi topo -mp}). */
+    public boolean pcieOnly() {
+        return pcieOnly;
+    }
+
+    /** Row and column devices: {@link Gpu}s, then {@link NetPort}s (or {@link Nic}s without nets). */
+    public List<Vertex> devices() {
+        return devices;
+    }
+
+    /** {@code GPU0}, ..., {@code NIC0}, ..., then CPU-attached nets by name. */
+    public List<String> names() {
+        return names;
+    }
+
+    /** How many of the first {@link #devices()} nvidia-smi would list (GPUs and PCIe NICs). */
+    public int nvidiaSmiCount() {
+        return smiCount;
+    }
+
+    public int gpuCount() {
+        return gpuCount;
+    }
+
+    /** The cell between two devices of the matrix, or null when either is not in it. */
+    public Cell cell(Vertex a, Vertex b) {
+        int i = devices.indexOf(a);
+        int j = devices.indexOf(b);
+        return i < 0 || j < 0 ? null : cells[i][j];
+    }
+
+    /** The cell by names ({@code "GPU0"}, {@code "NIC3"}), or null. */
+    public Cell cell(String a, String b) {
+        int i = names.indexOf(a);
+        int j = names.indexOf(b);
+        return i < 0 || j < 0 ? null : cells[i][j];
+    }
+
+    /** The label between two devices ({@code PIX}, {@code NV18}), or null. */
+    public String label(Vertex a, Vertex b) {
+        Cell c = cell(a, b);
+        return c == null ? null : c.label();
+    }
+
+    public String name(Vertex v) {
+        int i = devices.indexOf(v);
+        return i < 0 ? null : names.get(i);
+    }
+
+    /** The GPU x NIC part: one row per GPU, one column per net (or NIC without nets). */
+    public List<List<Cell>> gpuNic() {
+        List<List<Cell>> out = new ArrayList<>();
+        for (int i = 0; i < gpuCount; i++) {
+            List<Cell> row = new ArrayList<>();
+            for (int j = gpuCount; j < devices.size(); j++) {
+                row.add(cells[i][j]);
+            }
+            out.add(Collections.unmodifiableList(row));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The nets (and net-less NICs) that are the columns of {@link #gpuNic()}. */
+    public List<Vertex> nicColumns() {
+        return devices.subList(gpuCount, devices.size());
+    }
+
+    /** The net nearest to a GPU (lowest path type, then lowest NIC number); null when the host has none. */
+    public NetPort nearestNet(Gpu gpu) {
+        int i = devices.indexOf(gpu);
+        if (i < 0) {
+            return null;
+        }
+        NetPort best = null;
+        PathType bestType = null;
+        for (int j = gpuCount; j < devices.size(); j++) {
+            if (devices.get(j) instanceof NetPort n && cells[i][j] != null) {
+                PathType t = cells[i][j].type();
+                if (bestType == null || t.compareTo(bestType) < 0) {
+                    best = n;
+                    bestType = t;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The path type to the nearest net or net-less NIC, or null when there is none. */
+    public PathType nearestNicType(Gpu gpu) {
+        int i = devices.indexOf(gpu);
+        PathType best = null;
+        for (int j = gpuCount; i >= 0 && j < devices.size(); j++) {
+            if (cells[i][j] != null && (best == null || cells[i][j].type().compareTo(best) < 0)) {
+                best = cells[i][j].type();
+            }
+        }
+        return best;
+    }
+
+    /** The matrix laid out as nvidia-smi prints it (tab-separated, {@code  X } on the diagonal) with the NIC legend. */
+    public String toText() {
+        StringBuilder sb = new StringBuilder();
+        for (int j = 0; j < smiCount; j++) {
+            sb.append('\t').append(names.get(j));
+        }
+        sb.append('\n');
+        for (int i = 0; i < smiCount; i++) {
+            sb.append(names.get(i));
+            for (int j = 0; j < smiCount; j++) {
+                Cell c = cells[i][j];
+                sb.append('\t').append(c == null ? "?" : c.type() == PathType.X ? " X " : c.label());
+            }
+            sb.append('\n');
+        }
+        boolean legend = false;
+        for (int j = gpuCount; j < smiCount; j++) {
+            if (devices.get(j) instanceof NetPort n) {
+                if (!legend) {
+                    sb.append("\nNIC Legend:\n\n");
+                    legend = true;
+                }
+                sb.append("  ").append(names.get(j)).append(": ").append(n.name).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+}
