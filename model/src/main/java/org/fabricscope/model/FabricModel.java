@@ -115,6 +115,15 @@ public final class FabricModel {
         return gpu.topology().fabricPath(gpu);
     }
 
+    /**
+     * A live view of the physical links only: the whole graph without {@link Host} vertices (so
+     * without host memberships and host-to-CPU edges). A shortest path here from a GPU to a spine
+     * runs GPU -> PCIe -> NIC -> net -> HCA -> cable -> leaf -> cable -> spine.
+     */
+    public Graph<Vertex, FabricEdge> linkGraph() {
+        return new MaskSubgraph<>(graph, v -> v instanceof Host, e -> false);
+    }
+
     /** A live view with only switches, CAs, routers and cables. */
     public Graph<Vertex, FabricEdge> cableGraph() {
         return new MaskSubgraph<>(graph, v -> !(v instanceof FabricNode), e -> !(e instanceof Cable));

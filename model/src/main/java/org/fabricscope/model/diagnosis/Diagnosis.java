@@ -26,6 +26,16 @@ public final class Diagnosis {
                 new PortNotActiveCheck()));
     }
 
+    /**
+     * The fabric checks plus the host-layer checks ({@code pcie-degraded}, {@code gdr-disabled},
+     * {@code gpu-nic-far}, {@code nic-unmatched}); host checks find nothing when no host topology
+     * was loaded, so this is a safe default for the CLI and the app.
+     */
+    public static Diagnosis standard(ErrorThresholds thresholds) {
+        return fabric(thresholds).with(new PcieDegradedCheck()).with(new GdrDisabledCheck())
+                .with(new GpuNicFarCheck()).with(new NicUnmatchedCheck());
+    }
+
     public Diagnosis with(FabricCheck check) {
         List<FabricCheck> all = new ArrayList<>(checks);
         all.add(check);

@@ -1,0 +1,55 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Guids;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.host.HostTopology;
+import org.fabricscope.model.host.NetPort;
+
+/**
+ * {@code nic-unmatched}: a NIC net whose GUID (the HCA's system image GUID, either byte order)
+ * and {@code <host> mlx5_N} name match no HCA of the loaded fabric. Only when a fabric with CAs is
+ * loaded; socket NICs (GUID 0, not on PCIe) are not fabric HCAs and are left out.
+ */
+public final class NicUnmatchedCheck implements FabricCheck {
+    @Override
+    public String id() {
+        return "nic-unmatched";
+    }
+
+    @Override
+    public String description() {
+        return "NIC nets of a host topology that match no HCA of the loaded fabric by GUID or name";
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        if (model.channelAdapters().isEmpty()) {
+            return out;
+        }
+        for (HostTopology t : model.hostTopologies().values()) {
+            for (NetPort n : t.nets()) {
+                if (n.hca() != null || (!Guids.isValid(n.guid()) && !n.onPcie())) {
+                    continue;
+                }
+                String subject = HostSubjects.net(n);
+                out.add(new Finding(id(), Severity.WARNING,
+                        subject + " (guid " + (n.guidText().isEmpty() ? "none" : n.guidText())
+                                + ") matches no HCA of the loaded fabric",
+                        List.of(subject), n.evidence() == null ? List.of() : List.of(n.evidence()),
+                        List.of("Load the ibnetdiscover output of the subnet this NIC is cabled to (a multi-rail "
+                                        + "cluster may have one subnet per rail).",
+                                "Compare with ibstat on " + t.name() + ": its \"System image GUID\" for " + n.name()
+                                        + " should appear as sysimgguid= in ibnetdiscover; a replaced card has a new GUID, "
+                                        + "so re-dump the topology with NCCL_TOPO_DUMP_FILE.",
+                                "Check NCCL_IB_HCA on this host selects the HCAs that are cabled to the fabric.")));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,84 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.host.HostTopology;
+import org.fabricscope.model.host.PciDevice;
+import org.fabricscope.model.host.PciKind;
+
+/**
+ * {@code pcie-degraded}: a GPU or NIC whose PCIe link trained narrower than x16, or slower than the
+ * fastest link among the same kind of device on its host. NCCL reads {@code link_width="0"} as 16
+ * and an empty {@code link_speed} as unknown; neither is a finding.
+ */
+public final class PcieDegradedCheck implements FabricCheck {
+    @Override
+    public String id() {
+        return "pcie-degraded";
+    }
+
+    @Override
+    public String description() {
+        return "GPUs and NICs whose PCIe link is narrower than x16 or slower than their peers on the host";
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (HostTopology t : model.hostTopologies().values()) {
+            for (PciKind kind : new PciKind[] {PciKind.GPU, PciKind.NIC}) {
+                double best = 0;
+                int peers = 0;
+                for (PciDevice p : t.pciDevices()) {
+                    if (p.kind() == kind && p.linkGts() > 0) {
+                        best = Math.max(best, p.linkGts());
+                        peers++;
+                    }
+                }
+                for (PciDevice p : t.pciDevices()) {
+                    if (p.kind() != kind) {
+                        continue;
+                    }
+                    List<String> why = new ArrayList<>();
+                    if (p.linkWidth() > 0 && p.linkWidth() < 16) {
+                        why.add("x" + p.linkWidth() + " instead of x16");
+                    }
+                    if (peers > 1 && p.linkGts() > 0 && p.linkGts() < best) {
+                        why.add(gts(p.linkGts()) + " GT/s where other " + kind.name() + "s of the host run "
+                                + gts(best) + " GT/s");
+                    }
+                    if (why.isEmpty()) {
+                        continue;
+                    }
+                    String what = HostSubjects.pci(t, p);
+                    out.add(new Finding(id(), Severity.WARNING,
+                            "PCIe link of " + what + " is degraded: " + String.join("; ", why),
+                            List.of(what), List.of(evidence(p)),
+                            List.of("Check the slot width and generation: a 400 Gb/s HCA needs a PCIe Gen5 x16 slot; "
+                                            + "in a Gen4 slot or on x8 lanes its throughput is capped by the PCIe bus "
+                                            + "whatever the fabric speed.",
+                                    "Compare LnkSta with LnkCap in lspci -vv -s " + p.busId()
+                                            + "; reseat the card (and its riser or cable), then check the BIOS slot "
+                                            + "bifurcation and link-speed settings.",
+                                    "A link that trains down again after reseating points at the riser, slot or card: "
+                                            + "swap one at a time.")));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Evidence evidence(PciDevice p) {
+        Evidence e = p.evidence();
+        return e != null ? e : new Evidence(p.topology().source(), 0, p.busId() + " " + p.linkLabel());
+    }
+
+    private static String gts(double g) {
+        return g == Math.rint(g) ? String.valueOf((long) g) : String.valueOf(g);
+    }
+}
