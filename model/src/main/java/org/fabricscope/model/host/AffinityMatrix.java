@@ -89,7 +89,6 @@ public final class AffinityMatrix {
                 names.add("NIC" + nic++);
             }
         }
-        // nets are ordered by the NICs' PCI order already; renumber to follow it
         int smi = devs.size();
         for (Nic n : t.nics) {
             if (n.pci == null) {
