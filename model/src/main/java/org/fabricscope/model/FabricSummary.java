@@ -15,7 +15,32 @@ import org.fabricscope.model.diagnosis.LinkErrorsCheck;
  */
 public record FabricSummary(int switches, Map<String, Integer> switchTiers, int cas, int hostCas, int hosts,
                             int routers, int cables, Map<String, Integer> cablesBySpeed, int cablesDegraded,
-                            int portsWithErrors, List<Diagnostic> diagnostics) {
+                            int portsWithErrors, int gpus, int nics, int nets, int nvlinks,
+                            List<Diagnostic> diagnostics) {
+
+    /** Per-host counts from the host layer (NCCL topology files), for {@code summary --json --detail}. */
+    public record HostDetail(String name, int gpus, int nics, int nets, int nvlinks, int hcas, int netsJoined) {
+    }
+
+    /** The same counts with other diagnostics (e.g. with threshold-file problems added). */
+    public FabricSummary withDiagnostics(List<Diagnostic> all) {
+        return new FabricSummary(switches, switchTiers, cas, hostCas, hosts, routers, cables, cablesBySpeed,
+                cablesDegraded, portsWithErrors, gpus, nics, nets, nvlinks, List.copyOf(all));
+    }
+
+    /** One row per host that has a topology, in host-name order. */
+    public static List<HostDetail> hostDetails(FabricModel model) {
+        List<HostDetail> out = new java.util.ArrayList<>();
+        model.hostTopologies().values().stream()
+                .sorted(java.util.Comparator.comparing(org.fabricscope.model.host.HostTopology::name, NaturalOrder.INSTANCE))
+                .forEach(t -> {
+                    Host h = model.host(t.name());
+                    out.add(new HostDetail(t.name(), t.gpus().size(), t.nics().size(), t.nets().size(), t.nvlinkCount(),
+                            h == null ? 0 : h.adapters().size(),
+                            (int) t.nets().stream().filter(n -> n.hca() != null).count()));
+                });
+        return out;
+    }
 
     public static FabricSummary of(FabricModel model, ErrorThresholds thresholds) {
         Map<String, Integer> tiers = new LinkedHashMap<>();
@@ -53,7 +78,17 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
             bySpeed.merge(c.rateToken(), 1, Integer::sum);
         }
         int degraded = LinkDegradedCheck.assess(model).size();
+        int gpus = 0;
+        int nics = 0;
+        int nets = 0;
+        int nvlinks = 0;
+        for (org.fabricscope.model.host.HostTopology t : model.hostTopologies().values()) {
+            gpus += t.gpus().size();
+            nics += t.nics().size();
+            nets += t.nets().size();
+            nvlinks += t.nvlinkCount();
+        }
         return new FabricSummary(switches, tiers, cas, hostCas, model.hosts().size(), routers,
-                model.cables().size(), bySpeed, degraded, portsWithErrors, model.diagnostics());
+                model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets, nvlinks, model.diagnostics());
     }
 }

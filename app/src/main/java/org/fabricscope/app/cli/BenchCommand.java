@@ -54,7 +54,7 @@ final class BenchCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
             long t1 = System.nanoTime();
-            Diagnosis.fabric(ErrorThresholds.defaults()).run(r.model());
+            Diagnosis.standard(ErrorThresholds.defaults()).run(r.model());
             FabricSummary.of(r.model(), ErrorThresholds.defaults());
             long t2 = System.nanoTime();
             MapLayout layout = TieredLayout.compute(r.model(), java.util.Set.of(), false);

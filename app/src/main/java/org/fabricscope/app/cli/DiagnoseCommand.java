@@ -33,7 +33,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Override
     public Integer call() throws JsonProcessingException {
         InputOptions.Loaded in = input.load();
-        List<Finding> findings = Diagnosis.fabric(in.thresholds()).run(in.result().model());
+        List<Finding> findings = Diagnosis.standard(in.thresholds()).run(in.result().model());
         var out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> doc = new java.util.LinkedHashMap<>();

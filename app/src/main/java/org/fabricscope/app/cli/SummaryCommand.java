@@ -25,6 +25,9 @@ final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON (field names are stable for scripts).")
     boolean json;
 
+    @Option(names = "--detail", description = "With --json: add hostDetails, per-host GPU/NIC/net/NVLink counts.")
+    boolean detail;
+
     @Spec
     CommandSpec spec;
 
@@ -35,9 +38,15 @@ final class SummaryCommand implements Callable<Integer> {
         List<Diagnostic> all = in.diagnostics();
         var out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(new FabricSummary(s.switches(), s.switchTiers(), s.cas(),
-                    s.hostCas(), s.hosts(), s.routers(), s.cables(), s.cablesBySpeed(), s.cablesDegraded(),
-                    s.portsWithErrors(), all)));
+            FabricSummary withAll = s.withDiagnostics(all);
+            if (!detail) {
+                out.println(Json.MAPPER.writeValueAsString(withAll));
+            } else {
+                var tree = Json.MAPPER.valueToTree(withAll);
+                ((com.fasterxml.jackson.databind.node.ObjectNode) tree).set("hostDetails",
+                        Json.MAPPER.valueToTree(FabricSummary.hostDetails(in.result().model())));
+                out.println(Json.MAPPER.writeValueAsString(tree));
+            }
             return 0;
         }
         out.printf("Switches        %7d   (leaf %d, spine %d, core %d, other %d)%n", s.switches(),
@@ -46,6 +55,10 @@ final class SummaryCommand implements Callable<Integer> {
         out.printf("CAs             %7d   (%d host HCAs on %d hosts)%n", s.cas(), s.hostCas(), s.hosts());
         if (s.routers() > 0) {
             out.printf("Routers         %7d%n", s.routers());
+        }
+        if (s.gpus() + s.nets() > 0) {
+            out.printf("GPUs            %7d   (%d NVLinks)%n", s.gpus(), s.nvlinks());
+            out.printf("NICs            %7d   (%d ports)%n", s.nics(), s.nets());
         }
         out.printf("Cables          %7d%n", s.cables());
         for (Map.Entry<String, Integer> e : s.cablesBySpeed().entrySet()) {

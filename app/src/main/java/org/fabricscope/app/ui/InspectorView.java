@@ -26,6 +26,10 @@ public final class InspectorView extends VBox {
     private final Label title = new Label("Nothing selected");
     private final Label details = new Label("Click a switch or HCA on the map, or search (Ctrl+F).");
     private final TableView<Port> ports = new TableView<>();
+    private final javafx.scene.control.Button hostButton = new javafx.scene.control.Button("Host topology…");
+    private java.util.function.Function<String, org.fabricscope.model.host.HostTopology> topologies = name -> null;
+    private java.util.function.Consumer<org.fabricscope.model.host.HostTopology> onOpenHost = t -> { };
+    private org.fabricscope.model.host.HostTopology shownTopology;
     private Map<Cable, String> degraded = Map.of();
     private ErrorThresholds thresholds = ErrorThresholds.defaults();
 
@@ -62,7 +66,13 @@ public final class InspectorView extends VBox {
             }
         });
         VBox.setVgrow(ports, Priority.ALWAYS);
-        getChildren().addAll(title, details, ports);
+        hostButton.setId("openHost");
+        hostButton.setTooltip(new javafx.scene.control.Tooltip(
+                "PCIe tree, GPU/NIC affinity and each GPU's path to the fabric, from NCCL topology files (Ctrl+T)"));
+        hostButton.setOnAction(e -> openHost());
+        hostButton.setVisible(false);
+        hostButton.managedProperty().bind(hostButton.visibleProperty());
+        getChildren().addAll(title, details, hostButton, ports);
     }
 
     private static TableColumn<Port, String> column(String name, java.util.function.Function<Port, String> f, double width) {
@@ -87,12 +97,34 @@ public final class InspectorView extends VBox {
         return over;
     }
 
+    /** Where host topologies come from, and what opening one does. */
+    public void setHostTopologies(java.util.function.Function<String, org.fabricscope.model.host.HostTopology> topologies,
+                                  java.util.function.Consumer<org.fabricscope.model.host.HostTopology> onOpenHost) {
+        this.topologies = topologies;
+        this.onOpenHost = onOpenHost;
+    }
+
+    /** Opens the drill-down of the shown host, when it has a topology. */
+    public boolean openHost() {
+        if (shownTopology == null) {
+            return false;
+        }
+        onOpenHost.accept(shownTopology);
+        return true;
+    }
+
     public void setContext(Map<Cable, String> degraded, ErrorThresholds thresholds) {
         this.degraded = degraded;
         this.thresholds = thresholds;
     }
 
     public void show(Vertex v) {
+        String hostName = v instanceof Host h ? h.name() : v instanceof FabricNode n && n.host() != null ? n.host().name() : null;
+        shownTopology = hostName == null ? null : topologies.apply(hostName);
+        hostButton.setVisible(shownTopology != null);
+        if (shownTopology != null) {
+            hostButton.setText("Host topology of " + hostName + "…");
+        }
         if (v == null) {
             title.setText("Nothing selected");
             details.setText("Click a switch or HCA on the map, or search (Ctrl+F).");

@@ -24,6 +24,7 @@ import javafx.application.Platform;
 import javafx.concurrent.Task;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
+import javafx.scene.Scene;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
@@ -120,6 +121,7 @@ public final class MainView extends BorderPane {
         SplitPane.setResizableWithParent(side, false);
         setCenter(split);
         setBottom(statusBar());
+        inspector.setHostTopologies(name -> snapshot == null ? null : snapshot.model().hostTopology(name), this::openHostView);
         map.setOnSelect(v -> {
             inspector.show(v);
             side.getSelectionModel().select(inspectorTab);
@@ -165,9 +167,15 @@ public final class MainView extends BorderPane {
                 () -> collapseHosts.setSelected(!collapseHosts.isSelected()));
         MenuItem hostToggle = item("Collapse/expand selected host", new KeyCodeCombination(KeyCode.H,
                 KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN), this::toggleSelectedHost);
+        MenuItem hostView = item("Host topology of the selection…", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
+                () -> {
+                    if (!inspector.openHost()) {
+                        status.setText("Select a host or HCA whose NCCL topology is loaded (open its topo.xml with the fabric)");
+                    }
+                });
         MenuItem find = item("Find…", new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), search::requestFocus);
         Menu view = new Menu("_View", null, find, new SeparatorMenuItem(), fit, zin, zout, new SeparatorMenuItem(), errors,
-                speed, new SeparatorMenuItem(), hosts, hostToggle);
+                speed, new SeparatorMenuItem(), hosts, hostToggle, hostView);
         MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
         MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
                 + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
@@ -479,6 +487,22 @@ public final class MainView extends BorderPane {
         restyle();
     }
 
+    /** A window with one host's PCIe tree, affinity matrix and GPU-to-fabric paths. */
+    public HostView openHostView(org.fabricscope.model.host.HostTopology t) {
+        HostView hv = new HostView();
+        hv.show(t);
+        javafx.stage.Stage stage = new javafx.stage.Stage();
+        stage.setTitle("FabricScope — host " + t.name());
+        Scene scene = new Scene(hv, 1150, 720);
+        if (getScene() != null) {
+            scene.getStylesheets().addAll(getScene().getStylesheets());
+            stage.initOwner(getScene().getWindow());
+        }
+        stage.setScene(scene);
+        stage.show();
+        return hv;
+    }
+
     private void showShortcuts() {
         info("Keyboard shortcuts", String.join("\n",
                 "Ctrl+O  open files          Ctrl+Shift+O  open folder",
@@ -488,6 +512,7 @@ public final class MainView extends BorderPane {
                 "Mouse: drag to pan, wheel to zoom, click to inspect, double-click to zoom in",
                 "Ctrl+1  colour by error counters    Ctrl+2  colour by speed/width",
                 "Ctrl+H  collapse all hosts    Ctrl+Shift+H  collapse the selected host",
+                "Ctrl+T  host topology (PCIe tree, GPU/NIC affinity, GPU to fabric) of the selected host",
                 "Esc  cancel a running import"));
     }
 

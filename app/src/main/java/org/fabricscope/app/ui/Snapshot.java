@@ -28,7 +28,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
     public static Snapshot build(List<Path> paths, ImportResult result, ColourMode mode, Set<String> collapsed,
                                  boolean collapseAll) {
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
-        List<Finding> findings = Diagnosis.fabric(t).run(result.model());
+        List<Finding> findings = Diagnosis.standard(t).run(result.model());
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
         return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
                 MapColouring.compute(result.model(), layout, mode, t), mode, Set.copyOf(collapsed), collapseAll);
