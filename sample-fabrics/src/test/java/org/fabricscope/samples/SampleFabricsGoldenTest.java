@@ -47,6 +47,37 @@ class SampleFabricsGoldenTest {
     }
 
     @Test
+    void sampleHostsJoinTheFabricFromGpuToLeaf() throws Exception {
+        Path dir = Samples.root().resolve("rail-2su-hdr");
+        List<Path> files = new java.util.ArrayList<>(Samples.captureFiles(dir));
+        files.add(dir.resolve("hosts"));
+        ImportResult r = Samples.load(files);
+        FabricSummary s = FabricSummary.of(r.model(), ErrorThresholds.defaults());
+        assertEquals(256, s.gpus());
+        assertEquals(256, s.nics());
+        assertEquals(256, s.nets());
+        assertEquals(32 * 8 * 18, s.nvlinks(), "18 NVLinks per H100");
+        for (FabricSummary.HostDetail h : FabricSummary.hostDetails(r.model())) {
+            assertEquals(8, h.netsJoined(), h.name() + ": every NIC joins its HCA");
+        }
+        // GPU i sits next to mlx5_i, which is on rail i+1: its traffic enters leaf-suX-r(i+1).
+        var t = r.model().hostTopology("dgx-su1-h04");
+        for (var gpu : t.gpus()) {
+            var path = r.model().fabricPath(gpu);
+            assertEquals("PXB", path.affinity().label(), gpu.label());
+            assertEquals("mlx5_" + gpu.index(), path.net().name());
+            assertEquals("leaf-su1-r" + (gpu.index() + 1), path.leaf().displayName());
+            assertEquals(4, path.leafPort().number(), "host h04 is on leaf port 4");
+        }
+        List<Finding> findings = Samples.diagnose(r.model());
+        assertTrue(findings.stream().anyMatch(f -> f.id().equals("gdr-disabled") && f.title().contains("dgx-su1-h07")),
+                findings.stream().map(Finding::title).toList().toString());
+        assertTrue(findings.stream().anyMatch(f -> f.id().equals("pcie-degraded") && f.title().contains("dgx-su2-h03 GPU5")),
+                findings.stream().map(Finding::title).toList().toString());
+        assertTrue(findings.stream().noneMatch(f -> f.id().equals("nic-unmatched") || f.id().equals("gpu-nic-far")));
+    }
+
+    @Test
     void threeTierSampleMatchesItsGenerator() throws Exception {
         Path dir = Samples.root().resolve("fat-tree-3tier-small");
         JsonNode fabric = Samples.json(dir.resolve("fabric.json"));

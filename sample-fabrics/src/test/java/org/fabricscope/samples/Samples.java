@@ -49,7 +49,7 @@ final class Samples {
     }
 
     static List<Finding> diagnose(FabricModel m) {
-        return Diagnosis.fabric(ErrorThresholds.defaults()).run(m);
+        return Diagnosis.standard(ErrorThresholds.defaults()).run(m);
     }
 
     /** A finding with this id whose subjects name the switch (by name) and port. */

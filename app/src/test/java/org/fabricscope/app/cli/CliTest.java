@@ -97,6 +97,25 @@ class CliTest {
     }
 
     @Test
+    void summaryCountsTheHostLayerAndDetailsEachHost() throws IOException {
+        Path topo = copy("gpu-01.topo.xml");
+        Run plain = run("summary", "--json", fabric.toString());
+        JsonNode p = new ObjectMapper().readTree(plain.out());
+        assertEquals(0, p.get("gpus").asInt());
+        assertTrue(p.get("hostDetails") == null, "hostDetails only with --detail");
+        Run r = run("summary", "--json", "--detail", fabric.toString(), topo.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(1, j.get("gpus").asInt());
+        assertEquals(1, j.get("nics").asInt());
+        assertEquals(1, j.get("nets").asInt());
+        assertEquals(0, j.get("nvlinks").asInt());
+        JsonNode h = j.get("hostDetails").get(0);
+        assertEquals("gpu-01", h.get("name").asText());
+        assertEquals(1, h.get("netsJoined").asInt());
+    }
+
+    @Test
     void thresholdsFileRaisesTheLimit() throws IOException {
         Path t = dir.resolve("error_thresholds");
         Files.writeString(t, "# local limits\nSymbolErrorCounter=5000\n");

@@ -155,6 +155,26 @@ class MainViewSmokeTest {
         assertTrue(view.snapshot() == before, "the fabric loaded before stays");
     }
 
+    @Test
+    void hostTopologyOpensFromTheInspector(FxRobot robot) throws Exception {
+        Path fabric = copy("two-tier.ibnetdiscover.txt");
+        Path topo = copy("gpu-01.topo.xml");
+        robot.interact(() -> view.open(List.of(fabric, topo), false));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot() != null);
+        robot.clickOn("#search").write("gpu-01").type(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.clickOn("#openHost");
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#gpuPaths").tryQuery().isPresent());
+        javafx.scene.control.TableView<?> paths = robot.lookup("#gpuPaths").queryAs(javafx.scene.control.TableView.class);
+        assertEquals(1, paths.getItems().size());
+        var path = (org.fabricscope.model.host.GpuFabricPath) paths.getItems().get(0);
+        assertEquals("mlx5_0", path.net().name());
+        assertEquals("PIX", path.affinity().label(), "GPU and NIC share one PCIe switch");
+        assertEquals("leaf-01", path.leaf().displayName());
+        assertEquals(1, path.leafPort().number());
+        assertTrue(robot.lookup("#affinityMatrix").tryQuery().isPresent());
+    }
+
     private void saveScreenshot(FxRobot robot, String name) {
         try {
             WritableImage img = WaitForAsyncUtils.asyncFx(() -> view.getScene().snapshot(null)).get(10, TimeUnit.SECONDS);
