@@ -78,6 +78,27 @@ class SampleFabricsGoldenTest {
     }
 
     @Test
+    void realH100CaptureReads() throws Exception {
+        Path dir = Samples.root().resolve("gpu-captures/h100x1-nccl-2.28.9");
+        ImportResult r = Samples.load(List.of(dir.resolve("topo.xml"), dir.resolve("graph.xml")));
+        assertTrue(r.model().diagnostics().stream().noneMatch(d -> d.severity() != Severity.INFO),
+                r.model().diagnostics().toString());
+        assertEquals(1, r.model().hostTopologies().size());
+        var t = r.model().hostTopologies().values().iterator().next();
+        assertEquals(1, t.gpus().size());
+        assertEquals(90, t.gpus().get(0).sm());
+        assertEquals(16, t.gpus().get(0).pci().linkWidth(), "link_width=\"0\" reads as x16, as NCCL does");
+        assertEquals(1, t.nics().size(), "the socket NIC eth0 sits directly under the CPU");
+        assertEquals("eth0", t.nets().get(0).name());
+        assertEquals(0, t.nets().get(0).gdr());
+        assertEquals(0, t.nvlinkCount());
+        assertEquals(5, t.graphs().size(), "ring, tree, collnet-chain, NVLS and collnet-direct graphs");
+        var ring = t.graphs().stream().filter(g -> g.id() == 0).findFirst().orElseThrow();
+        assertEquals(4, ring.pattern());
+        assertEquals(32, ring.nchannels());
+    }
+
+    @Test
     void threeTierSampleMatchesItsGenerator() throws Exception {
         Path dir = Samples.root().resolve("fat-tree-3tier-small");
         JsonNode fabric = Samples.json(dir.resolve("fabric.json"));
