@@ -56,6 +56,25 @@ public abstract class LineImporter {
     protected void end() {
     }
 
+    /** The line without surrounding blanks, or null for a blank line or a {@code #} comment. */
+    protected static String content(String raw) {
+        String l = raw.strip();
+        return l.isEmpty() || l.startsWith("#") ? null : l;
+    }
+
+    /**
+     * Matches a whole line; when it does not match, reports it as bad, naming what was expected,
+     * and returns null.
+     */
+    protected final java.util.regex.Matcher matchOrReport(java.util.regex.Pattern p, String line, String expected) {
+        java.util.regex.Matcher m = p.matcher(line);
+        if (m.matches()) {
+            return m;
+        }
+        bad("expected " + expected + "; got: " + (line.length() > 120 ? line.substring(0, 117) + "..." : line));
+        return null;
+    }
+
     /** Reports a line that could not be read, with what was expected. */
     protected final void bad(String message) {
         badLines++;

@@ -18,14 +18,9 @@ public final class IbnetdiscoverListImporter extends LineImporter {
 
     @Override
     protected void line(String raw) {
-        String l = raw.strip();
-        if (l.isEmpty() || l.startsWith("#")) {
-            return;
-        }
-        Matcher m = LINE.matcher(l);
-        if (!m.matches()) {
-            bad("expected a node list line like Switch : 0x<guid> ports 36 devid 0x... vendid 0x... \"name\"; got: "
-                    + IbnetdiscoverImporter.shorten(l));
+        String l = content(raw);
+        Matcher m = l == null ? null : matchOrReport(LINE, l, "a node list line like Switch : 0x<guid> ports 36 devid 0x... vendid 0x... \"name\"");
+        if (m == null) {
             return;
         }
         NodeKind kind = switch (m.group(1)) {

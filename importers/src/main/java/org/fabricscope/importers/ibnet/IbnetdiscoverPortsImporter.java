@@ -24,14 +24,9 @@ public final class IbnetdiscoverPortsImporter extends LineImporter {
 
     @Override
     protected void line(String raw) {
-        String l = raw.strip();
-        if (l.isEmpty() || l.startsWith("#")) {
-            return;
-        }
-        Matcher m = LINE.matcher(l);
-        if (!m.matches()) {
-            bad("expected an ibnetdiscover -p line like \"SW     2    1 0x0002c90200400000 4x HDR - CA ...\"; got: "
-                    + IbnetdiscoverImporter.shorten(l));
+        String l = content(raw);
+        Matcher m = l == null ? null : matchOrReport(LINE, l, "an ibnetdiscover -p line like \"SW     2    1 0x0002c90200400000 4x HDR - CA ...\"");
+        if (m == null) {
             return;
         }
         FabricNode local = node(m.group(1), Guids.parse(m.group(4)), m.group(11) != null ? m.group(11) : m.group(13));

@@ -24,13 +24,9 @@ public final class NodeNameMap extends LineImporter {
 
     @Override
     protected void line(String raw) {
-        String l = raw.strip();
-        if (l.isEmpty() || l.startsWith("#")) {
-            return;
-        }
-        Matcher m = LINE.matcher(l);
-        if (!m.matches()) {
-            bad("expected a node-name-map line like 0x0002c90200400000 \"leaf-01\"; got: " + IbnetdiscoverImporter.shorten(l));
+        String l = content(raw);
+        Matcher m = l == null ? null : matchOrReport(LINE, l, "a node-name-map line like 0x0002c90200400000 \"leaf-01\"");
+        if (m == null) {
             return;
         }
         names.put(Guids.parse(m.group(1)), m.group(2));
