@@ -1,0 +1,88 @@
+package org.fabricscope.importers.logs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.TextLines;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.training.TrainingChecks;
+import org.fabricscope.model.training.TrainingLog;
+import org.junit.jupiter.api.Test;
+
+/** The training findings, each from log lines that should raise it, and none from a healthy job. */
+class TrainingChecksTest {
+    private static List<Finding> findings(String text) throws IOException {
+        TrainingLog log = new TrainingLog();
+        new NcclLogParser(log, new ArrayList<>()).read(
+                new TextLines(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))), "job.log", Cancellation.NEVER);
+        return TrainingChecks.run(log);
+    }
+
+    private static List<String> ids(List<Finding> f) {
+        return f.stream().map(Finding::id).toList();
+    }
+
+    @Test
+    void healthySingleHostJobRaisesNothing() throws IOException {
+        TrainingLog log = new TrainingLog();
+        NcclLogParser p = new NcclLogParser(log, new ArrayList<>());
+        for (String n : List.of("normal/nccl.vm.640.log", "normal/nccl.vm.641.log")) {
+            try (InputStream in = TrainingChecksTest.class.getResourceAsStream("/reference/nccl-logs/h200x2-nccl-2.28.9/" + n)) {
+                p.read(new TextLines(in), n, Cancellation.NEVER);
+            }
+        }
+        assertEquals(List.of(), ids(TrainingChecks.run(log)), "NVLink on one host; 'No device found.' is normal there");
+    }
+
+    @Test
+    void multiNodeJobOnSocketsIsATcpFallbackWithNoRdmaDevice() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "job-master-0:10:10 [0] NCCL INFO NET/IB : No device found.",
+                "job-master-0:10:10 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>",
+                "job-master-0:10:10 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0xabc - Init COMPLETE",
+                "job-master-0:10:10 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0",
+                "job-worker-0:20:20 [0] NCCL INFO NET/IB : No device found.",
+                "job-worker-0:20:20 [0] NCCL INFO ncclCommInitRank comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0xabc - Init COMPLETE"));
+        assertEquals(List.of("rdma-device-missing", "tcp-fallback"), ids(f));
+        assertTrue(f.get(1).title().contains("eth0"), f.get(1).title());
+        assertEquals(4, f.get(1).evidence().get(0).line());
+    }
+
+    @Test
+    void timeoutNamesTheRankThatLagged() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "[rank0]:[E1206 18:44:12.715 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7753, OpType=ALLREDUCE, NumelIn=5, NumelOut=5, Timeout(ms)=600000) ran for 600061 milliseconds before timing out.",
+                "[rank0]:[E626 06:24:44.906 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 0] Exception (either an error or timeout) detected by watchdog at work: 7753, last enqueued NCCL work: 7753, last completed NCCL work: 7752.",
+                "[rank3]:[E626 06:24:44.906 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 3] Exception (either an error or timeout) detected by watchdog at work: 7751, last enqueued NCCL work: 7751, last completed NCCL work: 7750."));
+        assertEquals(List.of("nccl-timeout"), ids(f));
+        assertTrue(f.get(0).title().contains("rank 3 lagged"), f.get(0).title());
+        assertTrue(f.get(0).remedies().stream().anyMatch(r -> r.contains("NCCL_IB_TIMEOUT=23")));
+    }
+
+    @Test
+    void warnLinesBecomeTheirFindings() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "a:1:1 [0] NCCL INFO NCCL version 2.18.3+cuda12.1",
+                "a:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x9 - Init START",
+                "b:2:2 [0] NCCL INFO NCCL version 2.19.3+cuda12.3",
+                "b:2:2 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x9 - Init COMPLETE",
+                "a:1:1 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.3.0.61<39430> with error 12, opcode 129, len 0, vendor err 129 (Recv)",
+                "a:1:1 [0] misc/ibvwrap.cc:106 NCCL WARN Call to ibv_open_device failed with error Permission denied errno 13",
+                "b:2:2 [0] misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory errno 12",
+                "b:2:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0"));
+        List<String> ids = ids(f);
+        assertTrue(ids.containsAll(List.of("nccl-version-mismatch", "nccl-init-hang", "ib-completion-error", "rdma-permission",
+                "memlock-limit", "gdr-not-used")), ids.toString());
+        Finding ib = f.get(ids.indexOf("ib-completion-error"));
+        assertTrue(ib.title().contains("IBV_WC_RETRY_EXC_ERR"), ib.title());
+        assertEquals(5, ib.evidence().get(0).line());
+    }
+}

@@ -1,0 +1,195 @@
+package org.fabricscope.model.training;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+
+/**
+ * The training layer's checks over what the NCCL and PyTorch logs say. Remedies come from the
+ * documented FAQs (the ACK/Arena eRDMA guide, the RunAI RoCE guide, the Kubernetes training
+ * infrastructure notes and the RDMA fabric manual's troubleshooting matrix).
+ */
+public final class TrainingChecks {
+    private TrainingChecks() {
+    }
+
+    public static List<Finding> run(TrainingLog log) {
+        List<Finding> out = new ArrayList<>();
+        networkChecks(log, out);
+        versionMismatch(log, out);
+        initHang(log, out);
+        timeouts(log, out);
+        warnings(log, out);
+        return out;
+    }
+
+    private static Set<String> hosts(TrainingLog log) {
+        Set<String> h = new LinkedHashSet<>();
+        log.ranks().forEach(r -> h.add(r.host()));
+        return h;
+    }
+
+    private static void networkChecks(TrainingLog log, List<Finding> out) {
+        boolean multiHost = hosts(log).size() > 1;
+        List<Rank> noIb = log.ranks().stream().filter(r -> r.noIbDevice()
+                && r.netDevices().stream().noneMatch(d -> !d.startsWith("socket "))).toList();
+        List<Rank> hcaNamed = log.ranks().stream().filter(r -> r.env().containsKey("NCCL_IB_HCA")
+                && r.netDevices().stream().allMatch(d -> d.startsWith("socket "))).toList();
+        if (multiHost && (!noIb.isEmpty() || !hcaNamed.isEmpty())) {
+            List<Rank> affected = !noIb.isEmpty() ? noIb : hcaNamed;
+            out.add(new Finding("rdma-device-missing", Severity.ERROR,
+                    "No RDMA device used on a multi-node job: " + affected.size() + " rank(s) found none"
+                            + (hcaNamed.isEmpty() ? "" : " although NCCL_IB_HCA=" + hcaNamed.get(0).env().get("NCCL_IB_HCA")),
+                    affected.stream().map(r -> r.process() + " rank " + r.rank()).distinct().toList(),
+                    affected.stream().map(Rank::evidence).limit(10).toList(),
+                    List.of("Check that the job requests the RDMA resource: Arena --device=aliyun/erdma=1, RunAI --extended-resource rdma/rdma=1.",
+                            "Check that the node offers it: kubectl get node <node> -o jsonpath='{.status.allocatable}' should list aliyun/erdma or rdma/*; if not, install the eRDMA controller / RDMA device plugin.",
+                            "On the node, ibv_devinfo should list the device (e.g. erdma_0) with PORT_ACTIVE; check the container image has the RDMA user-space libraries.",
+                            "The NCCL log should then show NET/IB : Using [0]erdma_0:1/RoCE (or mlx5_N:1/IB).")));
+        }
+        // Cross-host channels over sockets, per communicator.
+        Map<String, Set<String>> hostsByComm = new LinkedHashMap<>();
+        for (Rank r : log.ranks()) {
+            hostsByComm.computeIfAbsent(r.commId(), k -> new LinkedHashSet<>()).add(r.host());
+        }
+        List<ChannelLink> socket = log.channels().stream().filter(c -> c.transport() == Transport.NET_SOCKET
+                && hostsByComm.getOrDefault(c.commId(), Set.of()).size() > 1).toList();
+        if (!socket.isEmpty()) {
+            String ifname = log.ranks().stream().flatMap(r -> r.netDevices().stream()).filter(d -> d.startsWith("socket "))
+                    .findFirst().map(d -> d.substring(7)).orElse("a TCP interface");
+            out.add(new Finding("tcp-fallback", Severity.ERROR,
+                    "Ranks on different hosts talk over TCP sockets (" + ifname + "), not RDMA",
+                    socket.stream().map(c -> "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank()).distinct().limit(20).toList(),
+                    socket.stream().map(ChannelLink::evidence).limit(10).toList(),
+                    List.of("Request the RDMA resource for every worker and check NET/IB : Using [...] appears in each rank's log.",
+                            "Set NCCL_IB_HCA to the RDMA devices (e.g. mlx5_0,mlx5_1 or erdma_0) and, for RoCE, NCCL_IB_GID_INDEX (often 3).",
+                            "NCCL_SOCKET_IFNAME only picks the bootstrap interface; with a secondary network (Multus) it is usually net1.",
+                            "Do not set NCCL_IB_DISABLE=1 or NCCL_NET=Socket in the job's environment.")));
+        }
+        List<ChannelLink> noGdr = log.channels().stream().filter(c -> c.transport() == Transport.NET_IB).toList();
+        if (!noGdr.isEmpty()) {
+            out.add(new Finding("gdr-not-used", Severity.WARNING,
+                    noGdr.size() + " IB channel(s) run without GPU Direct RDMA (no /GDRDMA)",
+                    noGdr.stream().map(c -> "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank() + " via " + c.via())
+                            .distinct().limit(20).toList(),
+                    noGdr.stream().map(ChannelLink::evidence).limit(10).toList(),
+                    List.of("Load the nvidia-peermem kernel module on the hosts (lsmod | grep peermem).",
+                            "Check the GPU and NIC share a PCIe switch (PIX/PXB in nvidia-smi topo -m) and ACS is off on that switch.",
+                            "NCCL_NET_GDR_LEVEL controls how far apart GPU and NIC may be for GDRDMA; check it is not set too low.")));
+        }
+    }
+
+    private static void versionMismatch(TrainingLog log, List<Finding> out) {
+        Set<String> versions = log.ncclVersions();
+        if (versions.size() > 1) {
+            List<Evidence> ev = new ArrayList<>();
+            List<String> subjects = new ArrayList<>();
+            for (String v : versions) {
+                log.ranks().stream().filter(r -> v.equals(r.ncclVersion())).findFirst().ifPresent(r -> {
+                    ev.add(r.evidence());
+                    subjects.add(r.process() + " NCCL " + v);
+                });
+            }
+            out.add(new Finding("nccl-version-mismatch", Severity.ERROR, "Ranks run different NCCL versions: " + versions,
+                    subjects, ev, List.of("Run every worker from the same container image (same PyTorch and NCCL builds).",
+                            "Check NCCL_* library overrides (LD_LIBRARY_PATH, a host-mounted libnccl) on the odd ranks.")));
+        }
+    }
+
+    private static void initHang(TrainingLog log, List<Finding> out) {
+        List<Rank> stuck = log.ranks().stream().filter(r -> r.initStarted() && !r.initCompleted()).toList();
+        if (!stuck.isEmpty()) {
+            out.add(new Finding("nccl-init-hang", Severity.ERROR,
+                    stuck.size() + " rank(s) started communicator init but never completed it",
+                    stuck.stream().map(r -> r.process() + " rank " + r.rank() + "/" + r.nranks() + " comm " + r.commId()).toList(),
+                    stuck.stream().map(Rank::evidence).limit(10).toList(),
+                    List.of("All ranks must reach init: check every pod is Running (a Pending worker stalls the rest).",
+                            "Check the bootstrap network: NCCL_SOCKET_IFNAME must name an interface every rank can reach (firewalls, NetworkPolicies).",
+                            "Look at the WARN lines of the stuck ranks for connect or RDMA failures.")));
+        }
+    }
+
+    private static void timeouts(TrainingLog log, List<Finding> out) {
+        List<NcclEvent> fired = log.events().stream().filter(e -> e.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT).toList();
+        if (fired.isEmpty()) {
+            return;
+        }
+        List<NcclEvent> progress = log.events().stream().filter(e -> e.kind() == NcclEvent.Kind.WATCHDOG_PROGRESS).toList();
+        // The rank that lagged: lowest last-completed work (or lowest SeqNum among the timeouts).
+        NcclEvent laggard = progress.stream().min(Comparator.comparingLong(e -> Long.parseLong(e.field("lastCompleted"))))
+                .orElse(fired.stream().min(Comparator.comparingLong(e -> Long.parseLong(e.field("seqNum")))).get());
+        NcclEvent first = fired.get(0);
+        List<Evidence> ev = new ArrayList<>();
+        fired.stream().limit(5).forEach(e -> ev.add(e.evidence()));
+        if (laggard.kind() == NcclEvent.Kind.WATCHDOG_PROGRESS) {
+            ev.add(laggard.evidence());
+        }
+        out.add(new Finding("nccl-timeout", Severity.ERROR,
+                "NCCL collective timed out: " + first.field("opType") + " SeqNum " + first.field("seqNum") + " on rank "
+                        + first.rank() + " after " + first.field("ranForMs") + " ms; rank " + laggard.rank() + " lagged",
+                List.of("rank " + laggard.rank(), "rank " + first.rank()), ev,
+                List.of("Look at rank " + laggard.rank() + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
+                        "Raise the IB transport timeout and retries: NCCL_IB_TIMEOUT=23 (default 22) and NCCL_IB_RETRY_CNT=10.",
+                        "Check connectivity between the nodes and the state of the RDMA devices (ibv_devinfo: PORT_ACTIVE).")));
+    }
+
+    private static void warnings(TrainingLog log, List<Finding> out) {
+        List<NcclEvent> completion = new ArrayList<>();
+        List<NcclEvent> permission = new ArrayList<>();
+        List<NcclEvent> memlock = new ArrayList<>();
+        for (NcclEvent e : log.events()) {
+            if (e.kind() == NcclEvent.Kind.IB_COMPLETION_ERROR) {
+                completion.add(e);
+            } else if (e.kind() == NcclEvent.Kind.VERBS_FAILURE) {
+                String errno = e.field("errno");
+                String error = e.field("error") == null ? "" : e.field("error");
+                String call = e.field("call");
+                if ("13".equals(errno) || error.contains("Permission denied")) {
+                    permission.add(e);
+                } else if (call.startsWith("ibv_reg_mr") && ("12".equals(errno) || error.contains("Cannot allocate memory"))) {
+                    memlock.add(e);
+                }
+            } else if (e.message().contains("/dev/infiniband") && e.message().contains("ermission")) {
+                permission.add(e);
+            }
+        }
+        if (!completion.isEmpty()) {
+            NcclEvent e = completion.get(0);
+            boolean retry = "12".equals(e.field("status"));
+            out.add(new Finding("ib-completion-error", Severity.ERROR,
+                    completion.size() + " IB completion error(s), first " + e.field("statusName") + " (status " + e.field("status")
+                            + ", vendor err " + e.field("vendorErr") + ") from " + e.host(),
+                    completion.stream().map(x -> x.host() + ":" + x.pid() + (x.field("peer") == null ? "" : " peer " + x.field("peer")))
+                            .distinct().limit(20).toList(),
+                    completion.stream().map(NcclEvent::evidence).limit(10).toList(),
+                    retry ? List.of("Status 12 (retry exceeded) means the peer stopped answering: check the links on the path between the two hosts (error counters, flapping ports) and the peer's health.",
+                                    "Raise NCCL_IB_TIMEOUT=23 and NCCL_IB_RETRY_CNT=10 if the fabric is congested rather than broken.")
+                            : List.of("Status 4 (local protection) or 10 (remote access) point at memory registration: check nvidia-peermem and the memlock limit.",
+                                    "Status 5 (flushed) follows another error: find the first failing completion in time.")));
+        }
+        if (!permission.isEmpty()) {
+            out.add(new Finding("rdma-permission", Severity.ERROR,
+                    "RDMA device access denied (errno 13) on " + permission.get(0).host(),
+                    permission.stream().map(x -> x.host() + ":" + x.pid()).distinct().toList(),
+                    permission.stream().map(NcclEvent::evidence).limit(10).toList(),
+                    List.of("The container needs the /dev/infiniband device files: request the RDMA resource so the device plugin mounts them.",
+                            "Or run with the IPC_LOCK capability and, where the plugin requires it, a privileged security context.")));
+        }
+        if (!memlock.isEmpty()) {
+            out.add(new Finding("memlock-limit", Severity.ERROR,
+                    "Memory registration failed (ibv_reg_mr: Cannot allocate memory) on " + memlock.get(0).host(),
+                    memlock.stream().map(x -> x.host() + ":" + x.pid()).distinct().toList(),
+                    memlock.stream().map(NcclEvent::evidence).limit(10).toList(),
+                    List.of("Raise the locked-memory limit: ulimit -l unlimited (in Kubernetes, the container runtime's default memlock, or run with IPC_LOCK).",
+                            "Check it inside the pod: ulimit -l should print unlimited.")));
+        }
+    }
+}
