@@ -35,8 +35,6 @@ public final class NcclLogParser {
                     + "(?:\\[\\d+,\\d+\\]<std(?:out|err)>:)?"                                     // OpenMPI --tag-output
                     + "(?:\\[\\d+\\] )?"                                                          // rank tag
                     + "(?:\\[\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\] )?");                   // NCCL 2.26+ WARN time
-    private static final Pattern NCCL_LINE = Pattern.compile(
-            "^([^\\s:]*):(\\d+):(\\d+) \\[(\\d+)\\] (?:(\\S+:\\d+)(?: \\(\\w+\\))? )?NCCL (INFO|WARN|TRACE|ERROR) ?(.*)$");
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)\\S*");
     private static final Pattern INIT = Pattern.compile(
             "(?:\\[Rank \\d+\\] )?(?:\\w+ )?comm (0x[0-9a-fA-F]+) rank (\\d+) nranks (\\d+) cudaDev (\\d+)"
@@ -44,6 +42,7 @@ public final class NcclLogParser {
     private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
     private static final Pattern NET_SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)*)");
+    private static final Pattern SOCKET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+)");
     private static final Pattern USING_NETWORK = Pattern.compile("^Using network (\\S+)");
     private static final Pattern ENV = Pattern.compile("^(NCCL_\\w+) set (?:by environment )?to (.*?)\\.?$");
     private static final Pattern CHANNEL = Pattern.compile(
@@ -103,64 +102,161 @@ public final class NcclLogParser {
     /** Parses one line (also used by live streams, which feed lines as they arrive). */
     public void line(String raw) {
         String l = stripDecoration(raw);
-        Matcher m = NCCL_LINE.matcher(l);
-        if (m.matches()) {
-            ncclLine(m.group(1), Integer.parseInt(m.group(2)), m.group(6), m.group(7), raw);
+        int at = l.indexOf(" NCCL ");
+        if (at > 0 && prefix(l, at)) {
+            ncclLine(host, pid, level, message, raw);
             return;
         }
-        torchLine(l, raw);
+        if (l.indexOf("ProcessGroupNCCL") >= 0 || l.indexOf("exitcode") >= 0) {
+            torchLine(l, raw);
+        }
+    }
+
+    // The prefix fields of the last line scanned by prefix(): host:pid:tid [dev] [file:line [(func)]] NCCL LEVEL message
+    private String host;
+    private int pid;
+    private String level;
+    private String message;
+
+    /** Scans {@code host:pid:tid [dev] } and the level after {@code NCCL} at {@code at}; false when it is not an NCCL line. */
+    private boolean prefix(String l, int at) {
+        int c1 = l.indexOf(':');
+        if (c1 < 0 || c1 > at) {
+            return false;
+        }
+        int c2 = l.indexOf(':', c1 + 1);
+        int sp = l.indexOf(' ', c1 + 1);
+        if (c2 < 0 || sp < 0 || c2 > sp || sp + 1 >= l.length() || l.charAt(sp + 1) != '[') {
+            return false;
+        }
+        int p = 0;
+        for (int i = c1 + 1; i < c2; i++) {
+            char ch = l.charAt(i);
+            if (ch < '0' || ch > '9' || p > 100_000_000) {
+                return false;
+            }
+            p = p * 10 + (ch - '0');
+        }
+        if (c2 == c1 + 1) {
+            return false;
+        }
+        for (int i = c2 + 1; i < sp; i++) {
+            if (!Character.isDigit(l.charAt(i))) {
+                return false;
+            }
+        }
+        int close = l.indexOf(']', sp);
+        if (close < 0 || close > at) {
+            return false;
+        }
+        int lvl = at + 6;
+        int end = l.indexOf(' ', lvl);
+        String lv = end < 0 ? l.substring(lvl) : l.substring(lvl, end);
+        if (!(lv.equals("INFO") || lv.equals("WARN") || lv.equals("TRACE") || lv.equals("ERROR"))) {
+            return false;
+        }
+        for (int i = 0; i < c1; i++) {
+            if (Character.isWhitespace(l.charAt(i))) {
+                return false;
+            }
+        }
+        host = l.substring(0, c1);
+        pid = p;
+        level = lv;
+        message = end < 0 ? "" : l.substring(end + 1);
+        return true;
     }
 
     static String stripDecoration(String raw) {
+        if (raw.isEmpty()) {
+            return raw;
+        }
+        char c = raw.charAt(0);
+        // Decorations start with '[' (tags, NCCL's WARN time), a digit (kubectl's RFC 3339 time) or a
+        // weekday name (OpenMPI): most lines start otherwise, and skip the regular expression.
+        boolean maybe = c == '[' || (c >= '0' && c <= '9' && raw.length() > 4 && raw.charAt(4) == '-')
+                || (raw.length() > 8 && raw.charAt(3) == ' ' && raw.charAt(7) == ' ' && Character.isUpperCase(c));
+        if (!maybe) {
+            return raw;
+        }
         Matcher d = DECORATION.matcher(raw);
         return d.lookingAt() ? raw.substring(d.end()) : raw;
     }
 
     private void ncclLine(String host, int pid, String level, String msg, String raw) {
-        String process = host + ":" + pid;
-        ProcessState p = processes.computeIfAbsent(process, k -> new ProcessState());
-        Evidence ev = new Evidence(source, lineNumber, raw.strip());
+        ProcessState p = process(host, pid);
         if (level.equals("WARN") || level.equals("ERROR")) {
-            warn(host, pid, msg, ev);
+            warn(host, pid, msg, evidence(raw));
             return;
         }
         Matcher m;
-        if ((m = VERSION.matcher(msg)).find()) {
-            p.version = m.group(1);
-        } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
-            p.noIbDevice = true;
-        } else if ((m = NET_IB_USING.matcher(msg)).find()) {
-            Matcher d = NET_DEVICE.matcher(m.group(1));
-            while (d.find()) {
-                p.netDevices.add(d.group(1));
-            }
-        } else if ((m = NET_SOCKET_USING.matcher(msg)).find()) {
-            if (p.netDevices.isEmpty()) {
-                Matcher d = Pattern.compile("\\[\\d+\\](\\S+)").matcher(m.group(1));
-                while (d.find()) {
-                    p.netDevices.add("socket " + d.group(1));
+        if (msg.startsWith("Channel ")) {
+            if ((m = CHANNEL.matcher(msg)).find()) {
+                String via = m.group(5);
+                Transport t = Transport.ofVia(via);
+                if (t != null) {
+                    Matcher dev = NET_VIA.matcher(via);
+                    log.addChannel(new ChannelLink(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                            Integer.parseInt(m.group(3)), t, via, dev.find() ? Integer.parseInt(dev.group(1)) : -1, evidence(raw)));
                 }
             }
-        } else if ((m = USING_NETWORK.matcher(msg)).find()) {
-            p.network = m.group(1);
-        } else if ((m = ENV.matcher(msg)).find()) {
-            p.env.put(m.group(1), m.group(2).strip());
-        } else if ((m = INIT.matcher(msg)).find()) {
-            String commId = m.group(7) != null ? m.group(7) : m.group(1);
-            p.currentComm = commId;
-            boolean complete = m.group(8).equals("COMPLETE");
-            log.putRank(new Rank(host, pid, Integer.parseInt(m.group(4)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5)),
-                    m.group(6), commId, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)), p.version, true, complete,
-                    p.netDevices, p.network, p.noIbDevice, p.env, ev));
-        } else if ((m = CHANNEL.matcher(msg)).find()) {
-            String via = m.group(5);
-            Transport t = Transport.ofVia(via);
-            if (t != null) {
-                Matcher dev = NET_VIA.matcher(via);
-                log.addChannel(new ChannelLink(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                        Integer.parseInt(m.group(3)), t, via, dev.find() ? Integer.parseInt(dev.group(1)) : -1, ev));
+        } else if (msg.startsWith("NCCL version ")) {
+            if ((m = VERSION.matcher(msg)).find()) {
+                p.version = m.group(1);
+            }
+        } else if (msg.startsWith("NET/")) {
+            if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
+                p.noIbDevice = true;
+            } else if ((m = NET_IB_USING.matcher(msg)).find()) {
+                Matcher d = NET_DEVICE.matcher(m.group(1));
+                while (d.find()) {
+                    p.netDevices.add(d.group(1));
+                }
+            } else if ((m = NET_SOCKET_USING.matcher(msg)).find()) {
+                if (p.netDevices.isEmpty()) {
+                    Matcher d = SOCKET_DEVICE.matcher(m.group(1));
+                    while (d.find()) {
+                        p.netDevices.add("socket " + d.group(1));
+                    }
+                }
+            }
+        } else if (msg.startsWith("Using network ")) {
+            if ((m = USING_NETWORK.matcher(msg)).find()) {
+                p.network = m.group(1);
+            }
+        } else if (msg.startsWith("NCCL_") && msg.contains(" set ")) {
+            if ((m = ENV.matcher(msg)).find()) {
+                p.env.put(m.group(1), m.group(2).strip());
+            }
+        } else if (msg.contains(" - Init ")) {
+            if ((m = INIT.matcher(msg)).find()) {
+                String commId = m.group(7) != null ? m.group(7) : m.group(1);
+                p.currentComm = commId;
+                boolean complete = m.group(8).equals("COMPLETE");
+                log.putRank(new Rank(host, pid, Integer.parseInt(m.group(4)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5)),
+                        m.group(6), commId, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)), p.version, true, complete,
+                        p.netDevices, p.network, p.noIbDevice, p.env, evidence(raw)));
             }
         }
+    }
+
+    /** Evidence is made only for the lines that become part of the model. */
+    private Evidence evidence(String raw) {
+        return new Evidence(source, lineNumber, raw.strip());
+    }
+
+    private String lastHost;
+    private int lastPid = -1;
+    private ProcessState lastProcess;
+
+    /** Logs are runs of lines from one process: remember the last one instead of hashing host:pid per line. */
+    private ProcessState process(String host, int pid) {
+        if (pid != lastPid || !host.equals(lastHost)) {
+            lastProcess = processes.computeIfAbsent(host + ":" + pid, k -> new ProcessState());
+            lastHost = host;
+            lastPid = pid;
+        }
+        return lastProcess;
     }
 
     private void warn(String host, int pid, String msg, Evidence ev) {
