@@ -20,6 +20,9 @@ import org.fabricscope.importers.ibnet.IbnetdiscoverPortsImporter;
 import org.fabricscope.importers.ibnet.IbqueryerrorsImporter;
 import org.fabricscope.importers.ibnet.NodeNameMap;
 import org.fabricscope.importers.ibnet.PerfqueryImporter;
+import org.fabricscope.importers.k8s.AllocatableImporter;
+import org.fabricscope.importers.k8s.DescribePodImporter;
+import org.fabricscope.importers.k8s.KubeObjectImporter;
 import org.fabricscope.importers.nccl.NcclXmlImporter;
 import org.fabricscope.importers.nccl.NvidiaSmiTopoImporter;
 import org.fabricscope.model.Diagnostic;
@@ -63,7 +66,8 @@ public final class FabricImporter {
             formats.put(s.name(), f);
             if (f == Format.UNKNOWN) {
                 String why = "not a format FabricScope reads (ibnetdiscover, iblinkinfo, perfquery, ibqueryerrors, "
-                        + "node-name-map, error_thresholds, NCCL topology/graph XML, nvidia-smi topo -m); skipped";
+                        + "node-name-map, error_thresholds, NCCL topology/graph XML, nvidia-smi topo -m, kubectl output "
+                        + "and training-job manifests); skipped";
                 builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
             } else if (f == Format.IBSIM_NET) {
                 builder.diagnostic(Diagnostic.info(s.name(), 1,
@@ -92,6 +96,10 @@ public final class FabricImporter {
                     thresholds = ErrorThresholds.parse(new InputStreamReader(in, StandardCharsets.UTF_8),
                             x.source.name(), problems);
                     problems.forEach(builder::diagnostic);
+                } else if (x.format == Format.K8S_OBJECTS) {
+                    new KubeObjectImporter().read(in, x.source.name(), builder, cancel);
+                } else if (x.format == Format.K8S_ALLOCATABLE) {
+                    new AllocatableImporter().read(in, x.source.name(), builder);
                 } else if (x.format == Format.NCCL_TOPOLOGY || x.format == Format.NCCL_GRAPH) {
                     new NcclXmlImporter().read(in, x.source.name(), builder, cancel);
                 } else {
@@ -119,6 +127,7 @@ public final class FabricImporter {
             case IBNETDISCOVER_PORTS, IBNETDISCOVER_LIST -> 2;
             case IBLINKINFO -> 3;
             case NCCL_TOPOLOGY, NCCL_GRAPH, NVIDIA_SMI_TOPO -> 5;
+            case K8S_OBJECTS, K8S_ALLOCATABLE, K8S_DESCRIBE_POD -> 6;
             default -> 4;
         };
     }
@@ -132,6 +141,7 @@ public final class FabricImporter {
             case PERFQUERY -> new PerfqueryImporter();
             case IBQUERYERRORS -> new IbqueryerrorsImporter();
             case NVIDIA_SMI_TOPO -> new NvidiaSmiTopoImporter();
+            case K8S_DESCRIBE_POD -> new DescribePodImporter();
             default -> throw new IllegalArgumentException(f.name());
         };
     }

@@ -21,6 +21,9 @@ public enum Format {
     NCCL_GRAPH("NCCL graph XML"),
     HWLOC_XML("hwloc topology XML (not NCCL's format)"),
     NVIDIA_SMI_TOPO("nvidia-smi topo -m matrix"),
+    K8S_OBJECTS("Kubernetes objects (kubectl -o json|yaml, job manifests)"),
+    K8S_ALLOCATABLE("Kubernetes node allocatable map (kubectl jsonpath)"),
+    K8S_DESCRIBE_POD("kubectl describe pod"),
     UNKNOWN("unknown");
 
     private static final Pattern IBNET_NODE = Pattern.compile(
@@ -49,6 +52,17 @@ public enum Format {
     private static final Pattern XML_ROOT = Pattern.compile("<([A-Za-z_][\\w.:-]*)");
     private static final Pattern XML_DOCTYPE = Pattern.compile("<!DOCTYPE\\s+([A-Za-z_][\\w.:-]*)");
 
+    private static final Pattern K8S_KINDS = Pattern.compile(
+            "(?:Node|Pod|Event|List|NodeList|PodList|EventList|PyTorchJob|MPIJob|TFJob|XGBoostJob|PaddleJob)");
+    private static final Pattern K8S_JSON_KIND = Pattern.compile("\"kind\"\\s*:\\s*\"" + K8S_KINDS.pattern() + "\"");
+    private static final Pattern K8S_YAML_KIND = Pattern.compile(
+            "^\\s*(?:-\\s+)?kind:\\s*[\"']?" + K8S_KINDS.pattern() + "[\"']?\\s*$");
+    private static final Pattern K8S_YAML_API = Pattern.compile("^\\s*(?:-\\s+)?apiVersion:\\s*\\S+\\s*$");
+    private static final Pattern ALLOCATABLE_KEY = Pattern.compile(
+            "[{,]\\s*\"(?:cpu|memory|pods|ephemeral-storage|nvidia\\.com/gpu|aliyun/erdma)\"\\s*:\\s*\"");
+    private static final Pattern NODE_NAME_LINE = Pattern.compile("^(?:node/)?[A-Za-z0-9][A-Za-z0-9._-]*:?$");
+    private static final Pattern ALLOCATABLE_GO = Pattern.compile("^map\\[.*\\b(?:cpu|memory|pods):\\S+.*\\]$");
+
     private final String label;
 
     Format(String label) {
@@ -64,6 +78,10 @@ public enum Format {
         Format xml = detectXml(head);
         if (xml != null) {
             return xml;
+        }
+        Format k8s = detectKubernetes(head);
+        if (k8s != null) {
+            return k8s;
         }
         for (String raw : head) {
             if (raw.contains("CPU Affinity") && SMI_HEADER.matcher(ANSI.matcher(raw).replaceAll("")).matches()) {
@@ -147,6 +165,76 @@ public enum Format {
             return NODE_NAME_MAP;
         }
         return UNKNOWN;
+    }
+
+    /**
+     * Kubernetes input: JSON or YAML objects whose {@code kind} is one FabricScope reads (with an
+     * {@code apiVersion}), an allocatable map (a JSON object with resource-name keys and string
+     * values, or Go's {@code map[...]}), or {@code kubectl describe pod} text ({@code Name:} first,
+     * then {@code Namespace:} and a pod section). Null when none of these.
+     */
+    public static Format detectKubernetes(List<String> head) {
+        String first = null;
+        for (String l : head) {
+            String t = l.replace("\uFEFF", "").strip();
+            if (!t.isEmpty()) {
+                first = t;
+                break;
+            }
+        }
+        if (first == null) {
+            return null;
+        }
+        if (first.startsWith("{") || first.startsWith("[")) {
+            String joined = String.join("\n", head);
+            if (K8S_JSON_KIND.matcher(joined).find() && joined.contains("\"apiVersion\"")) {
+                return K8S_OBJECTS;
+            }
+            if (!joined.contains("\"kind\"") && ALLOCATABLE_KEY.matcher(joined).find()) {
+                return K8S_ALLOCATABLE;
+            }
+            return null;
+        }
+        if (ALLOCATABLE_GO.matcher(first).matches()) {
+            return K8S_ALLOCATABLE;
+        }
+        if (NODE_NAME_LINE.matcher(first).matches() || first.indexOf('{') > 0) {
+            // a shell loop's output: a node name line (or "name {...}") before each one-liner
+            int maps = 0;
+            for (String l : head) {
+                String t = l.strip();
+                if (t.isEmpty() || NODE_NAME_LINE.matcher(t).matches()) {
+                    continue;
+                }
+                int brace = t.indexOf('{');
+                if (brace >= 0 && t.endsWith("}") && !t.contains("\"kind\"") && ALLOCATABLE_KEY.matcher(t.substring(brace)).find()
+                        && (brace == 0 || NODE_NAME_LINE.matcher(t.substring(0, brace).strip()).matches())) {
+                    maps++;
+                } else {
+                    maps = -1;
+                    break;
+                }
+            }
+            if (maps > 0) {
+                return K8S_ALLOCATABLE;
+            }
+        }
+        if (first.startsWith("Name:")) {
+            boolean ns = false;
+            boolean podSection = false;
+            for (String l : head) {
+                ns |= l.startsWith("Namespace:");
+                podSection |= l.startsWith("Events:") || l.startsWith("Containers:") || l.startsWith("IP:");
+            }
+            return ns && podSection ? K8S_DESCRIBE_POD : null;
+        }
+        boolean kind = false;
+        boolean api = false;
+        for (String l : head) {
+            kind |= K8S_YAML_KIND.matcher(l).matches();
+            api |= K8S_YAML_API.matcher(l).matches();
+        }
+        return kind && api ? K8S_OBJECTS : null;
     }
 
     /**

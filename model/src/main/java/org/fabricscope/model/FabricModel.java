@@ -14,6 +14,11 @@ import java.util.Map;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.GpuFabricPath;
 import org.fabricscope.model.host.HostTopology;
+import org.fabricscope.model.k8s.K8sEvent;
+import org.fabricscope.model.k8s.K8sLayer;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.k8s.TrainingJob;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.MaskSubgraph;
@@ -34,6 +39,7 @@ public final class FabricModel {
     private final Map<Integer, FabricNode> byLid = new HashMap<>();
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
     private final Map<String, HostTopology> hostTopologies;
+    private final K8sLayer k8s;
 
     FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
                 List<Diagnostic> diagnostics, List<String> sources) {
@@ -42,6 +48,13 @@ public final class FabricModel {
 
     FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
                 List<Diagnostic> diagnostics, List<String> sources, Map<String, HostTopology> hostTopologies) {
+        this(nodes, cables, hosts, diagnostics, sources, hostTopologies, K8sLayer.EMPTY);
+    }
+
+    FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
+                List<Diagnostic> diagnostics, List<String> sources, Map<String, HostTopology> hostTopologies,
+                K8sLayer k8s) {
+        this.k8s = k8s == null ? K8sLayer.EMPTY : k8s;
         this.hostTopologies = Collections.unmodifiableMap(new LinkedHashMap<>(hostTopologies));
         this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         this.cables = Collections.unmodifiableList(cables);
@@ -81,6 +94,34 @@ public final class FabricModel {
             t.addTo(g, h);
         }
         this.graph = new AsUnmodifiableGraph<>(g);
+    }
+
+    /** The Kubernetes layer: nodes, pods, events, training jobs and the node-to-host join (empty when none was read). */
+    public K8sLayer k8s() {
+        return k8s;
+    }
+
+    /** Kubernetes nodes by name, in natural name order. */
+    public Map<String, K8sNode> k8sNodes() {
+        return k8s.nodes();
+    }
+
+    public List<K8sPod> pods() {
+        return k8s.pods();
+    }
+
+    public List<K8sEvent> events() {
+        return k8s.events();
+    }
+
+    public List<TrainingJob> jobs() {
+        return k8s.jobs();
+    }
+
+    /** The fabric host a Kubernetes node joined (by name, hostname label or InternalIP), or null. */
+    public Host hostOf(K8sNode node) {
+        String h = k8s.hostOf(node.name());
+        return h == null ? null : hosts.get(h);
     }
 
     /** An empty model, for a window with nothing loaded. */

@@ -27,6 +27,7 @@ public final class FabricModelBuilder {
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final List<String> sources = new ArrayList<>();
     private final List<HostTopologyBuilder> hostTopologies = new ArrayList<>();
+    private final org.fabricscope.model.k8s.K8sLayerBuilder k8s = new org.fabricscope.model.k8s.K8sLayerBuilder();
 
     private record PendingCounters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
                                    Evidence evidence, boolean allPorts) {
@@ -261,6 +262,11 @@ public final class FabricModelBuilder {
         hostTopologies.add(draft);
     }
 
+    /** The Kubernetes layer being collected: nodes, allocatable maps, pods, events, jobs. */
+    public org.fabricscope.model.k8s.K8sLayerBuilder k8s() {
+        return k8s;
+    }
+
     public void diagnostic(Diagnostic d) {
         diagnostics.add(d);
     }
@@ -279,7 +285,10 @@ public final class FabricModelBuilder {
         Map<String, Host> hosts = groupHosts();
         TierClassifier.assign(nodes.values(), cables.values());
         Map<String, HostTopology> topologies = HostLayer.resolve(hostTopologies, nodes.values(), diagnostics);
-        return new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources, topologies);
+        java.util.Set<String> hostNames = new java.util.LinkedHashSet<>(hosts.keySet());
+        hostNames.addAll(topologies.keySet());
+        return new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources, topologies,
+                k8s.build(hostNames));
     }
 
     private void resolveCounters() {

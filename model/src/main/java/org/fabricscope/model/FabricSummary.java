@@ -11,11 +11,13 @@ import org.fabricscope.model.diagnosis.LinkErrorsCheck;
 
 /**
  * The counts that {@code fabricscope summary} prints. Field names are a contract with scripts:
- * add fields, never rename them.
+ * add fields, never rename them. {@code allocatable} is the total allocatable per resource over all
+ * Kubernetes nodes read, in base units (cores, bytes, devices; whole numbers as integers).
  */
 public record FabricSummary(int switches, Map<String, Integer> switchTiers, int cas, int hostCas, int hosts,
                             int routers, int cables, Map<String, Integer> cablesBySpeed, int cablesDegraded,
                             int portsWithErrors, int gpus, int nics, int nets, int nvlinks,
+                            int k8sNodes, int pods, Map<String, Number> allocatable,
                             List<Diagnostic> diagnostics) {
 
     /** Per-host counts from the host layer (NCCL topology files), for {@code summary --json --detail}. */
@@ -25,7 +27,8 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
     /** The same counts with other diagnostics (e.g. with threshold-file problems added). */
     public FabricSummary withDiagnostics(List<Diagnostic> all) {
         return new FabricSummary(switches, switchTiers, cas, hostCas, hosts, routers, cables, cablesBySpeed,
-                cablesDegraded, portsWithErrors, gpus, nics, nets, nvlinks, List.copyOf(all));
+                cablesDegraded, portsWithErrors, gpus, nics, nets, nvlinks, k8sNodes, pods, allocatable,
+                List.copyOf(all));
     }
 
     /** One row per host that has a topology, in host-name order. */
@@ -89,6 +92,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
             nvlinks += t.nvlinkCount();
         }
         return new FabricSummary(switches, tiers, cas, hostCas, model.hosts().size(), routers,
-                model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets, nvlinks, model.diagnostics());
+                model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets, nvlinks,
+                model.k8sNodes().size(), model.pods().size(), model.k8s().allocatableTotals(), model.diagnostics());
     }
 }

@@ -28,12 +28,16 @@ public final class Diagnosis {
 
     /**
      * The fabric checks plus the host-layer checks ({@code pcie-degraded}, {@code gdr-disabled},
-     * {@code gpu-nic-far}, {@code nic-unmatched}); host checks find nothing when no host topology
-     * was loaded, so this is a safe default for the CLI and the app.
+     * {@code gpu-nic-far}, {@code nic-unmatched}) and the Kubernetes checks ({@code insufficient-resources},
+     * {@code rdma-resource-not-requested}, {@code rdma-resource-missing}, {@code shm-too-small},
+     * {@code secondary-network-missing}); each finds nothing when its layer was not loaded, so this is a
+     * safe default for the CLI and the app.
      */
     public static Diagnosis standard(ErrorThresholds thresholds) {
         return fabric(thresholds).with(new PcieDegradedCheck()).with(new GdrDisabledCheck())
-                .with(new GpuNicFarCheck()).with(new NicUnmatchedCheck());
+                .with(new GpuNicFarCheck()).with(new NicUnmatchedCheck())
+                .with(new InsufficientResourcesCheck()).with(new RdmaResourceNotRequestedCheck())
+                .with(new RdmaResourceMissingCheck()).with(new ShmTooSmallCheck()).with(new SecondaryNetworkMissingCheck());
     }
 
     public Diagnosis with(FabricCheck check) {

@@ -1,0 +1,256 @@
+package org.fabricscope.importers.k8s;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.ImportCancelledException;
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.k8s.JobIdentity;
+import org.fabricscope.model.k8s.K8sEvent;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.k8s.PodSpecSummary;
+import org.fabricscope.model.k8s.Quantity;
+import org.fabricscope.model.k8s.Taint;
+import org.fabricscope.model.k8s.TrainingJob;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads Kubernetes objects as kubectl prints them with {@code -o json} or {@code -o yaml}: a
+ * {@code List} (or NodeList, PodList, EventList) of items or a single object, several YAML
+ * documents separated by {@code ---}, and training-job manifests. Kinds: Node, Pod, Event
+ * (core/v1 and events.k8s.io/v1), PyTorchJob, MPIJob, TFJob; others are skipped with a note.
+ * Each object is cited by the line it starts on (from Jackson's token location). Malformed input
+ * becomes a diagnostic with its line; what was read before it is kept.
+ */
+public final class KubeObjectImporter {
+    private String source;
+    private FabricModelBuilder builder;
+    private final Set<String> skippedKinds = new LinkedHashSet<>();
+
+    public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
+        this.source = source;
+        this.builder = builder;
+        byte[] bytes = in.readNBytes(KubeMappers.MAX_BYTES + 1);
+        if (bytes.length > KubeMappers.MAX_BYTES) {
+            builder.diagnostic(Diagnostic.error(source, 0, "larger than " + (KubeMappers.MAX_BYTES >> 20)
+                    + " MiB; not read"));
+            return;
+        }
+        ObjectMapper mapper = looksLikeJson(bytes) ? KubeMappers.json() : KubeMappers.yaml();
+        int objects = 0;
+        try (JsonParser p = mapper.createParser(bytes)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (cancel.isCancelled()) {
+                    throw new ImportCancelledException();
+                }
+                if (t == JsonToken.VALUE_NULL) {
+                    continue; // an empty YAML document
+                }
+                int line = line(p.currentTokenLocation());
+                if (t != JsonToken.START_OBJECT) {
+                    builder.diagnostic(Diagnostic.warning(source, line, "expected a Kubernetes object ({apiVersion, kind, "
+                            + "metadata, ...}); got " + t.asString() + "; skipped"));
+                    p.skipChildren();
+                    continue;
+                }
+                objects += readTop(p, line, cancel);
+            }
+        } catch (JsonProcessingException e) {
+            String msg = e.getOriginalMessage();
+            builder.diagnostic(Diagnostic.error(source, line(e.getLocation()), "malformed "
+                    + (mapper.getFactory().getFormatName()) + ": " + (msg == null ? e.getClass().getSimpleName()
+                    : msg.lines().findFirst().orElse(msg)) + "; kept the " + objects + " object(s) read before"));
+        } catch (RuntimeException e) {
+            // SnakeYAML limits (aliases, nesting, size) surface as unchecked exceptions
+            builder.diagnostic(Diagnostic.error(source, 0, "could not read: " + e.getMessage() + "; kept the " + objects
+                    + " object(s) read before"));
+        }
+        if (!skippedKinds.isEmpty()) {
+            builder.diagnostic(Diagnostic.info(source, 0, "kinds FabricScope does not use were skipped: "
+                    + String.join(", ", skippedKinds)));
+        }
+    }
+
+    private static boolean looksLikeJson(byte[] b) {
+        for (byte x : b) {
+            if (x == ' ' || x == '\t' || x == '\r' || x == '\n' || x == (byte) 0xEF || x == (byte) 0xBB || x == (byte) 0xBF) {
+                continue;
+            }
+            return x == '{' || x == '[';
+        }
+        return false;
+    }
+
+    private static int line(JsonLocation l) {
+        return l == null ? 0 : Math.max(0, l.getLineNr());
+    }
+
+    /**
+     * Reads one top-level object, streaming its {@code items} so that each item keeps its line and
+     * is kept even when a later item is malformed.
+     */
+    private int readTop(JsonParser p, int line, Cancellation cancel) throws IOException {
+        ObjectNode top = (ObjectNode) p.getCodec().createObjectNode();
+        boolean hasItems = false;
+        int read = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("items".equals(field) && v == JsonToken.START_ARRAY) {
+                hasItems = true;
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    if (cancel.isCancelled()) {
+                        throw new ImportCancelledException();
+                    }
+                    int itemLine = line(p.currentTokenLocation());
+                    JsonNode item = p.readValueAsTree();
+                    object(item, itemLine);
+                    read++;
+                }
+            } else {
+                JsonNode value = p.readValueAsTree();
+                top.set(field, value);
+            }
+        }
+        String kind = top.path("kind").asText("");
+        if (hasItems || kind.endsWith("List")) {
+            return read;
+        }
+        object(top, line);
+        return 1;
+    }
+
+    private void object(JsonNode o, int line) {
+        if (!o.isObject()) {
+            builder.diagnostic(Diagnostic.warning(source, line, "list item is not an object; skipped"));
+            return;
+        }
+        String kind = o.path("kind").asText("");
+        String name = o.path("metadata").path("name").asText("");
+        if (name.isEmpty() && !kind.equals("Event")) {
+            builder.diagnostic(Diagnostic.warning(source, line, kind + " without metadata.name; skipped"));
+            return;
+        }
+        switch (kind) {
+            case "Node" -> node(o, name, line);
+            case "Pod" -> pod(o, name, line);
+            case "Event" -> event(o, line);
+            case "PyTorchJob", "MPIJob", "TFJob", "XGBoostJob", "PaddleJob" -> job(o, kind, name, line);
+            case "" -> builder.diagnostic(Diagnostic.warning(source, line, "object without kind; skipped"));
+            default -> skippedKinds.add(kind);
+        }
+    }
+
+    private void node(JsonNode o, String name, int line) {
+        JsonNode status = o.path("status");
+        List<Taint> taints = new ArrayList<>();
+        for (JsonNode t : KubeSpecs.iterable(o.path("spec").path("taints"))) {
+            taints.add(new Taint(t.path("key").asText(""), t.path("value").asText(""), t.path("effect").asText("")));
+        }
+        Boolean ready = null;
+        for (JsonNode c : KubeSpecs.iterable(status.path("conditions"))) {
+            if ("Ready".equals(c.path("type").asText())) {
+                ready = "True".equals(c.path("status").asText());
+            }
+        }
+        String ip = null;
+        for (JsonNode a : KubeSpecs.iterable(status.path("addresses"))) {
+            if ("InternalIP".equals(a.path("type").asText()) && ip == null) {
+                ip = a.path("address").asText(null);
+            }
+        }
+        Map<String, Quantity> alloc = KubeSpecs.quantities(status.path("allocatable"), source, line,
+                "node " + name + " allocatable", builder);
+        Map<String, Quantity> cap = KubeSpecs.quantities(status.path("capacity"), source, line,
+                "node " + name + " capacity", builder);
+        Evidence ev = new Evidence(source, line, "node " + name + (ready == null ? "" : ready ? " Ready" : " NotReady")
+                + " allocatable " + compact(alloc));
+        builder.k8s().node(new K8sNode(name, KubeSpecs.strings(o.path("metadata").path("labels")), taints, alloc, cap,
+                ready, ip, o.path("spec").path("unschedulable").asBoolean(false), ev, ev));
+    }
+
+    static String compact(Map<String, Quantity> m) {
+        StringBuilder sb = new StringBuilder("{");
+        m.forEach((k, v) -> sb.append(sb.length() > 1 ? "," : "").append('"').append(k).append("\":\"").append(v.text()).append('"'));
+        return sb.append('}').toString();
+    }
+
+    private void pod(JsonNode o, String name, int line) {
+        JsonNode meta = o.path("metadata");
+        String ns = meta.path("namespace").asText("default");
+        Map<String, String> labels = KubeSpecs.strings(meta.path("labels"));
+        String node = o.path("spec").path("nodeName").asText(null);
+        if (node != null && node.isBlank()) {
+            node = null;
+        }
+        String phase = o.path("status").path("phase").asText("Unknown");
+        PodSpecSummary spec = KubeSpecs.podSpec(meta, o.path("spec"), source, line, builder);
+        Evidence ev = new Evidence(source, line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
+                + " requests " + compact(spec.effectiveRequests()));
+        builder.k8s().pod(new K8sPod(name, ns, node, phase, labels, JobIdentity.of(name, labels), spec, ev), false);
+    }
+
+    private void event(JsonNode o, int line) {
+        JsonNode involved = o.has("regarding") ? o.path("regarding") : o.path("involvedObject");
+        String ns = involved.path("namespace").asText(o.path("metadata").path("namespace").asText("default"));
+        String message = o.has("note") ? o.path("note").asText("") : o.path("message").asText("");
+        int count = o.has("count") ? o.path("count").asInt(1) : o.path("deprecatedCount").asInt(1);
+        String reporter = o.path("source").path("component").asText(null);
+        if (reporter == null) {
+            reporter = o.path("reportingController").asText(o.path("reportingComponent").asText(null));
+        }
+        String reason = o.path("reason").asText("");
+        K8sEvent e = K8sEvent.of(ns, involved.path("kind").asText("Pod"), involved.path("name").asText(""),
+                o.path("type").asText(""), reason, message, Math.max(1, count), reporter,
+                new Evidence(source, line, o.path("type").asText("") + " " + reason + " "
+                        + involved.path("kind").asText("") + "/" + involved.path("name").asText("") + ": " + message));
+        if ("FailedScheduling".equals(reason) && e.scheduling() == null) {
+            builder.diagnostic(Diagnostic.info(source, line, "FailedScheduling message does not follow kube-scheduler's "
+                    + "\"0/N nodes are available: ...\" grammar; kept as text"));
+        }
+        builder.k8s().event(e);
+    }
+
+    private void job(JsonNode o, String kind, String name, int line) {
+        JsonNode meta = o.path("metadata");
+        String ns = meta.path("namespace").asText("default");
+        List<TrainingJob.Replica> replicas = new ArrayList<>();
+        Iterator<Map.Entry<String, JsonNode>> specs = o.path("spec").fields();
+        Evidence ev = new Evidence(source, line, kind + " " + ns + "/" + name);
+        while (specs.hasNext()) {
+            Map.Entry<String, JsonNode> s = specs.next();
+            if (!s.getKey().endsWith("ReplicaSpecs") || !s.getValue().isObject()) {
+                continue;
+            }
+            s.getValue().fields().forEachRemaining(r -> {
+                JsonNode template = r.getValue().path("template");
+                PodSpecSummary spec = KubeSpecs.podSpec(template.path("metadata"), template.path("spec"), source, line, builder);
+                replicas.add(new TrainingJob.Replica(r.getKey(), r.getValue().path("replicas").asInt(1), spec,
+                        new Evidence(source, line, kind + " " + ns + "/" + name + " " + r.getKey() + " x"
+                                + r.getValue().path("replicas").asInt(1) + " requests " + compact(spec.effectiveRequests()))));
+            });
+        }
+        if (replicas.isEmpty()) {
+            builder.diagnostic(Diagnostic.warning(source, line, kind + " " + name + " has no spec.*ReplicaSpecs"));
+        }
+        builder.k8s().job(new TrainingJob(name, ns, kind, replicas, List.of(), ev));
+    }
+}

@@ -1,0 +1,41 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.k8s.PodSpecSummary;
+import org.fabricscope.model.k8s.TrainingJob;
+
+/**
+ * The pod specs a Kubernetes check looks at: each training pod read, and the replica templates of
+ * job manifests whose pods were not read (so a manifest alone can be checked before submitting).
+ */
+final class K8sSubjects {
+    private K8sSubjects() {
+    }
+
+    record Spec(String subject, String label, PodSpecSummary spec, Evidence evidence) {
+    }
+
+    static List<Spec> trainingSpecs(FabricModel model) {
+        List<Spec> out = new ArrayList<>();
+        for (K8sPod p : model.pods()) {
+            if (p.training() && !p.terminated()) {
+                out.add(new Spec("pod " + p.key(), "Pod " + p.key(), p.spec(), p.evidence()));
+            }
+        }
+        for (TrainingJob j : model.jobs()) {
+            if (!j.podNames().isEmpty()) {
+                continue;
+            }
+            for (TrainingJob.Replica r : j.replicas()) {
+                out.add(new Spec("job " + j.key() + " " + r.type(), j.kind() + " " + j.key() + " replica " + r.type(),
+                        r.template(), r.evidence() != null ? r.evidence() : j.evidence()));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,74 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.k8s.Quantity;
+import org.fabricscope.model.k8s.Resources;
+
+/**
+ * {@code rdma-resource-not-requested}: a training pod scheduled on a node that offers an RDMA
+ * device resource ({@code aliyun/erdma}, {@code rdma/*}) but requests none, so the device plugin
+ * mounts no RDMA device and NCCL falls back to TCP sockets. Seed 000's FAQ ("Why doesn't the log
+ * show NET/IB : Using erdma_0?": the {@code --device=aliyun/erdma=1} parameter was not added) and
+ * seed 002 (RunAI {@code --extended-resource rdma/rdma=1}).
+ */
+public final class RdmaResourceNotRequestedCheck implements FabricCheck {
+    @Override
+    public String id() {
+        return "rdma-resource-not-requested";
+    }
+
+    @Override
+    public String description() {
+        return "Training pods that request no RDMA resource although their node offers one (NCCL then uses TCP)";
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (K8sPod pod : model.pods()) {
+            if (!pod.training() || pod.node() == null || pod.terminated() || pod.spec().requestsRdma()) {
+                continue;
+            }
+            K8sNode node = model.k8sNodes().get(pod.node());
+            if (node == null) {
+                continue;
+            }
+            Map<String, Quantity> offered = Resources.rdmaOffered(node.allocatable());
+            if (offered.isEmpty()) {
+                continue;
+            }
+            String res = offered.keySet().iterator().next();
+            List<Evidence> evidence = new ArrayList<>();
+            if (pod.evidence() != null) {
+                evidence.add(pod.evidence());
+            }
+            if (node.allocatableEvidence() != null) {
+                evidence.add(node.allocatableEvidence());
+            }
+            List<String> remedies = new ArrayList<>();
+            remedies.add("Request the RDMA resource in the pod template: resources.limits \"" + res + "\": 1 (extended "
+                    + "resources are requested through limits).");
+            if (res.equals(Resources.ERDMA)) {
+                remedies.add("With Arena, add --device=aliyun/erdma=1 to arena submit pytorch.");
+            } else {
+                remedies.add("With RunAI, add --extended-resource " + (res.equals("rdma/rdma") ? res : "rdma/rdma")
+                        + "=1 (the cluster's resource here is " + res + "); with Arena, --device=" + res + "=1.");
+            }
+            remedies.add("Then look for \"NET/IB : Using\" in the NCCL_DEBUG=INFO log of rank 0 instead of \"Using network Socket\".");
+            out.add(new Finding(id(), Severity.WARNING,
+                    "Training pod " + pod.key() + " on node " + node.name() + " requests no RDMA resource although the node "
+                            + "offers " + res + "=" + offered.get(res).text() + "; NCCL will fall back to TCP sockets",
+                    List.of("pod " + pod.key(), "node " + node.name()), evidence, remedies));
+        }
+        return out;
+    }
+}

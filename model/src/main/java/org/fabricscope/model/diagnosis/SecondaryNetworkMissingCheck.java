@@ -1,0 +1,54 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.k8s.PodSpecSummary;
+
+/**
+ * {@code secondary-network-missing}: NCCL_SOCKET_IFNAME names a Multus secondary interface
+ * ({@code net1}, {@code net2}, ...) but the pod carries no {@code k8s.v1.cni.cncf.io/networks}
+ * annotation, so that interface will not exist and NCCL's bootstrap fails or falls back (seed 003:
+ * "Annotate Pods to attach secondary networks ... NCCL_SOCKET_IFNAME: net1").
+ */
+public final class SecondaryNetworkMissingCheck implements FabricCheck {
+    private static final Pattern MULTUS_IF = Pattern.compile("^net\\d+$");
+
+    @Override
+    public String id() {
+        return "secondary-network-missing";
+    }
+
+    @Override
+    public String description() {
+        return "Pods whose NCCL_SOCKET_IFNAME names a Multus interface (net1) with no networks annotation";
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (K8sSubjects.Spec s : K8sSubjects.trainingSpecs(model)) {
+            List<String> ifs = s.spec().socketInterfaces().stream().filter(i -> MULTUS_IF.matcher(i).matches()).toList();
+            String nets = s.spec().networks();
+            if (ifs.isEmpty() || (nets != null && !nets.isBlank())) {
+                continue;
+            }
+            out.add(new Finding(id(), Severity.ERROR,
+                    s.label() + " sets NCCL_SOCKET_IFNAME=" + s.spec().env().get("NCCL_SOCKET_IFNAME") + " but has no "
+                            + PodSpecSummary.NETWORKS_ANNOTATION + " annotation: interface " + ifs.get(0)
+                            + " will not exist in the pod",
+                    List.of(s.subject()), s.evidence() == null ? List.of() : List.of(s.evidence()),
+                    List.of("Add the annotation " + PodSpecSummary.NETWORKS_ANNOTATION + ": <NetworkAttachmentDefinition> "
+                                    + "(for example roce-network) to this replica's pod template metadata, not only the master's; "
+                                    + "with RunAI, --annotation k8s.v1.cni.cncf.io/networks=kube-system/roce.",
+                            "Check Multus runs (kubectl get pods -n kube-system -l app=multus) and the "
+                                    + "NetworkAttachmentDefinition exists in the pod's namespace (kubectl get net-attach-def).",
+                            "Or, if no secondary network is intended, set NCCL_SOCKET_IFNAME=eth0.")));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,58 @@
+package org.fabricscope.model.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.k8s.Quantity;
+import org.fabricscope.model.k8s.ShmVolume;
+
+/**
+ * {@code shm-too-small}: a training pod (or job template) with no memory-backed volume at
+ * {@code /dev/shm}, or one whose sizeLimit is below 1Gi. The container runtime's default
+ * {@code /dev/shm} is 64 MB; NCCL and the PyTorch DataLoader need gigabytes (seed 003: "Forgetting
+ * to set emptyDir.medium: Memory with an adequate sizeLimit is one of the most common reasons
+ * distributed training silently runs 2-5x slower than expected").
+ */
+public final class ShmTooSmallCheck implements FabricCheck {
+    static final Quantity MINIMUM = Quantity.parse("1Gi");
+
+    @Override
+    public String id() {
+        return "shm-too-small";
+    }
+
+    @Override
+    public String description() {
+        return "Training pods without a memory-backed /dev/shm emptyDir, or with a sizeLimit below 1Gi";
+    }
+
+    @Override
+    public List<Finding> run(FabricModel model) {
+        List<Finding> out = new ArrayList<>();
+        for (K8sSubjects.Spec s : K8sSubjects.trainingSpecs(model)) {
+            ShmVolume v = s.spec().devShm();
+            String problem;
+            if (v == null) {
+                problem = "mounts nothing at /dev/shm, so it gets the container runtime's 64 MB default";
+            } else if (!v.memoryBacked()) {
+                problem = "mounts volume " + v.name() + " (" + v.type() + (v.medium() == null || v.medium().isEmpty() ? ""
+                        : ", medium " + v.medium()) + ") at /dev/shm, which is not an emptyDir with medium: Memory";
+            } else if (v.sizeLimit() != null && v.sizeLimit().compareTo(MINIMUM) < 0) {
+                problem = "limits its memory-backed /dev/shm (" + v.name() + ") to sizeLimit " + v.sizeLimit().text()
+                        + ", below 1Gi";
+            } else {
+                continue;
+            }
+            out.add(new Finding(id(), Severity.WARNING, s.label() + " " + problem, List.of(s.subject()),
+                    s.evidence() == null ? List.of() : List.of(s.evidence()),
+                    List.of("Add a volume \"dshm\" with emptyDir: {medium: Memory, sizeLimit: 64Gi} and mount it at /dev/shm "
+                                    + "in the training container; multi-GPU jobs commonly need 16-64Gi.",
+                            "Keep the pod's memory limit above the sizeLimit: memory-backed emptyDir counts against it.",
+                            "Inside the pod, df -h /dev/shm shows the size actually mounted.")));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,70 @@
+package org.fabricscope.model.k8s;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which training job a pod belongs to, and its role: from Kubeflow training-operator labels
+ * ({@code training.kubeflow.org/job-name}, {@code replica-type}, {@code replica-index}, or the
+ * deprecated unprefixed ones), mpi-operator's {@code job-role}, Arena's {@code release} label, or
+ * failing those the pod name ({@code <job>-master-0}, {@code <job>-worker-N},
+ * {@code <job>-launcher-<rand>}). {@code source} says which one was used.
+ */
+public record JobIdentity(String jobName, String replicaType, Integer replicaIndex, String source) {
+    private static final String KF = "training.kubeflow.org/";
+    private static final Pattern NAME = Pattern.compile("^(.+)-(master|worker|chief|ps|evaluator)-(\\d+)$");
+    private static final Pattern LAUNCHER = Pattern.compile("^(.+)-launcher(?:-[a-z0-9]{5})?$");
+
+    /** The identity, or null for a pod that shows no sign of a training job. */
+    public static JobIdentity of(String podName, Map<String, String> labels) {
+        String job = label(labels, "job-name");
+        String type = label(labels, "replica-type");
+        if (type == null) {
+            type = label(labels, "job-role");
+        }
+        Integer index = parseIndex(label(labels, "replica-index"));
+        String source = labels.containsKey(KF + "job-name") ? "kubeflow-labels" : "kubeflow-labels (deprecated)";
+        if (job == null && labels.get("release") != null) {
+            job = labels.get("release");
+            source = "arena release label";
+        }
+        Matcher m = podName == null ? null : NAME.matcher(podName);
+        Matcher l = podName == null ? null : LAUNCHER.matcher(podName);
+        if (job == null) {
+            if (m != null && m.matches()) {
+                return new JobIdentity(m.group(1), m.group(2), Integer.parseInt(m.group(3)), "pod name");
+            }
+            if (l != null && l.matches()) {
+                return new JobIdentity(l.group(1), "launcher", null, "pod name");
+            }
+            return null;
+        }
+        if (type == null || index == null) {
+            if (m != null && m.matches() && m.group(1).equals(job)) {
+                type = type == null ? m.group(2) : type;
+                index = index == null ? Integer.parseInt(m.group(3)) : index;
+            } else if (type == null && l != null && l.matches() && l.group(1).equals(job)) {
+                type = "launcher";
+            }
+        }
+        return new JobIdentity(job, type == null ? null : type.toLowerCase(Locale.ROOT), index, source);
+    }
+
+    private static String label(Map<String, String> labels, String key) {
+        String v = labels.get(KF + key);
+        return v != null ? v : labels.get(key);
+    }
+
+    private static Integer parseIndex(String s) {
+        if (s == null) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(s.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package org.fabricscope.model.k8s;
+
+import org.fabricscope.model.Evidence;
+
+/**
+ * An event from {@code kubectl get events -o json} or the Events section of
+ * {@code kubectl describe pod}: about which object, its type/reason/message, the component that
+ * reported it, and for {@code FailedScheduling} the parsed message (null otherwise or when the
+ * message does not follow the scheduler's grammar).
+ */
+public record K8sEvent(String namespace, String objectKind, String objectName, String type, String reason,
+                       String message, int count, String reporter, SchedulingFailure scheduling, Evidence evidence) {
+    public K8sEvent {
+        namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
+        message = message == null ? "" : message;
+        reason = reason == null ? "" : reason;
+    }
+
+    /** Builds the event, parsing the message when the reason is FailedScheduling. */
+    public static K8sEvent of(String namespace, String objectKind, String objectName, String type, String reason,
+                              String message, int count, String reporter, Evidence evidence) {
+        SchedulingFailure f = "FailedScheduling".equals(reason) ? SchedulingFailure.parse(message) : null;
+        return new K8sEvent(namespace, objectKind, objectName, type, reason, message, count, reporter, f, evidence);
+    }
+
+    public String objectKey() {
+        return namespace + "/" + objectName;
+    }
+}

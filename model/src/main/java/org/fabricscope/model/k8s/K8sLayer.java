@@ -1,0 +1,145 @@
+package org.fabricscope.model.k8s;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.fabricscope.model.Evidence;
+import org.fabricscope.model.NaturalOrder;
+
+/**
+ * The Kubernetes layer of a model: nodes by name, pods, events, training jobs, and which fabric
+ * host each node is (joined by node name, {@code kubernetes.io/hostname}, InternalIP, or the short
+ * form of a fully qualified name). Immutable.
+ */
+public final class K8sLayer {
+    public static final K8sLayer EMPTY = new K8sLayer(Map.of(), List.of(), List.of(), List.of(), Map.of());
+
+    private final Map<String, K8sNode> nodes;
+    private final List<K8sPod> pods;
+    private final List<K8sEvent> events;
+    private final List<TrainingJob> jobs;
+    private final Map<String, String> hostOfNode;
+
+    public K8sLayer(Map<String, K8sNode> nodes, List<K8sPod> pods, List<K8sEvent> events, List<TrainingJob> jobs,
+                    Map<String, String> hostOfNode) {
+        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        this.pods = List.copyOf(pods);
+        this.events = List.copyOf(events);
+        this.jobs = List.copyOf(jobs);
+        this.hostOfNode = Map.copyOf(hostOfNode);
+    }
+
+    public Map<String, K8sNode> nodes() {
+        return nodes;
+    }
+
+    public List<K8sPod> pods() {
+        return pods;
+    }
+
+    public List<K8sEvent> events() {
+        return events;
+    }
+
+    public List<TrainingJob> jobs() {
+        return jobs;
+    }
+
+    /** The fabric host name a node joined, or null. */
+    public String hostOf(String nodeName) {
+        return hostOfNode.get(nodeName);
+    }
+
+    public List<K8sPod> podsOn(String nodeName) {
+        return pods.stream().filter(p -> nodeName.equals(p.node())).toList();
+    }
+
+    public List<K8sEvent> eventsFor(K8sPod pod) {
+        return events.stream().filter(e -> pod.name().equals(e.objectName()) && pod.namespace().equals(e.namespace())
+                && (e.objectKind() == null || e.objectKind().equals("Pod"))).toList();
+    }
+
+    /** The pods of a job (by namespace and job name), in name order. */
+    public List<K8sPod> podsOf(TrainingJob job) {
+        return pods.stream().filter(p -> p.job() != null && p.job().jobName().equals(job.name())
+                && p.namespace().equals(job.namespace())).toList();
+    }
+
+    /** Allocatable minus the requests of the node's pods that hold resources (not Succeeded/Failed). */
+    public Map<String, Quantity> free(String nodeName) {
+        K8sNode n = nodes.get(nodeName);
+        Map<String, Quantity> out = new TreeMap<>();
+        if (n == null) {
+            return out;
+        }
+        out.putAll(n.allocatable());
+        for (K8sPod p : podsOn(nodeName)) {
+            if (!p.terminated()) {
+                p.requests().forEach((k, v) -> out.computeIfPresent(k, (kk, have) -> have.minus(v)));
+            }
+        }
+        return out;
+    }
+
+    /** Total allocatable over all nodes read, per resource, as numbers in base units (cores, bytes, devices): a whole number as a long, else a double. */
+    public Map<String, Number> allocatableTotals() {
+        Map<String, Quantity> sum = new TreeMap<>(NaturalOrder.INSTANCE);
+        for (K8sNode n : nodes.values()) {
+            Resources.addAll(sum, n.allocatable());
+        }
+        Map<String, Number> out = new LinkedHashMap<>();
+        sum.forEach((k, v) -> {
+            java.math.BigDecimal d = v.value().stripTrailingZeros();
+            boolean whole = d.scale() <= 0 && d.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) < 0;
+            out.put(k, whole ? (Number) d.longValueExact() : (Number) d.doubleValue());
+        });
+        return out;
+    }
+
+    /**
+     * Joins nodes to host names: the node name, its hostname label, its InternalIP, then the short
+     * (unqualified) name of each, the first that names a host in {@code hostNames}.
+     */
+    public static Map<String, String> join(Map<String, K8sNode> nodes, Set<String> hostNames) {
+        Map<String, String> lower = new LinkedHashMap<>();
+        for (String h : hostNames) {
+            lower.putIfAbsent(h.toLowerCase(Locale.ROOT), h);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (K8sNode n : nodes.values()) {
+            List<String> keys = new ArrayList<>();
+            keys.add(n.name());
+            if (n.hostname() != null) {
+                keys.add(n.hostname());
+            }
+            if (n.internalIp() != null) {
+                keys.add(n.internalIp());
+            }
+            for (String k : List.copyOf(keys)) {
+                int dot = k.indexOf('.');
+                if (dot > 0 && !Character.isDigit(k.charAt(0))) {
+                    keys.add(k.substring(0, dot));
+                }
+            }
+            for (String k : keys) {
+                String h = lower.get(k.toLowerCase(Locale.ROOT));
+                if (h != null) {
+                    out.put(n.name(), h);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Evidence for a node's allocatable map, or an empty citation. */
+    public static Evidence allocatableEvidence(K8sNode n) {
+        return n.allocatableEvidence() != null ? n.allocatableEvidence() : new Evidence("", 0, "node " + n.name());
+    }
+}

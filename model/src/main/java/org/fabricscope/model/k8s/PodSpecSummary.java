@@ -1,0 +1,62 @@
+package org.fabricscope.model.k8s;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the checks need from a pod spec or a job's pod template: container requests and limits
+ * summed over the (non-init) containers, the containers' environment (first value of a name
+ * wins), the Multus {@code k8s.v1.cni.cncf.io/networks} annotation (null when absent), the
+ * volume mounted at {@code /dev/shm} (null when none), and the node selector.
+ */
+public record PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantity> limits, Map<String, String> env,
+                             String networks, ShmVolume devShm, Map<String, String> nodeSelector) {
+    public static final String NETWORKS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
+    public static final PodSpecSummary EMPTY = new PodSpecSummary(Map.of(), Map.of(), Map.of(), null, null, Map.of());
+
+    public PodSpecSummary {
+        requests = Map.copyOf(requests);
+        limits = Map.copyOf(limits);
+        env = Map.copyOf(env);
+        nodeSelector = Map.copyOf(nodeSelector);
+    }
+
+    /**
+     * What the scheduler counts: the request, or the limit where no request is set (Kubernetes
+     * defaults requests to limits; extended resources such as {@code aliyun/erdma} are usually
+     * given only as limits).
+     */
+    public Map<String, Quantity> effectiveRequests() {
+        java.util.Map<String, Quantity> out = new java.util.TreeMap<>(limits);
+        out.putAll(requests);
+        return out;
+    }
+
+    public boolean requestsRdma() {
+        return Resources.requestsRdma(effectiveRequests());
+    }
+
+    /** The interfaces NCCL_SOCKET_IFNAME names ({@code ^} and {@code =} prefixes dropped), in order. */
+    public List<String> socketInterfaces() {
+        String v = env.get("NCCL_SOCKET_IFNAME");
+        if (v == null || v.isBlank()) {
+            return List.of();
+        }
+        String t = v.trim();
+        if (t.startsWith("^")) {
+            return List.of(); // an exclusion list names no interface to use
+        }
+        return java.util.Arrays.stream(t.split(",")).map(s -> s.trim().replaceFirst("^=", ""))
+                .filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** True when the environment selects InfiniBand/RoCE HCAs for NCCL (NCCL_IB_HCA set, IB not disabled). */
+    public boolean expectsRdma() {
+        String disable = env.get("NCCL_IB_DISABLE");
+        if (disable != null && disable.trim().equals("1")) {
+            return false;
+        }
+        String hca = env.get("NCCL_IB_HCA");
+        return requestsRdma() || (hca != null && !hca.isBlank());
+    }
+}

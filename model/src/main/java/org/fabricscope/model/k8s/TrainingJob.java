@@ -1,0 +1,31 @@
+package org.fabricscope.model.k8s;
+
+import java.util.List;
+
+import org.fabricscope.model.Evidence;
+
+/**
+ * A training job: from a PyTorchJob / MPIJob manifest (with its replica templates) or, when no
+ * manifest was read, gathered from the labels and names of its pods ({@code kind} "pods").
+ */
+public record TrainingJob(String name, String namespace, String kind, List<Replica> replicas, List<String> podNames,
+                          Evidence evidence) {
+    public TrainingJob {
+        namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
+        replicas = List.copyOf(replicas);
+        podNames = List.copyOf(podNames);
+    }
+
+    /** One replica type of a manifest: {@code Master}, {@code Worker}, {@code Launcher}; its count and pod template. */
+    public record Replica(String type, int count, PodSpecSummary template, Evidence evidence) {
+    }
+
+    public String key() {
+        return namespace + "/" + name;
+    }
+
+    /** Whether any replica template asks for RDMA (an RDMA resource, or NCCL_IB_HCA). */
+    public boolean templatesExpectRdma() {
+        return replicas.stream().anyMatch(r -> r.template().expectsRdma());
+    }
+}
