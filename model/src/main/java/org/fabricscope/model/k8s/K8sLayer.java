@@ -25,6 +25,8 @@ public final class K8sLayer {
     private final List<K8sEvent> events;
     private final List<TrainingJob> jobs;
     private final Map<String, String> hostOfNode;
+    private final Map<String, List<K8sPod>> podsByNode = new LinkedHashMap<>();
+    private final Map<String, Map<String, Quantity>> freeByNode = new LinkedHashMap<>();
 
     public K8sLayer(Map<String, K8sNode> nodes, List<K8sPod> pods, List<K8sEvent> events, List<TrainingJob> jobs,
                     Map<String, String> hostOfNode) {
@@ -33,6 +35,20 @@ public final class K8sLayer {
         this.events = List.copyOf(events);
         this.jobs = List.copyOf(jobs);
         this.hostOfNode = Map.copyOf(hostOfNode);
+        for (K8sPod p : this.pods) {
+            if (p.node() != null) {
+                podsByNode.computeIfAbsent(p.node(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        for (K8sNode n : this.nodes.values()) {
+            Map<String, Quantity> free = new TreeMap<>(n.allocatable());
+            for (K8sPod p : podsByNode.getOrDefault(n.name(), List.of())) {
+                if (!p.terminated()) {
+                    p.requests().forEach((k, v) -> free.computeIfPresent(k, (kk, have) -> have.minus(v)));
+                }
+            }
+            freeByNode.put(n.name(), Collections.unmodifiableMap(free));
+        }
     }
 
     public Map<String, K8sNode> nodes() {
@@ -57,7 +73,7 @@ public final class K8sLayer {
     }
 
     public List<K8sPod> podsOn(String nodeName) {
-        return pods.stream().filter(p -> nodeName.equals(p.node())).toList();
+        return List.copyOf(podsByNode.getOrDefault(nodeName, List.of()));
     }
 
     public List<K8sEvent> eventsFor(K8sPod pod) {
@@ -73,18 +89,7 @@ public final class K8sLayer {
 
     /** Allocatable minus the requests of the node's pods that hold resources (not Succeeded/Failed). */
     public Map<String, Quantity> free(String nodeName) {
-        K8sNode n = nodes.get(nodeName);
-        Map<String, Quantity> out = new TreeMap<>();
-        if (n == null) {
-            return out;
-        }
-        out.putAll(n.allocatable());
-        for (K8sPod p : podsOn(nodeName)) {
-            if (!p.terminated()) {
-                p.requests().forEach((k, v) -> out.computeIfPresent(k, (kk, have) -> have.minus(v)));
-            }
-        }
-        return out;
+        return freeByNode.getOrDefault(nodeName, Map.of());
     }
 
     /** Total allocatable over all nodes read, per resource, as numbers in base units (cores, bytes, devices): a whole number as a long, else a double. */
