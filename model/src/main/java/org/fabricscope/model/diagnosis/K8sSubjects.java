@@ -32,6 +32,10 @@ final class K8sSubjects {
                 continue;
             }
             for (TrainingJob.Replica r : j.replicas()) {
+                if (r.type().equalsIgnoreCase("Launcher")
+                        && !r.template().effectiveRequests().containsKey(org.fabricscope.model.k8s.Resources.GPU)) {
+                    continue; // mpirun only: no NCCL traffic of its own
+                }
                 out.add(new Spec("job " + j.key() + " " + r.type(), j.kind() + " " + j.key() + " replica " + r.type(),
                         r.template(), r.evidence() != null ? r.evidence() : j.evidence()));
             }

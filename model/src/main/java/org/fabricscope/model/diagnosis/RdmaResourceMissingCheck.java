@@ -42,7 +42,7 @@ public final class RdmaResourceMissingCheck implements FabricCheck {
             }
             Map<String, List<K8sPod>> byNode = new LinkedHashMap<>();
             for (K8sPod p : pods) {
-                if (p.node() != null && !p.terminated()) {
+                if (p.node() != null && !p.terminated() && p.training()) { // not an MPI launcher on a CPU node
                     byNode.computeIfAbsent(p.node(), k -> new ArrayList<>()).add(p);
                 }
             }

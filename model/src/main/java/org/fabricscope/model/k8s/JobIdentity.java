@@ -26,8 +26,9 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
         }
         Integer index = parseIndex(label(labels, "replica-index"));
         String source = labels.containsKey(KF + "job-name") ? "kubeflow-labels" : "kubeflow-labels (deprecated)";
-        if (job == null && labels.get("release") != null) {
-            job = labels.get("release");
+        String release = labels.get("release");
+        if (job == null && release != null && arenaPod(podName, release, labels)) {
+            job = release;
             source = "arena release label";
         }
         Matcher m = podName == null ? null : NAME.matcher(podName);
@@ -50,6 +51,17 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
             }
         }
         return new JobIdentity(job, type == null ? null : type.toLowerCase(Locale.ROOT), index, source);
+    }
+
+    /**
+     * Every Helm chart sets {@code release}; Arena's training charts also set {@code createdBy}
+     * (PyTorchJob, MPIJob, ...) and an {@code app} ending in "job", and name pods after the release.
+     */
+    private static boolean arenaPod(String podName, String release, Map<String, String> labels) {
+        String app = labels.getOrDefault("app", "").toLowerCase(Locale.ROOT);
+        return labels.containsKey("createdBy") || app.endsWith("job")
+                || (podName != null && podName.startsWith(release + "-") && (NAME.matcher(podName).matches()
+                || LAUNCHER.matcher(podName).matches()));
     }
 
     private static String label(Map<String, String> labels, String key) {

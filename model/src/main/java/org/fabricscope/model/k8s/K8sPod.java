@@ -29,9 +29,16 @@ public record K8sPod(String name, String namespace, String node, String phase, M
         return "Succeeded".equalsIgnoreCase(phase) || "Failed".equalsIgnoreCase(phase);
     }
 
-    /** A pod of a training job, or one that asks for GPUs. */
+    /**
+     * A pod of a training job, or one that asks for GPUs. An MPI launcher only runs mpirun, so it
+     * counts only when it asks for GPUs itself (mpi-operator's runLauncherAsWorker).
+     */
     public boolean training() {
-        return job != null || spec.effectiveRequests().containsKey(Resources.GPU);
+        boolean gpus = spec.effectiveRequests().containsKey(Resources.GPU);
+        if (job != null && "launcher".equals(job.replicaType())) {
+            return gpus;
+        }
+        return job != null || gpus;
     }
 
     public Map<String, Quantity> requests() {

@@ -97,6 +97,18 @@ class K8sChecksTest {
     }
 
     @Test
+    void mpiLauncherIsNotATrainingPodUnlessItHasGpus() {
+        FabricModelBuilder b = new FabricModelBuilder();
+        node(b, "a", q("nvidia.com/gpu", "8", "rdma/hca", "1"));
+        pod(b, "bench-launcher-x7k2p", "a", "Running", spec(q("cpu", "1"), Map.of("NCCL_SOCKET_IFNAME", "net1"), null, null));
+        FabricModel m = b.build();
+        assertEquals("launcher", m.pods().get(0).job().replicaType());
+        assertTrue(new RdmaResourceNotRequestedCheck().run(m).isEmpty());
+        assertTrue(new ShmTooSmallCheck().run(m).isEmpty());
+        assertTrue(new SecondaryNetworkMissingCheck().run(m).isEmpty());
+    }
+
+    @Test
     void shmAndNetworkQuietWhenRight() {
         FabricModelBuilder b = new FabricModelBuilder();
         pod(b, "a-worker-0", "n", "Running", spec(q("nvidia.com/gpu", "8"), Map.of("NCCL_SOCKET_IFNAME", "net1"), "roce", GOOD_SHM));

@@ -62,6 +62,9 @@ class K8sLayerTest {
         assertEquals(new JobIdentity("llama", "worker", 12, "pod name"), JobIdentity.of("llama-worker-12", Map.of()));
         assertEquals(new JobIdentity("bench", "launcher", null, "pod name"), JobIdentity.of("bench-launcher-ab12c", Map.of()));
         assertNull(JobIdentity.of("coredns-5d78c9869d-abcde", Map.of("k8s-app", "kube-dns")));
+        assertNull(JobIdentity.of("prometheus-server-7c9f8d-x2x4z", Map.of("release", "prometheus", "app", "prometheus")),
+                "every Helm chart sets release; only Arena's training charts count");
+        assertEquals("bert", JobIdentity.of("bert-worker-0", Map.of("release", "bert")).jobName());
     }
 
     @Test
