@@ -152,12 +152,15 @@ class K8sIncidentGoldenTest {
         List<Finding> shm = withId("shm-too-small");
         assertEquals(List.of("pod ml-train/bert-ft-master-0", "pod ml-train/bert-ft-worker-0"),
                 shm.stream().map(f -> f.subjects().get(0)).sorted().toList());
-        assertTrue(shm.stream().anyMatch(f -> f.title().contains("sizeLimit 256Mi")));
+        assertTrue(shm.stream().anyMatch(f -> f.title().contains("sizeLimit 256Mi")
+                && f.evidence().get(0).text().equals("- mountPath: /dev/shm")
+                && f.evidence().get(1).text().equals("sizeLimit: 256Mi")), shm.toString());
         shm.forEach(K8sIncidentGoldenTest::assertCited);
         List<Finding> net = withId("secondary-network-missing");
         assertEquals(List.of("pod ml-train/llama-pretrain-worker-0", "pod ml-train/llama-pretrain-worker-1"),
                 net.stream().map(f -> f.subjects().get(0)).sorted().toList());
         net.forEach(K8sIncidentGoldenTest::assertCited);
+        net.forEach(f -> assertEquals("- name: NCCL_SOCKET_IFNAME value: net1", f.evidence().get(0).text(), f.toString()));
     }
 
     /** Every sample file cut short anywhere: read what can be read, report the rest, never throw. */

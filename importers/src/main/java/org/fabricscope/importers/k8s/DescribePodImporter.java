@@ -51,6 +51,7 @@ public final class DescribePodImporter extends LineImporter {
         final Map<String, Map<String, String>> volumes = new LinkedHashMap<>();
         final List<String[]> events = new ArrayList<>();
         final List<Integer> eventLines = new ArrayList<>();
+        final Map<String, Evidence> cites = new LinkedHashMap<>();
     }
 
     @Override
@@ -171,12 +172,16 @@ public final class DescribePodImporter extends LineImporter {
                     String v = m.group(3) == null ? "" : m.group(3).strip();
                     if (!v.startsWith("<set to the key")) {
                         pod.env.putIfAbsent(m.group(2).strip(), v);
+                        if (m.group(2).strip().equals("NCCL_SOCKET_IFNAME")) {
+                            pod.cites.putIfAbsent("NCCL_SOCKET_IFNAME", evidence(l));
+                        }
                     }
                 }
             }
             case "Mounts" -> {
                 if (s.startsWith("/dev/shm from ") && pod.shmVolume == null) {
                     pod.shmVolume = s.substring("/dev/shm from ".length()).replaceFirst("\\s.*$", "");
+                    pod.cites.put("/dev/shm", evidence(l));
                 }
             }
             default -> { }
@@ -194,6 +199,9 @@ public final class DescribePodImporter extends LineImporter {
             pod.volumes.put(volume, new LinkedHashMap<>());
         } else if (volume != null) {
             pod.volumes.get(volume).put(m.group(2).strip(), m.group(3) == null ? "" : m.group(3).strip());
+            if (volume.equals(pod.shmVolume) && m.group(2).strip().equals("SizeLimit")) {
+                pod.cites.put("sizeLimit", evidence(l));
+            }
         }
     }
 
@@ -250,7 +258,7 @@ public final class DescribePodImporter extends LineImporter {
                     v.getOrDefault("Medium", ""), size);
         }
         PodSpecSummary spec = new PodSpecSummary(p.requests, p.limits, p.env,
-                p.annotations.get(PodSpecSummary.NETWORKS_ANNOTATION), shm, p.nodeSelector);
+                p.annotations.get(PodSpecSummary.NETWORKS_ANNOTATION), shm, p.nodeSelector, p.cites);
         String phase = p.phase == null ? "Unknown" : p.phase;
         Evidence ev = new Evidence(source, p.line, "pod " + p.namespace + "/" + p.name + " " + phase
                 + (p.node == null ? "" : " on " + p.node) + " requests "

@@ -43,6 +43,9 @@ public final class KubeObjectImporter {
     private String source;
     private FabricModelBuilder builder;
     private final Set<String> skippedKinds = new LinkedHashSet<>();
+    private byte[] bytes;
+    private int[] lineStarts;
+    private boolean json;
 
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
         this.source = source;
@@ -53,7 +56,10 @@ public final class KubeObjectImporter {
                     + " MiB; not read"));
             return;
         }
-        ObjectMapper mapper = looksLikeJson(bytes) ? KubeMappers.json() : KubeMappers.yaml();
+        this.bytes = bytes;
+        this.lineStarts = lineStarts(bytes);
+        this.json = looksLikeJson(bytes);
+        ObjectMapper mapper = json ? KubeMappers.json() : KubeMappers.yaml();
         int objects = 0;
         try (JsonParser p = mapper.createParser(bytes)) {
             JsonToken t;
@@ -122,7 +128,7 @@ public final class KubeObjectImporter {
                     }
                     int itemLine = line(p.currentTokenLocation());
                     JsonNode item = p.readValueAsTree();
-                    object(item, itemLine);
+                    object(item, itemLine, line(p.currentLocation()));
                     read++;
                 }
             } else {
@@ -134,11 +140,78 @@ public final class KubeObjectImporter {
         if (hasItems || kind.endsWith("List")) {
             return read;
         }
-        object(top, line);
+        object(top, line, line(p.currentLocation()));
         return 1;
     }
 
-    private void object(JsonNode o, int line) {
+    private static int[] lineStarts(byte[] b) {
+        int n = 1;
+        for (byte x : b) {
+            if (x == '\n') {
+                n++;
+            }
+        }
+        int[] starts = new int[n];
+        int k = 1;
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] == '\n') {
+                starts[k++] = i + 1;
+            }
+        }
+        return starts;
+    }
+
+    /**
+     * The first line in {@code from..to} (1-based, inclusive) holding all the needles, cited; null
+     * when none does. Jackson's trees carry no locations, so settings are found in the object's lines.
+     */
+    private Evidence find(int from, int to, String... needles) {
+        for (int l = Math.max(1, from); l <= Math.min(to, lineStarts.length); l++) {
+            int start = lineStarts[l - 1];
+            int end = l < lineStarts.length ? lineStarts[l] : bytes.length;
+            String text = new String(bytes, start, Math.min(end - start, 64 * 1024), java.nio.charset.StandardCharsets.UTF_8);
+            boolean all = true;
+            for (String n : needles) {
+                all &= text.contains(n);
+            }
+            if (all) {
+                String t = text.strip();
+                return new Evidence(source, l, t.length() > 200 ? t.substring(0, 197) + "..." : t);
+            }
+        }
+        return null;
+    }
+
+    /** The spec with the lines of its NCCL_SOCKET_IFNAME entry, /dev/shm mount and sizeLimit cited. */
+    private PodSpecSummary cited(PodSpecSummary spec, int from, int to) {
+        Map<String, Evidence> cites = new java.util.LinkedHashMap<>();
+        if (spec.env().containsKey("NCCL_SOCKET_IFNAME")) {
+            Evidence e = find(from, to, "NCCL_SOCKET_IFNAME");
+            if (e != null && !json && !e.text().contains("value")) {
+                // YAML: "- name: NCCL_SOCKET_IFNAME" with "  value: net1" on the next line
+                Evidence v = find(e.line() + 1, e.line() + 1, "value");
+                e = v != null ? new Evidence(source, e.line(), e.text() + " " + v.text()) : e;
+            }
+            if (e != null) {
+                cites.put("NCCL_SOCKET_IFNAME", e);
+            }
+        }
+        if (spec.devShm() != null) {
+            Evidence e = find(from, to, "/dev/shm");
+            if (e != null) {
+                cites.put("/dev/shm", e);
+            }
+            if (spec.devShm().sizeLimit() != null) {
+                Evidence l = find(from, to, "sizeLimit", spec.devShm().sizeLimit().text());
+                if (l != null) {
+                    cites.put("sizeLimit", l);
+                }
+            }
+        }
+        return cites.isEmpty() ? spec : spec.withCitations(cites);
+    }
+
+    private void object(JsonNode o, int line, int endLine) {
         if (!o.isObject()) {
             builder.diagnostic(Diagnostic.warning(source, line, "list item is not an object; skipped"));
             return;
@@ -151,7 +224,7 @@ public final class KubeObjectImporter {
         }
         switch (kind) {
             case "Node" -> node(o, name, line);
-            case "Pod" -> pod(o, name, line);
+            case "Pod" -> pod(o, name, line, endLine);
             case "Event" -> event(o, line);
             case "PyTorchJob", "MPIJob", "TFJob", "XGBoostJob", "PaddleJob" -> job(o, kind, name, line);
             case "" -> builder.diagnostic(Diagnostic.warning(source, line, "object without kind; skipped"));
@@ -193,7 +266,7 @@ public final class KubeObjectImporter {
         return sb.append('}').toString();
     }
 
-    private void pod(JsonNode o, String name, int line) {
+    private void pod(JsonNode o, String name, int line, int endLine) {
         JsonNode meta = o.path("metadata");
         String ns = meta.path("namespace").asText("default");
         Map<String, String> labels = KubeSpecs.strings(meta.path("labels"));
@@ -202,7 +275,7 @@ public final class KubeObjectImporter {
             node = null;
         }
         String phase = o.path("status").path("phase").asText("Unknown");
-        PodSpecSummary spec = KubeSpecs.podSpec(meta, o.path("spec"), source, line, builder);
+        PodSpecSummary spec = cited(KubeSpecs.podSpec(meta, o.path("spec"), source, line, builder), line, endLine);
         Evidence ev = new Evidence(source, line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
                 + " requests " + compact(spec.effectiveRequests()));
         builder.k8s().pod(new K8sPod(name, ns, node, phase, labels, JobIdentity.of(name, labels), spec, ev), false);

@@ -179,6 +179,9 @@ class KubeImportersTest {
         assertTrue(p.spec().devShm().memoryBacked());
         assertEquals(Quantity.parse("16Gi"), p.spec().devShm().sizeLimit());
         assertFalse(p.spec().env().containsKey("POD_IP"));
+        assertEquals(14, p.spec().citation("NCCL_SOCKET_IFNAME").line());
+        assertEquals(16, p.spec().citation("/dev/shm").line());
+        assertEquals(20, p.spec().citation("sizeLimit").line());
         assertEquals(2, m.events().size());
         assertEquals("aliyun/erdma", m.events().get(0).scheduling().reasons().get(0).subject());
         assertEquals(3, m.events().get(0).count());
@@ -325,6 +328,9 @@ class KubeImportersTest {
         assertEquals("roce-network", p.spec().networks());
         assertEquals(Quantity.parse("8"), p.requests().get("nvidia.com/gpu"));
         assertEquals(Quantity.parse("512Mi"), p.spec().devShm().sizeLimit());
+        assertEquals(18, p.spec().citation("NCCL_SOCKET_IFNAME").line());
+        assertEquals(20, p.spec().citation("/dev/shm").line());
+        assertEquals(25, p.spec().citation("sizeLimit").line());
         assertTrue(p.spec().devShm().memoryBacked());
         assertEquals(2, r.model().events().size());
         assertEquals(3, r.model().events().get(0).count());

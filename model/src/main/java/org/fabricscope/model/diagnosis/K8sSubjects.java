@@ -20,6 +20,21 @@ final class K8sSubjects {
     record Spec(String subject, String label, PodSpecSummary spec, Evidence evidence) {
     }
 
+    /** The cited lines of these settings (where the reader found them), then the object itself. */
+    static List<Evidence> cite(Spec s, String... keys) {
+        List<Evidence> out = new ArrayList<>();
+        for (String k : keys) {
+            Evidence e = s.spec().citation(k);
+            if (e != null) {
+                out.add(e);
+            }
+        }
+        if (s.evidence() != null) {
+            out.add(s.evidence());
+        }
+        return out;
+    }
+
     static List<Spec> trainingSpecs(FabricModel model) {
         List<Spec> out = new ArrayList<>();
         for (K8sPod p : model.pods()) {

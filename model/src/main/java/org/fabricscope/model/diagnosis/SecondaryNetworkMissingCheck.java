@@ -41,7 +41,7 @@ public final class SecondaryNetworkMissingCheck implements FabricCheck {
                     s.label() + " sets NCCL_SOCKET_IFNAME=" + s.spec().env().get("NCCL_SOCKET_IFNAME") + " but has no "
                             + PodSpecSummary.NETWORKS_ANNOTATION + " annotation: interface " + ifs.get(0)
                             + " will not exist in the pod",
-                    List.of(s.subject()), s.evidence() == null ? List.of() : List.of(s.evidence()),
+                    List.of(s.subject()), K8sSubjects.cite(s, "NCCL_SOCKET_IFNAME"),
                     List.of("Add the annotation " + PodSpecSummary.NETWORKS_ANNOTATION + ": <NetworkAttachmentDefinition> "
                                     + "(for example roce-network) to this replica's pod template metadata, not only the master's; "
                                     + "with RunAI, --annotation k8s.v1.cni.cncf.io/networks=kube-system/roce.",

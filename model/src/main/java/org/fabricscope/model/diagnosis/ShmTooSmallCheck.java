@@ -47,7 +47,7 @@ public final class ShmTooSmallCheck implements FabricCheck {
                 continue;
             }
             out.add(new Finding(id(), Severity.WARNING, s.label() + " " + problem, List.of(s.subject()),
-                    s.evidence() == null ? List.of() : List.of(s.evidence()),
+                    K8sSubjects.cite(s, "/dev/shm", "sizeLimit"),
                     List.of("Add a volume \"dshm\" with emptyDir: {medium: Memory, sizeLimit: 64Gi} and mount it at /dev/shm "
                                     + "in the training container; multi-GPU jobs commonly need 16-64Gi.",
                             "Keep the pod's memory limit above the sizeLimit: memory-backed emptyDir counts against it.",

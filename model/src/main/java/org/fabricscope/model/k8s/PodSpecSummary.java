@@ -3,14 +3,19 @@ package org.fabricscope.model.k8s;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.Evidence;
+
 /**
  * What the checks need from a pod spec or a job's pod template: container requests and limits
  * summed over the (non-init) containers, the containers' environment (first value of a name
  * wins), the Multus {@code k8s.v1.cni.cncf.io/networks} annotation (null when absent), the
- * volume mounted at {@code /dev/shm} (null when none), and the node selector.
+ * volume mounted at {@code /dev/shm} (null when none), and the node selector. {@code citations}
+ * point at the input lines of single settings where the reader could find them: keys
+ * {@code NCCL_SOCKET_IFNAME} (the env entry), {@code /dev/shm} (the mount) and {@code sizeLimit}.
  */
 public record PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantity> limits, Map<String, String> env,
-                             String networks, ShmVolume devShm, Map<String, String> nodeSelector) {
+                             String networks, ShmVolume devShm, Map<String, String> nodeSelector,
+                             Map<String, Evidence> citations) {
     public static final String NETWORKS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
     public static final PodSpecSummary EMPTY = new PodSpecSummary(Map.of(), Map.of(), Map.of(), null, null, Map.of());
 
@@ -19,6 +24,22 @@ public record PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantit
         limits = Map.copyOf(limits);
         env = Map.copyOf(env);
         nodeSelector = Map.copyOf(nodeSelector);
+        citations = citations == null ? Map.of() : Map.copyOf(citations);
+    }
+
+    public PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantity> limits, Map<String, String> env,
+                          String networks, ShmVolume devShm, Map<String, String> nodeSelector) {
+        this(requests, limits, env, networks, devShm, nodeSelector, Map.of());
+    }
+
+    /** The same spec citing these input lines. */
+    public PodSpecSummary withCitations(Map<String, Evidence> cites) {
+        return new PodSpecSummary(requests, limits, env, networks, devShm, nodeSelector, cites);
+    }
+
+    /** The cited evidence for a setting, or null. */
+    public Evidence citation(String key) {
+        return citations.get(key);
     }
 
     /**
