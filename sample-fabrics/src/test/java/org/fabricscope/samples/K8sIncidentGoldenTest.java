@@ -84,8 +84,11 @@ class K8sIncidentGoldenTest {
         assertEquals(1, failed.size());
         SchedulingFailure f = failed.get(0).scheduling();
         assertEquals(4, f.totalNodes());
-        assertEquals(List.of(new SchedulingFailure.Reason(4, SchedulingFailure.Kind.INSUFFICIENT, "nvidia.com/gpu",
-                "Insufficient nvidia.com/gpu")), f.reasons());
+        assertEquals(List.of(
+                new SchedulingFailure.Reason(1, SchedulingFailure.Kind.INSUFFICIENT, "rdma/hca_shared_devices_a",
+                        "Insufficient rdma/hca_shared_devices_a"),
+                new SchedulingFailure.Reason(4, SchedulingFailure.Kind.INSUFFICIENT, "nvidia.com/gpu",
+                        "Insufficient nvidia.com/gpu")), f.reasons());
         assertEquals(1, f.preemption().size());
     }
 
@@ -129,6 +132,18 @@ class K8sIncidentGoldenTest {
                 + "dgx-su1-h03 4 (short 4), dgx-su1-h04 4 (short 4)"), f.title());
         assertTrue(f.evidence().stream().anyMatch(e -> e.text().contains("0/4 nodes are available")));
         assertTrue(f.remedies().get(0).startsWith("Lower the request"));
+        assertTrue(f.title().contains("rdma/hca_shared_devices_a: requests 1 per pod; free dgx-su1-h01 999, dgx-su1-h02 999, "
+                + "dgx-su1-h03 1000, dgx-su1-h04 0 (short 1) [not offered]"), f.title());
+        // the model's own fit analysis agrees with the scheduler's message, reason by reason
+        K8sPod w1 = model.pods().stream().filter(p -> p.name().equals("llama-pretrain-worker-1")).findFirst().orElseThrow();
+        var fits = model.k8s().fit(w1);
+        assertEquals(4, fits.size());
+        assertTrue(fits.stream().noneMatch(x -> x.fits()));
+        SchedulingFailure sf = model.k8s().eventsFor(w1).get(0).scheduling();
+        for (SchedulingFailure.Reason r : sf.reasons()) {
+            assertEquals(r.count(), fits.stream().filter(x -> x.reasons().contains(r.text())).count(), r.text());
+        }
+        assertEquals(3, w1.spec().tolerations().size(), "tolerations read from pods.yaml");
         assertCited(f);
     }
 

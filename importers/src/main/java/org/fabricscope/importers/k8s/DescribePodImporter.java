@@ -16,6 +16,7 @@ import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.PodSpecSummary;
 import org.fabricscope.model.k8s.Quantity;
 import org.fabricscope.model.k8s.ShmVolume;
+import org.fabricscope.model.k8s.Toleration;
 
 /**
  * Reads {@code kubectl describe pod} text: the header (Name, Namespace, Node, Status, Labels,
@@ -52,6 +53,21 @@ public final class DescribePodImporter extends LineImporter {
         final List<String[]> events = new ArrayList<>();
         final List<Integer> eventLines = new ArrayList<>();
         final Map<String, Evidence> cites = new LinkedHashMap<>();
+        final List<Toleration> tolerations = new ArrayList<>();
+    }
+
+    /** {@code key[=value][:effect] [op=Exists] [for 300s]}, as describe prints a toleration. */
+    private static final Pattern TOLERATION = Pattern.compile(
+            "^([^=:\\s]*)(?:=([^:\\s]*))?(?::(\\S+))?(?:\\s+op=(\\S+))?.*$");
+
+    private void toleration(String v) {
+        if (v.isEmpty() || v.equals("<none>")) {
+            return;
+        }
+        Matcher m = TOLERATION.matcher(v);
+        if (m.matches()) {
+            pod.tolerations.add(new Toleration(m.group(1), m.group(4), m.group(2), m.group(3)));
+        }
     }
 
     @Override
@@ -94,6 +110,7 @@ public final class DescribePodImporter extends LineImporter {
                 case "Labels" -> keyValue(value, '=', pod.labels);
                 case "Annotations" -> keyValue(value, ':', pod.annotations);
                 case "Node-Selectors" -> keyValue(value, '=', pod.nodeSelector);
+                case "Tolerations" -> toleration(value);
                 case "Events" -> eventCols = null;
                 default -> { }
             }
@@ -106,6 +123,7 @@ public final class DescribePodImporter extends LineImporter {
             case "Labels" -> keyValue(l.strip(), '=', pod.labels);
             case "Annotations" -> keyValue(l.strip(), ':', pod.annotations);
             case "Node-Selectors" -> keyValue(l.strip(), '=', pod.nodeSelector);
+            case "Tolerations" -> toleration(l.strip());
             case "Containers" -> containerLine(l);
             case "Volumes" -> volumeLine(l);
             case "Events" -> eventLine(l);
@@ -258,7 +276,7 @@ public final class DescribePodImporter extends LineImporter {
                     v.getOrDefault("Medium", ""), size);
         }
         PodSpecSummary spec = new PodSpecSummary(p.requests, p.limits, p.env,
-                p.annotations.get(PodSpecSummary.NETWORKS_ANNOTATION), shm, p.nodeSelector, p.cites);
+                p.annotations.get(PodSpecSummary.NETWORKS_ANNOTATION), shm, p.nodeSelector, p.cites, p.tolerations);
         String phase = p.phase == null ? "Unknown" : p.phase;
         Evidence ev = new Evidence(source, p.line, "pod " + p.namespace + "/" + p.name + " " + phase
                 + (p.node == null ? "" : " on " + p.node) + " requests "

@@ -11,6 +11,7 @@ import org.fabricscope.model.k8s.PodSpecSummary;
 import org.fabricscope.model.k8s.Quantity;
 import org.fabricscope.model.k8s.Resources;
 import org.fabricscope.model.k8s.ShmVolume;
+import org.fabricscope.model.k8s.Toleration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -108,7 +109,13 @@ final class KubeSpecs {
         }
         String networks = metadata == null ? null
                 : metadata.path("annotations").path(PodSpecSummary.NETWORKS_ANNOTATION).asText(null);
-        return new PodSpecSummary(requests, limits, env, networks, shm, strings(spec.path("nodeSelector")));
+        List<Toleration> tolerations = new java.util.ArrayList<>();
+        for (JsonNode t : iterable(spec.path("tolerations"))) {
+            tolerations.add(new Toleration(t.path("key").asText(""), t.path("operator").asText(""),
+                    t.path("value").asText(""), t.path("effect").asText("")));
+        }
+        return new PodSpecSummary(requests, limits, env, networks, shm, strings(spec.path("nodeSelector")), Map.of(),
+                tolerations);
     }
 
     static Iterable<JsonNode> iterable(JsonNode n) {

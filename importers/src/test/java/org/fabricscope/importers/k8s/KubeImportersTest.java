@@ -313,6 +313,8 @@ class KubeImportersTest {
                     Type:       EmptyDir (a temporary directory that shares a pod's lifetime)
                     Medium:     Memory
                     SizeLimit:  512Mi
+                Tolerations:  nvidia.com/gpu:NoSchedule op=Exists
+                              dedicated=ml:NoSchedule
                 Events:
                   Type     Reason            Age                From               Message
                   ----     ------            ----               ----               -------
@@ -331,10 +333,12 @@ class KubeImportersTest {
         assertEquals(18, p.spec().citation("NCCL_SOCKET_IFNAME").line());
         assertEquals(20, p.spec().citation("/dev/shm").line());
         assertEquals(25, p.spec().citation("sizeLimit").line());
+        assertEquals(List.of(new org.fabricscope.model.k8s.Toleration("nvidia.com/gpu", "Exists", null, "NoSchedule"),
+                new org.fabricscope.model.k8s.Toleration("dedicated", null, "ml", "NoSchedule")), p.spec().tolerations());
         assertTrue(p.spec().devShm().memoryBacked());
         assertEquals(2, r.model().events().size());
         assertEquals(3, r.model().events().get(0).count());
-        assertEquals(29, r.model().events().get(0).evidence().line());
+        assertEquals(31, r.model().events().get(0).evidence().line());
         assertEquals("Scheduled", r.model().events().get(1).reason());
         assertTrue(problems(r.model()).isEmpty(), problems(r.model()).toString());
     }

@@ -92,6 +92,48 @@ public final class K8sLayer {
         return freeByNode.getOrDefault(nodeName, Map.of());
     }
 
+    /**
+     * Which nodes the pod fits and why the others do not, as kube-scheduler's filters would say it
+     * (see {@link NodeFit}); for a Pending pod the reasons should agree with its FailedScheduling event.
+     */
+    public List<NodeFit> fit(K8sPod pod) {
+        List<NodeFit> out = new ArrayList<>();
+        for (K8sNode n : nodes.values()) {
+            List<String> reasons = new ArrayList<>();
+            if (n.unschedulable()) {
+                reasons.add("node(s) were unschedulable");
+            }
+            for (Taint t : n.taints()) {
+                boolean hard = t.effect().equals("NoSchedule") || t.effect().equals("NoExecute");
+                if (hard && pod.spec().tolerations().stream().noneMatch(x -> x.tolerates(t))) {
+                    reasons.add("node(s) had untolerated taint {" + t.key() + ": " + t.value() + "}");
+                    break;
+                }
+            }
+            for (Map.Entry<String, String> s : pod.spec().nodeSelector().entrySet()) {
+                if (!s.getValue().equals(n.labels().get(s.getKey()))) {
+                    reasons.add("node(s) didn't match Pod's node affinity/selector");
+                    break;
+                }
+            }
+            Map<String, Quantity> free = new TreeMap<>(free(n.name()));
+            if (pod.node() != null && pod.node().equals(n.name()) && !pod.terminated()) {
+                Resources.addAll(free, pod.requests()); // the pod's own requests are already counted there
+            }
+            pod.requests().forEach((res, want) -> {
+                if (!want.isPositive()) {
+                    return;
+                }
+                Quantity have = free.get(res);
+                if (have == null || have.compareTo(want) < 0) {
+                    reasons.add("Insufficient " + res);
+                }
+            });
+            out.add(new NodeFit(n.name(), reasons));
+        }
+        return out;
+    }
+
     /** Total allocatable over all nodes read, per resource, as numbers in base units (cores, bytes, devices): a whole number as a long, else a double. */
     public Map<String, Number> allocatableTotals() {
         Map<String, Quantity> sum = new TreeMap<>(NaturalOrder.INSTANCE);

@@ -12,10 +12,11 @@ import org.fabricscope.model.Evidence;
  * volume mounted at {@code /dev/shm} (null when none), and the node selector. {@code citations}
  * point at the input lines of single settings where the reader could find them: keys
  * {@code NCCL_SOCKET_IFNAME} (the env entry), {@code /dev/shm} (the mount) and {@code sizeLimit}.
+ * {@code tolerations} are the pod's tolerations of node taints.
  */
 public record PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantity> limits, Map<String, String> env,
                              String networks, ShmVolume devShm, Map<String, String> nodeSelector,
-                             Map<String, Evidence> citations) {
+                             Map<String, Evidence> citations, List<Toleration> tolerations) {
     public static final String NETWORKS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
     public static final PodSpecSummary EMPTY = new PodSpecSummary(Map.of(), Map.of(), Map.of(), null, null, Map.of());
 
@@ -25,16 +26,23 @@ public record PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantit
         env = Map.copyOf(env);
         nodeSelector = Map.copyOf(nodeSelector);
         citations = citations == null ? Map.of() : Map.copyOf(citations);
+        tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+    }
+
+    public PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantity> limits, Map<String, String> env,
+                          String networks, ShmVolume devShm, Map<String, String> nodeSelector,
+                          Map<String, Evidence> citations) {
+        this(requests, limits, env, networks, devShm, nodeSelector, citations, List.of());
     }
 
     public PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantity> limits, Map<String, String> env,
                           String networks, ShmVolume devShm, Map<String, String> nodeSelector) {
-        this(requests, limits, env, networks, devShm, nodeSelector, Map.of());
+        this(requests, limits, env, networks, devShm, nodeSelector, Map.of(), List.of());
     }
 
     /** The same spec citing these input lines. */
     public PodSpecSummary withCitations(Map<String, Evidence> cites) {
-        return new PodSpecSummary(requests, limits, env, networks, devShm, nodeSelector, cites);
+        return new PodSpecSummary(requests, limits, env, networks, devShm, nodeSelector, cites, tolerations);
     }
 
     /** The cited evidence for a setting, or null. */

@@ -105,6 +105,33 @@ class K8sLayerTest {
     }
 
     @Test
+    void fitExplainsEachNodeAsTheSchedulerWould() {
+        FabricModelBuilder b = new FabricModelBuilder();
+        Evidence e = new Evidence("nodes.json", 1, "n");
+        b.k8s().node(new K8sNode("tainted", Map.of("pool", "gpu"), List.of(new Taint("gpu", "", "NoSchedule")),
+                q("nvidia.com/gpu", "8"), Map.of(), true, null, false, e, e));
+        b.k8s().node(new K8sNode("cordoned", Map.of("pool", "gpu"), List.of(), q("nvidia.com/gpu", "8"), Map.of(), true, null,
+                true, e, e));
+        b.k8s().node(new K8sNode("cpu", Map.of("pool", "cpu"), List.of(new Taint("soft", "x", "PreferNoSchedule")),
+                q("cpu", "64"), Map.of(), true, null, false, e, e));
+        b.k8s().node(new K8sNode("free", Map.of("pool", "gpu"), List.of(new Taint("nvidia.com/gpu", "present", "NoSchedule")),
+                q("nvidia.com/gpu", "8"), Map.of(), true, null, false, e, e));
+        PodSpecSummary s = new PodSpecSummary(q("nvidia.com/gpu", "4"), Map.of(), Map.of(), null, null, Map.of("pool", "gpu"),
+                Map.of(), List.of(new Toleration("nvidia.com/gpu", "Exists", "", "NoSchedule")));
+        K8sPod p = new K8sPod("p", "ns", null, "Pending", Map.of(), null, s, null);
+        b.k8s().pod(p, false);
+        Map<String, NodeFit> fit = new java.util.HashMap<>();
+        b.build().k8s().fit(p).forEach(f -> fit.put(f.node(), f));
+        assertEquals(List.of("node(s) had untolerated taint {gpu: }"), fit.get("tainted").reasons());
+        assertEquals(List.of("node(s) were unschedulable"), fit.get("cordoned").reasons());
+        assertEquals(List.of("node(s) didn't match Pod's node affinity/selector", "Insufficient nvidia.com/gpu"),
+                fit.get("cpu").reasons(), "PreferNoSchedule does not filter");
+        assertTrue(fit.get("free").fits(), fit.get("free").toString());
+        assertTrue(new Toleration("", "Exists", "", "").tolerates(new Taint("any", "v", "NoExecute")));
+        assertTrue(!new Toleration("k", "Equal", "a", "NoSchedule").tolerates(new Taint("k", "b", "NoSchedule")));
+    }
+
+    @Test
     void templatesAreCheckedWhenNoPodsWereRead() {
         FabricModelBuilder b = new FabricModelBuilder();
         PodSpecSummary t = new PodSpecSummary(q("nvidia.com/gpu", "8"), Map.of(), Map.of("NCCL_SOCKET_IFNAME", "net1,net2"),
