@@ -22,6 +22,7 @@ import org.fabricscope.importers.ibnet.NodeNameMap;
 import org.fabricscope.importers.ibnet.PerfqueryImporter;
 import org.fabricscope.importers.k8s.AllocatableImporter;
 import org.fabricscope.importers.k8s.DescribePodImporter;
+import org.fabricscope.importers.k8s.EventsTableImporter;
 import org.fabricscope.importers.k8s.KubeObjectImporter;
 import org.fabricscope.importers.nccl.NcclXmlImporter;
 import org.fabricscope.importers.nccl.NvidiaSmiTopoImporter;
@@ -127,7 +128,7 @@ public final class FabricImporter {
             case IBNETDISCOVER_PORTS, IBNETDISCOVER_LIST -> 2;
             case IBLINKINFO -> 3;
             case NCCL_TOPOLOGY, NCCL_GRAPH, NVIDIA_SMI_TOPO -> 5;
-            case K8S_OBJECTS, K8S_ALLOCATABLE, K8S_DESCRIBE_POD -> 6;
+            case K8S_OBJECTS, K8S_ALLOCATABLE, K8S_DESCRIBE_POD, K8S_EVENTS_TABLE -> 6;
             default -> 4;
         };
     }
@@ -142,6 +143,7 @@ public final class FabricImporter {
             case IBQUERYERRORS -> new IbqueryerrorsImporter();
             case NVIDIA_SMI_TOPO -> new NvidiaSmiTopoImporter();
             case K8S_DESCRIBE_POD -> new DescribePodImporter();
+            case K8S_EVENTS_TABLE -> new EventsTableImporter();
             default -> throw new IllegalArgumentException(f.name());
         };
     }

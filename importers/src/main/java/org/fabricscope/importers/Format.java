@@ -24,6 +24,7 @@ public enum Format {
     K8S_OBJECTS("Kubernetes objects (kubectl -o json|yaml, job manifests)"),
     K8S_ALLOCATABLE("Kubernetes node allocatable map (kubectl jsonpath)"),
     K8S_DESCRIBE_POD("kubectl describe pod"),
+    K8S_EVENTS_TABLE("kubectl get events table"),
     UNKNOWN("unknown");
 
     private static final Pattern IBNET_NODE = Pattern.compile(
@@ -61,6 +62,8 @@ public enum Format {
     private static final Pattern ALLOCATABLE_KEY = Pattern.compile(
             "[{,]\\s*\"(?:cpu|memory|pods|ephemeral-storage|nvidia\\.com/gpu|aliyun/erdma)\"\\s*:\\s*\"");
     private static final Pattern NODE_NAME_LINE = Pattern.compile("^(?:node/)?[A-Za-z0-9][A-Za-z0-9._-]*:?$");
+    private static final Pattern EVENTS_HEADER = Pattern.compile(
+            "^(?:NAMESPACE\\s+)?LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+.*MESSAGE.*$");
     private static final Pattern ALLOCATABLE_GO = Pattern.compile("^map\\[.*\\b(?:cpu|memory|pods):\\S+.*\\]$");
 
     private final String label;
@@ -218,6 +221,9 @@ public enum Format {
             if (maps > 0) {
                 return K8S_ALLOCATABLE;
             }
+        }
+        if (EVENTS_HEADER.matcher(first).matches()) {
+            return K8S_EVENTS_TABLE;
         }
         if (first.startsWith("Name:")) {
             boolean ns = false;

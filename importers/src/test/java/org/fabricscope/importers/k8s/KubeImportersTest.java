@@ -344,6 +344,37 @@ class KubeImportersTest {
     }
 
     @Test
+    void eventsTableWithAndWithoutNamespace() {
+        String plain = "LAST SEEN   TYPE      REASON             OBJECT                        MESSAGE\n"
+                + "2m57s       Warning   FailedScheduling   pod/keeper-577cccc7db-s4r4v   0/1 nodes are available: 1 node(s) had "
+                + "untolerated taint {node.kubernetes.io/unreachable: }. preemption: 0/1 nodes are available: 1 Preemption is not "
+                + "helpful for scheduling.\n"
+                + "5m          Normal    Scheduled          pod/llama-worker-0            Successfully assigned ml/llama-worker-0 to gpu-01\n";
+        String all = "NAMESPACE   LAST SEEN            TYPE      REASON             OBJECT               MESSAGE\n"
+                + "ml          15m (x17 over 20m)   Warning   FailedScheduling   pod/llama-worker-1   0/4 nodes are available: "
+                + "4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod..\n"
+                + "garbage line\n";
+        ImportResult r = load(src("events.txt", plain), src("events-A.txt", all));
+        assertEquals(Format.K8S_EVENTS_TABLE, r.formats().get("events.txt"));
+        assertEquals(Format.K8S_EVENTS_TABLE, r.formats().get("events-A.txt"));
+        FabricModel m = r.model();
+        assertEquals(3, m.events().size());
+        var keeper = m.events().get(0);
+        assertEquals("", keeper.namespace());
+        assertEquals("keeper-577cccc7db-s4r4v", keeper.objectName());
+        assertEquals("Pod", keeper.objectKind());
+        assertEquals(org.fabricscope.model.k8s.SchedulingFailure.Kind.UNTOLERATED_TAINT,
+                keeper.scheduling().reasons().get(0).kind());
+        var llama = m.events().get(2);
+        assertEquals("ml", llama.namespace());
+        assertEquals(17, llama.count());
+        assertEquals("nvidia.com/gpu", llama.scheduling().reasons().get(0).subject());
+        assertEquals(2, llama.evidence().line());
+        assertEquals(1, problems(m).size(), "the garbage line");
+        assertEquals(3, problems(m).get(0).line());
+    }
+
+    @Test
     void detectionLeavesOtherJsonAndProseAlone() {
         assertNull(Format.detectKubernetes(List.of("{\"faults\": [{\"kind\": \"symbol_errors\"}]}")));
         assertNull(Format.detectKubernetes(List.of("# README", "kind: Pod is what kubectl prints")));

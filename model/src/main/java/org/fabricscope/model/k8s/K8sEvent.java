@@ -6,12 +6,12 @@ import org.fabricscope.model.Evidence;
  * An event from {@code kubectl get events -o json} or the Events section of
  * {@code kubectl describe pod}: about which object, its type/reason/message, the component that
  * reported it, and for {@code FailedScheduling} the parsed message (null otherwise or when the
- * message does not follow the scheduler's grammar).
+ * message does not follow the scheduler's grammar). An empty namespace means the input did not say.
  */
 public record K8sEvent(String namespace, String objectKind, String objectName, String type, String reason,
                        String message, int count, String reporter, SchedulingFailure scheduling, Evidence evidence) {
     public K8sEvent {
-        namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
+        namespace = namespace == null ? "" : namespace.strip(); // empty: not printed (kubectl get events without -A)
         message = message == null ? "" : message;
         reason = reason == null ? "" : reason;
     }

@@ -77,7 +77,8 @@ public final class K8sLayer {
     }
 
     public List<K8sEvent> eventsFor(K8sPod pod) {
-        return events.stream().filter(e -> pod.name().equals(e.objectName()) && pod.namespace().equals(e.namespace())
+        return events.stream().filter(e -> pod.name().equals(e.objectName())
+                && (e.namespace().isEmpty() || pod.namespace().equals(e.namespace()))
                 && (e.objectKind() == null || e.objectKind().equals("Pod"))).toList();
     }
 

@@ -14,7 +14,7 @@ import org.fabricscope.model.NaturalOrder;
 /**
  * Collects what the Kubernetes importers read, in any file order, and builds the {@link K8sLayer}:
  * an allocatable-only map overlays the node of the same name; a pod read twice (JSON and describe)
- * keeps the first full read; the same event read twice (events list and describe) is kept once;
+ * keeps the first full read; the same event read twice (events list, table and describe) is kept once;
  * jobs without a manifest are gathered from their pods' identities.
  */
 public final class K8sLayerBuilder {
@@ -44,7 +44,8 @@ public final class K8sLayerBuilder {
     }
 
     public void event(K8sEvent e) {
-        String key = e.objectKey() + "|" + e.reason() + "|" + e.message();
+        // by name, not namespace: an events table read without -A does not print the namespace
+        String key = e.objectName() + "|" + e.reason() + "|" + e.message();
         events.putIfAbsent(key, e);
     }
 

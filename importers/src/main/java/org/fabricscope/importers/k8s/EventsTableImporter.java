@@ -1,0 +1,108 @@
+package org.fabricscope.importers.k8s;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.importers.LineImporter;
+import org.fabricscope.model.k8s.K8sEvent;
+
+/**
+ * Reads {@code kubectl get events} as a table (no {@code -o}): {@code LAST SEEN  TYPE  REASON  OBJECT
+ * MESSAGE}, with a leading {@code NAMESPACE} column under {@code -A} and the extra columns of
+ * {@code -o wide}. Columns are cut at the header's positions (kubectl's tabwriter pads with at
+ * least three spaces); the message runs to the end of the line when it is the last column. Without
+ * {@code -A} the namespace is not printed and stays unknown (empty): such events attach to a pod by
+ * name alone.
+ */
+public final class EventsTableImporter extends LineImporter {
+    private static final Pattern COLUMN = Pattern.compile("\\S+(?: SEEN)?");
+    private static final Pattern REPEAT = Pattern.compile("\\(x(\\d+) over");
+
+    private List<String> names;
+    private List<Integer> starts;
+
+    @Override
+    protected void begin() {
+        names = null;
+        starts = null;
+    }
+
+    @Override
+    protected void line(String raw) {
+        String l = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+        if (l.isBlank()) {
+            return;
+        }
+        if (l.contains("LAST SEEN") && l.contains("REASON") && l.contains("MESSAGE")) {
+            names = new ArrayList<>();
+            starts = new ArrayList<>();
+            Matcher m = COLUMN.matcher(l);
+            while (m.find()) {
+                names.add(m.group());
+                starts.add(m.start());
+            }
+            return;
+        }
+        if (names == null) {
+            bad("expected the header \"LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\" first");
+            return;
+        }
+        String ns = "";
+        String type = "";
+        String reason = "";
+        String object = "";
+        String message = "";
+        String source = null;
+        int count = 1;
+        for (int i = 0; i < names.size(); i++) {
+            int from = starts.get(i);
+            boolean last = i == names.size() - 1;
+            int to = last ? l.length() : Math.min(l.length(), starts.get(i + 1));
+            String v = from < l.length() ? l.substring(from, Math.max(from, to)).strip() : "";
+            switch (names.get(i)) {
+                case "NAMESPACE" -> ns = v;
+                case "TYPE" -> type = v;
+                case "REASON" -> reason = v;
+                case "OBJECT" -> object = v;
+                case "MESSAGE" -> message = v;
+                case "SOURCE" -> source = v;
+                case "COUNT" -> count = Math.max(1, parseInt(v));
+                case "LAST SEEN" -> {
+                    Matcher x = REPEAT.matcher(v);
+                    if (x.find()) {
+                        count = Integer.parseInt(x.group(1));
+                    }
+                }
+                default -> { }
+            }
+        }
+        int slash = object.indexOf('/');
+        if (type.isEmpty() || reason.isEmpty() || slash <= 0) {
+            bad("expected an event row under the header (TYPE, REASON, kind/name); got: "
+                    + (l.length() > 120 ? l.substring(0, 117) + "..." : l));
+            return;
+        }
+        String kind = kindOf(object.substring(0, slash));
+        builder.k8s().event(K8sEvent.of(ns, kind, object.substring(slash + 1), type, reason, message, count, source,
+                evidence(l)));
+    }
+
+    /** {@code pod} -> Pod, {@code pytorchjob.kubeflow.org} -> PyTorchJob-ish: the resource's first label, capitalised. */
+    private static String kindOf(String resource) {
+        String r = resource.toLowerCase(Locale.ROOT);
+        int dot = r.indexOf('.');
+        if (dot > 0) {
+            r = r.substring(0, dot);
+        }
+        return switch (r) {
+            case "pod" -> "Pod";
+            case "node" -> "Node";
+            case "pytorchjob" -> "PyTorchJob";
+            case "mpijob" -> "MPIJob";
+            default -> r.isEmpty() ? "" : Character.toUpperCase(r.charAt(0)) + r.substring(1);
+        };
+    }
+}
