@@ -124,6 +124,11 @@ public final class FabricModel {
         return h == null ? null : hosts.get(h);
     }
 
+    /** The Kubernetes node a fabric host is (its readiness, allocatable, pods), or null. */
+    public K8sNode k8sNodeOf(Host host) {
+        return host == null ? null : k8s.nodeOfHost(host.name());
+    }
+
     /** An empty model, for a window with nothing loaded. */
     public static FabricModel empty() {
         return new FabricModelBuilder().build();

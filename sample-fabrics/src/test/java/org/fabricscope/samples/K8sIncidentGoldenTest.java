@@ -73,6 +73,7 @@ class K8sIncidentGoldenTest {
             assertNotNull(model.hostOf(n), n.name() + " joins its fabric host");
             assertEquals(n.name(), model.hostOf(n).name());
             assertEquals(8, model.hostOf(n).adapters().size(), "and so its 8 HCAs");
+            assertEquals(n, model.k8sNodeOf(model.hostOf(n)));
             assertEquals(Boolean.TRUE, n.ready());
         }
         K8sNode h04 = model.k8sNodes().get("dgx-su1-h04");
@@ -152,7 +153,8 @@ class K8sIncidentGoldenTest {
         List<Finding> notRequested = withId("rdma-resource-not-requested");
         assertEquals(1, notRequested.size(), notRequested.toString());
         assertEquals(List.of("pod ml-train/bert-ft-master-0", "node dgx-su1-h03"), notRequested.get(0).subjects());
-        assertTrue(notRequested.get(0).remedies().stream().anyMatch(r -> r.contains("--extended-resource rdma/rdma=1")));
+        assertTrue(notRequested.get(0).remedies().stream()
+                .anyMatch(r -> r.contains("--extended-resource rdma/hca_shared_devices_a=1")));
         assertCited(notRequested.get(0));
         List<Finding> missing = withId("rdma-resource-missing");
         assertEquals(1, missing.size(), missing.toString());

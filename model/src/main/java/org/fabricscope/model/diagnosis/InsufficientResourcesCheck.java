@@ -1,6 +1,7 @@
 package org.fabricscope.model.diagnosis;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,9 @@ import org.fabricscope.model.k8s.SchedulingFailure;
  * ("What should I do if an Arena job submission fails with an insufficient resources error?").
  */
 public final class InsufficientResourcesCheck implements FabricCheck {
+    /** Per resource, the title lists at most this many nodes (those closest to fitting on a big cluster). */
+    static final int MAX_NODES_SHOWN = 8;
+
     @Override
     public String id() {
         return "insufficient-resources";
@@ -78,11 +82,21 @@ public final class InsufficientResourcesCheck implements FabricCheck {
             List<String> detail = new ArrayList<>();
             List<String> subjects = new ArrayList<>();
             subjects.add("pod " + pod.key());
+            Set<K8sNode> cited = new LinkedHashSet<>();
             for (String res : resources) {
                 Quantity want = req.get(res);
                 StringBuilder sb = new StringBuilder(res).append(": requests ")
                         .append(want == null ? "?" : want.display(res)).append(" per pod; free");
-                for (K8sNode n : k8s.nodes().values()) {
+                List<K8sNode> shown = new ArrayList<>(k8s.nodes().values());
+                int more = 0;
+                if (shown.size() > MAX_NODES_SHOWN) { // a big cluster: the nodes closest to fitting
+                    shown.sort(Comparator.comparing(n -> k8s.free(n.name()).getOrDefault(res, Quantity.ZERO),
+                            Comparator.reverseOrder()));
+                    more = shown.size() - MAX_NODES_SHOWN;
+                    shown = shown.subList(0, MAX_NODES_SHOWN);
+                }
+                cited.addAll(shown);
+                for (K8sNode n : shown) {
                     Quantity alloc = n.allocatable(res);
                     Quantity free = k8s.free(n.name()).getOrDefault(res, Quantity.ZERO);
                     sb.append(' ').append(n.name()).append(' ').append(free.display(res));
@@ -95,15 +109,17 @@ public final class InsufficientResourcesCheck implements FabricCheck {
                     sb.append(',');
                 }
                 sb.setLength(sb.length() - 1);
+                if (more > 0) {
+                    sb.append(" and ").append(more).append(" more node(s) with less free");
+                }
                 detail.add(sb.toString());
             }
-            k8s.nodes().values().stream().filter(n -> n.allocatableEvidence() != null)
-                    .forEach(n -> evidence.add(n.allocatableEvidence()));
+            cited.stream().filter(n -> n.allocatableEvidence() != null).forEach(n -> evidence.add(n.allocatableEvidence()));
             if (pod.evidence() != null) {
                 evidence.add(0, pod.evidence());
             }
             StringBuilder title = new StringBuilder("Pod ").append(pod.key()).append(" is Pending: insufficient ")
-                    .append(String.join(", ", resources)).append(" on every node (").append(String.join("; ", detail))
+                    .append(String.join(", ", resources)).append(" (").append(String.join("; ", detail))
                     .append(')');
             if (!otherReasons.isEmpty()) {
                 title.append("; also ").append(String.join(", ", otherReasons));

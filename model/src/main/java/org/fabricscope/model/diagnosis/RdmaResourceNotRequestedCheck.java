@@ -60,8 +60,8 @@ public final class RdmaResourceNotRequestedCheck implements FabricCheck {
             if (res.equals(Resources.ERDMA)) {
                 remedies.add("With Arena, add --device=aliyun/erdma=1 to arena submit pytorch.");
             } else {
-                remedies.add("With RunAI, add --extended-resource " + (res.equals("rdma/rdma") ? res : "rdma/rdma")
-                        + "=1 (the cluster's resource here is " + res + "); with Arena, --device=" + res + "=1.");
+                remedies.add("With RunAI, add --extended-resource " + res + "=1 (seed 002's cluster names it rdma/rdma: "
+                        + "--extended-resource rdma/rdma=1); with Arena, --device=" + res + "=1.");
             }
             remedies.add("Then look for \"NET/IB : Using\" in the NCCL_DEBUG=INFO log of rank 0 instead of \"Using network Socket\".");
             out.add(new Finding(id(), Severity.WARNING,

@@ -67,6 +67,16 @@ public final class K8sLayer {
         return jobs;
     }
 
+    /** The Kubernetes node that joined this fabric host, or null (the first by node name when several did). */
+    public K8sNode nodeOfHost(String hostName) {
+        for (Map.Entry<String, String> e : hostOfNode.entrySet()) {
+            if (e.getValue().equals(hostName)) {
+                return nodes.get(e.getKey());
+            }
+        }
+        return null;
+    }
+
     /** The fabric host name a node joined, or null. */
     public String hostOf(String nodeName) {
         return hostOfNode.get(nodeName);

@@ -80,6 +80,17 @@ class K8sChecksTest {
                 "0/1 nodes are available: 1 node(s) had untolerated taint {gpu: }.", 1, "default-scheduler",
                 new Evidence("events.json", 2, "FailedScheduling")));
         assertTrue(run(new InsufficientResourcesCheck(), taintOnly).isEmpty(), "a taint is not a shortage");
+
+        FabricModelBuilder big = new FabricModelBuilder();
+        for (int i = 1; i <= 40; i++) {
+            node(big, "gpu-" + i, q("nvidia.com/gpu", "8"));
+            pod(big, "busy-" + i, "gpu-" + i, "Running", spec(q("nvidia.com/gpu", i == 17 ? "2" : "6"), Map.of(), null, GOOD_SHM));
+        }
+        pod(big, "wide-worker-0", null, "Pending", spec(q("nvidia.com/gpu", "8"), Map.of(), null, GOOD_SHM));
+        Finding w = run(new InsufficientResourcesCheck(), big).get(0);
+        assertTrue(w.title().contains("free gpu-17 6 (short 2), gpu-1 2 (short 6)"), w.title());
+        assertTrue(w.title().endsWith("and 32 more node(s) with less free)"), w.title());
+        assertEquals(1 + InsufficientResourcesCheck.MAX_NODES_SHOWN, w.evidence().size(), "the pod and the nodes shown");
     }
 
     @Test
