@@ -27,6 +27,8 @@ public final class K8sLayer {
     private final Map<String, String> hostOfNode;
     private final Map<String, List<K8sPod>> podsByNode = new LinkedHashMap<>();
     private final Map<String, Map<String, Quantity>> freeByNode = new LinkedHashMap<>();
+    private final Map<String, List<K8sPod>> podsByJob = new LinkedHashMap<>();
+    private final Map<String, List<K8sEvent>> eventsByObject = new LinkedHashMap<>();
 
     public K8sLayer(Map<String, K8sNode> nodes, List<K8sPod> pods, List<K8sEvent> events, List<TrainingJob> jobs,
                     Map<String, String> hostOfNode) {
@@ -39,6 +41,14 @@ public final class K8sLayer {
             if (p.node() != null) {
                 podsByNode.computeIfAbsent(p.node(), k -> new ArrayList<>()).add(p);
             }
+        }
+        for (K8sPod p : this.pods) {
+            if (p.job() != null) {
+                podsByJob.computeIfAbsent(p.namespace() + "/" + p.job().jobName(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        for (K8sEvent e : this.events) {
+            eventsByObject.computeIfAbsent(e.objectName(), k -> new ArrayList<>()).add(e);
         }
         for (K8sNode n : this.nodes.values()) {
             Map<String, Quantity> free = new TreeMap<>(n.allocatable());
@@ -87,15 +97,14 @@ public final class K8sLayer {
     }
 
     public List<K8sEvent> eventsFor(K8sPod pod) {
-        return events.stream().filter(e -> pod.name().equals(e.objectName())
+        return eventsByObject.getOrDefault(pod.name(), List.of()).stream().filter(e -> pod.name().equals(e.objectName())
                 && (e.namespace().isEmpty() || pod.namespace().equals(e.namespace()))
                 && (e.objectKind() == null || e.objectKind().equals("Pod"))).toList();
     }
 
     /** The pods of a job (by namespace and job name), in name order. */
     public List<K8sPod> podsOf(TrainingJob job) {
-        return pods.stream().filter(p -> p.job() != null && p.job().jobName().equals(job.name())
-                && p.namespace().equals(job.namespace())).toList();
+        return List.copyOf(podsByJob.getOrDefault(job.key(), List.of()));
     }
 
     /** Allocatable minus the requests of the node's pods that hold resources (not Succeeded/Failed). */
