@@ -10,10 +10,14 @@ import java.util.regex.Pattern;
  * ({@code training.kubeflow.org/job-name}, {@code replica-type}, {@code replica-index}, or the
  * deprecated unprefixed ones), mpi-operator's {@code job-role}, Arena's {@code release} label, or
  * failing those the pod name ({@code <job>-master-0}, {@code <job>-worker-N},
- * {@code <job>-launcher-<rand>}). {@code source} says which one was used.
+ * {@code <job>-launcher-<rand>}); Kubeflow Trainer v2 pods by their JobSet labels
+ * ({@code jobset.sigs.k8s.io/jobset-name}, {@code replicatedjob-name}; index from
+ * {@code batch.kubernetes.io/job-completion-index}, else {@code jobset.sigs.k8s.io/job-index}).
+ * {@code source} says which one was used.
  */
 public record JobIdentity(String jobName, String replicaType, Integer replicaIndex, String source) {
     private static final String KF = "training.kubeflow.org/";
+    private static final String JOBSET = "jobset.sigs.k8s.io/";
     private static final Pattern NAME = Pattern.compile("^(.+)-(master|worker|chief|ps|evaluator)-(\\d+)$");
     private static final Pattern LAUNCHER = Pattern.compile("^(.+)-launcher(?:-[a-z0-9]{5})?$");
 
@@ -26,6 +30,13 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
         }
         Integer index = parseIndex(label(labels, "replica-index"));
         String source = labels.containsKey(KF + "job-name") ? "kubeflow-labels" : "kubeflow-labels (deprecated)";
+        if (job == null && labels.containsKey(JOBSET + "jobset-name")) {
+            // Kubeflow Trainer v2 (TrainJob -> JobSet): pods <job>-<replicatedjob>-<job index>-<pod index>-<rand>;
+            // the rank of a node is its Indexed Job completion index when labelled, else the Job's index
+            Integer idx = parseIndex(labels.get("batch.kubernetes.io/job-completion-index"));
+            return new JobIdentity(labels.get(JOBSET + "jobset-name"), labels.get(JOBSET + "replicatedjob-name"),
+                    idx != null ? idx : parseIndex(labels.get(JOBSET + "job-index")), "jobset labels");
+        }
         String release = labels.get("release");
         if (job == null && release != null && arenaPod(podName, release, labels)) {
             job = release;

@@ -65,6 +65,9 @@ class K8sLayerTest {
         assertNull(JobIdentity.of("prometheus-server-7c9f8d-x2x4z", Map.of("release", "prometheus", "app", "prometheus")),
                 "every Helm chart sets release; only Arena's training charts count");
         assertEquals("bert", JobIdentity.of("bert-worker-0", Map.of("release", "bert")).jobName());
+        assertEquals(new JobIdentity("llm", "node", 1, "jobset labels"), JobIdentity.of("llm-node-0-1-x2k9q",
+                Map.of("jobset.sigs.k8s.io/jobset-name", "llm", "jobset.sigs.k8s.io/replicatedjob-name", "node",
+                        "jobset.sigs.k8s.io/job-index", "0", "batch.kubernetes.io/job-completion-index", "1")));
     }
 
     @Test
