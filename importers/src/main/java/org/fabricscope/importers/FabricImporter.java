@@ -101,6 +101,11 @@ public final class FabricImporter {
                     new KubeObjectImporter().read(in, x.source.name(), builder, cancel);
                 } else if (x.format == Format.K8S_ALLOCATABLE) {
                     new AllocatableImporter().read(in, x.source.name(), builder);
+                } else if (x.format == Format.NCCL_LOG) {
+                    List<Diagnostic> problems = new ArrayList<>();
+                    new org.fabricscope.importers.logs.NcclLogParser(builder.training(), problems)
+                            .read(new TextLines(in), x.source.name(), cancel);
+                    problems.forEach(builder::diagnostic);
                 } else if (x.format == Format.NCCL_TOPOLOGY || x.format == Format.NCCL_GRAPH) {
                     new NcclXmlImporter().read(in, x.source.name(), builder, cancel);
                 } else {
@@ -129,6 +134,7 @@ public final class FabricImporter {
             case IBLINKINFO -> 3;
             case NCCL_TOPOLOGY, NCCL_GRAPH, NVIDIA_SMI_TOPO -> 5;
             case K8S_OBJECTS, K8S_ALLOCATABLE, K8S_DESCRIBE_POD, K8S_EVENTS_TABLE -> 6;
+            case NCCL_LOG -> 7;
             default -> 4;
         };
     }

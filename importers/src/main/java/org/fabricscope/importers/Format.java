@@ -25,6 +25,7 @@ public enum Format {
     K8S_ALLOCATABLE("Kubernetes node allocatable map (kubectl jsonpath)"),
     K8S_DESCRIBE_POD("kubectl describe pod"),
     K8S_EVENTS_TABLE("kubectl get events table"),
+    NCCL_LOG("NCCL / PyTorch log"),
     UNKNOWN("unknown");
 
     private static final Pattern IBNET_NODE = Pattern.compile(
@@ -85,6 +86,9 @@ public enum Format {
         Format k8s = detectKubernetes(head);
         if (k8s != null) {
             return k8s;
+        }
+        if (org.fabricscope.importers.logs.NcclLogParser.looksLikeLog(head)) {
+            return NCCL_LOG;
         }
         for (String raw : head) {
             if (raw.contains("CPU Affinity") && SMI_HEADER.matcher(ANSI.matcher(raw).replaceAll("")).matches()) {

@@ -40,6 +40,8 @@ public final class FabricModel {
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
     private final Map<String, HostTopology> hostTopologies;
     private final K8sLayer k8s;
+    /** Set once by the builder, before the model is handed out. */
+    org.fabricscope.model.training.TrainingLog training = new org.fabricscope.model.training.TrainingLog();
 
     FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
                 List<Diagnostic> diagnostics, List<String> sources) {
@@ -97,6 +99,11 @@ public final class FabricModel {
     }
 
     /** The Kubernetes layer: nodes, pods, events, training jobs and the node-to-host join (empty when none was read). */
+    /** What NCCL and PyTorch logs said: ranks, channel transports, events. Empty when no log was read. */
+    public org.fabricscope.model.training.TrainingLog trainingLog() {
+        return training;
+    }
+
     public K8sLayer k8s() {
         return k8s;
     }

@@ -28,6 +28,7 @@ public final class FabricModelBuilder {
     private final List<String> sources = new ArrayList<>();
     private final List<HostTopologyBuilder> hostTopologies = new ArrayList<>();
     private final org.fabricscope.model.k8s.K8sLayerBuilder k8s = new org.fabricscope.model.k8s.K8sLayerBuilder();
+    private final org.fabricscope.model.training.TrainingLog training = new org.fabricscope.model.training.TrainingLog();
 
     private record PendingCounters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
                                    Evidence evidence, boolean allPorts) {
@@ -263,6 +264,11 @@ public final class FabricModelBuilder {
     }
 
     /** The Kubernetes layer being collected: nodes, allocatable maps, pods, events, jobs. */
+    /** The training layer that log importers fill (ranks, channels, events). */
+    public org.fabricscope.model.training.TrainingLog training() {
+        return training;
+    }
+
     public org.fabricscope.model.k8s.K8sLayerBuilder k8s() {
         return k8s;
     }
@@ -287,8 +293,10 @@ public final class FabricModelBuilder {
         Map<String, HostTopology> topologies = HostLayer.resolve(hostTopologies, nodes.values(), diagnostics);
         java.util.Set<String> hostNames = new java.util.LinkedHashSet<>(hosts.keySet());
         hostNames.addAll(topologies.keySet());
-        return new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources, topologies,
+        FabricModel model = new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources, topologies,
                 k8s.build(hostNames));
+        model.training = training;
+        return model;
     }
 
     private void resolveCounters() {

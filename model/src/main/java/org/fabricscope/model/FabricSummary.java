@@ -18,6 +18,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
                             int routers, int cables, Map<String, Integer> cablesBySpeed, int cablesDegraded,
                             int portsWithErrors, int gpus, int nics, int nets, int nvlinks,
                             int k8sNodes, int pods, Map<String, Number> allocatable,
+                            int ranks, List<String> ncclVersions, Map<String, Integer> transports,
                             List<Diagnostic> diagnostics) {
 
     /** Per-host counts from the host layer (NCCL topology files), for {@code summary --json --detail}. */
@@ -28,7 +29,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
     public FabricSummary withDiagnostics(List<Diagnostic> all) {
         return new FabricSummary(switches, switchTiers, cas, hostCas, hosts, routers, cables, cablesBySpeed,
                 cablesDegraded, portsWithErrors, gpus, nics, nets, nvlinks, k8sNodes, pods, allocatable,
-                List.copyOf(all));
+                ranks, ncclVersions, transports, List.copyOf(all));
     }
 
     /** One row per host that has a topology, in host-name order. */
@@ -93,6 +94,8 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
         }
         return new FabricSummary(switches, tiers, cas, hostCas, model.hosts().size(), routers,
                 model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets, nvlinks,
-                model.k8sNodes().size(), model.pods().size(), model.k8s().allocatableTotals(), model.diagnostics());
+                model.k8sNodes().size(), model.pods().size(), model.k8s().allocatableTotals(),
+                model.trainingLog().ranks().size(), List.copyOf(model.trainingLog().ncclVersions()),
+                model.trainingLog().transportsByPair(), model.diagnostics());
     }
 }

@@ -60,6 +60,13 @@ final class SummaryCommand implements Callable<Integer> {
             out.printf("GPUs            %7d   (%d NVLinks)%n", s.gpus(), s.nvlinks());
             out.printf("NICs            %7d   (%d ports)%n", s.nics(), s.nets());
         }
+        if (s.k8sNodes() + s.pods() > 0) {
+            out.printf("K8s nodes       %7d   (%d pods)%n", s.k8sNodes(), s.pods());
+        }
+        if (s.ranks() > 0) {
+            out.printf("NCCL ranks      %7d   (NCCL %s; rank pairs by transport %s)%n", s.ranks(),
+                    String.join(", ", s.ncclVersions()), s.transports());
+        }
         out.printf("Cables          %7d%n", s.cables());
         for (Map.Entry<String, Integer> e : s.cablesBySpeed().entrySet()) {
             out.printf("  %-13s %7d%n", e.getKey(), e.getValue());

@@ -167,6 +167,25 @@ public final class NcclLogParser {
         return true;
     }
 
+    /**
+     * Whether the first lines of a file are a NCCL / PyTorch log: at least one NCCL INFO/WARN line
+     * (after launcher decorations), or a ProcessGroupNCCL or torch.distributed (torchrun) line.
+     */
+    public static boolean looksLikeLog(List<String> head) {
+        NcclLogParser probe = new NcclLogParser(new TrainingLog(), new ArrayList<>());
+        for (String raw : head) {
+            String l = stripDecoration(raw);
+            int at = l.indexOf(" NCCL ");
+            if (at > 0 && probe.prefix(l, at)) {
+                return true;
+            }
+            if (l.contains("ProcessGroupNCCL.cpp") || l.contains("torch.distributed.") || l.contains("torch/distributed/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static String stripDecoration(String raw) {
         if (raw.isEmpty()) {
             return raw;

@@ -64,6 +64,23 @@ class NcclLogParserTest {
     }
 
     @Test
+    void logsAreDetectedByContentAndFillTheModelsTrainingLayer() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of(NcclLogParserTest.class.getResource(
+                "/reference/nccl-logs/h200x2-nccl-2.28.9/socket").toURI());
+        org.fabricscope.importers.ImportResult r = new org.fabricscope.importers.FabricImporter().importPaths(
+                List.of(dir), org.fabricscope.importers.ImportProgress.NONE, Cancellation.NEVER);
+        assertTrue(r.formats().values().stream().allMatch(f -> f == org.fabricscope.importers.Format.NCCL_LOG), r.formats().toString());
+        assertEquals(2, r.model().trainingLog().ranks().size());
+        assertEquals(Map.of("NET/Socket", 1), r.model().trainingLog().transportsByPair());
+        org.fabricscope.model.FabricSummary s = org.fabricscope.model.FabricSummary.of(r.model(),
+                org.fabricscope.model.diagnosis.ErrorThresholds.defaults());
+        assertEquals(2, s.ranks());
+        assertEquals(List.of("2.28.9"), s.ncclVersions());
+        assertTrue(org.fabricscope.model.diagnosis.Diagnosis.standard(org.fabricscope.model.diagnosis.ErrorThresholds.defaults())
+                .run(r.model()).isEmpty(), "one host talking to itself over sockets is not a multi-node TCP fallback");
+    }
+
+    @Test
     void realSocketCaptureFallsBackToTcp() throws IOException {
         TrainingLog log = parseResources("socket/nccl.vm.704.log", "socket/nccl.vm.705.log");
         assertEquals(Map.of("NET/Socket", 1), log.transportsByPair());

@@ -37,7 +37,8 @@ public final class Diagnosis {
         return fabric(thresholds).with(new PcieDegradedCheck()).with(new GdrDisabledCheck())
                 .with(new GpuNicFarCheck()).with(new NicUnmatchedCheck())
                 .with(new InsufficientResourcesCheck()).with(new RdmaResourceNotRequestedCheck())
-                .with(new RdmaResourceMissingCheck()).with(new ShmTooSmallCheck()).with(new SecondaryNetworkMissingCheck());
+                .with(new RdmaResourceMissingCheck()).with(new ShmTooSmallCheck()).with(new SecondaryNetworkMissingCheck())
+                .with(new TrainingLogCheck());
     }
 
     public Diagnosis with(FabricCheck check) {

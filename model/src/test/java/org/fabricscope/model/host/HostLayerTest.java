@@ -220,7 +220,7 @@ class HostLayerTest {
     @Test
     void fabricDiagnosisIsUnchanged() {
         assertEquals(4, Diagnosis.fabric(ErrorThresholds.defaults()).checks().size());
-        assertEquals(13, Diagnosis.standard(ErrorThresholds.defaults()).checks().size(), "fabric, host and Kubernetes checks");
+        assertEquals(14, Diagnosis.standard(ErrorThresholds.defaults()).checks().size(), "fabric, host, Kubernetes and training checks");
     }
 
     @Test
