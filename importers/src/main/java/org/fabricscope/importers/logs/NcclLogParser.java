@@ -99,7 +99,17 @@ public final class NcclLogParser {
         }
     }
 
-    /** Parses one line (also used by live streams, which feed lines as they arrive). */
+    /**
+     * Parses one line of a live stream (or any line source): {@code source} and {@code lineNumber}
+     * are what the evidence of anything read from it cites.
+     */
+    public void line(String raw, String source, int lineNumber) {
+        this.source = source;
+        this.lineNumber = lineNumber;
+        line(raw);
+    }
+
+    /** Parses one line, citing the source and line number set last. */
     public void line(String raw) {
         String l = stripDecoration(raw);
         int at = l.indexOf(" NCCL ");
