@@ -1,0 +1,330 @@
+package org.fabricscope.model.ranks;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fabricscope.model.Cable;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.Host;
+import org.fabricscope.model.Port;
+import org.fabricscope.model.Vertex;
+import org.fabricscope.model.host.Gpu;
+import org.fabricscope.model.host.GpuFabricPath;
+import org.fabricscope.model.host.HostTopology;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.training.ChannelLink;
+import org.fabricscope.model.training.Rank;
+import org.fabricscope.model.training.Transport;
+
+/**
+ * The training ranks placed on the fabric: each rank's {@link RankSite} (log host → pod → node →
+ * fabric host; busId → GPU; GPU → nearest NIC → HCA → leaf port) and each talking pair's
+ * {@link RankRoute} (its slowest transport, and for network transports the cables between the two
+ * HCAs). Computed from an immutable model, so it can be built once off the UI thread and shared.
+ */
+public final class RankMap {
+    private final Map<String, RankSite> sites = new LinkedHashMap<>();
+    private final List<RankRoute> routes = new ArrayList<>();
+
+    private RankMap() {
+    }
+
+    /** Joins the training layer of {@code model} with its Kubernetes, host and fabric layers. */
+    public static RankMap of(FabricModel model) {
+        RankMap m = new RankMap();
+        if (model.trainingLog().isEmpty()) {
+            return m;
+        }
+        Map<String, K8sPod> podsByName = new HashMap<>();
+        for (K8sPod p : model.pods()) {
+            podsByName.putIfAbsent(p.name(), p);
+        }
+        for (Rank r : model.trainingLog().ranks()) {
+            m.sites.putIfAbsent(key(r.commId(), r.rank()), site(model, r, podsByName));
+        }
+        m.routes(model);
+        return m;
+    }
+
+    private static String key(String commId, int rank) {
+        return commId + "/" + rank;
+    }
+
+    private static RankSite site(FabricModel model, Rank r, Map<String, K8sPod> podsByName) {
+        String logHost = r.host();
+        K8sPod pod = podsByName.get(logHost);
+        String node = pod != null ? pod.node() : null;
+        String host = resolveHost(model, logHost);
+        if (host == null && node != null) {
+            var k8sNode = model.k8sNodes().get(node);
+            Host h = k8sNode == null ? null : model.hostOf(k8sNode);
+            host = h != null ? h.name() : resolveHost(model, node);
+        }
+        Gpu gpu = null;
+        FabricNode hca = null;
+        Port hcaPort = null;
+        Port leafPort = null;
+        HostTopology topo = host == null ? null : model.hostTopology(host);
+        if (topo != null) {
+            gpu = gpuByBusId(topo, r.busId());
+            if (gpu == null && r.nvmlDev() >= 0) {
+                gpu = topo.gpuByDev(r.nvmlDev());
+            }
+            if (gpu != null) {
+                GpuFabricPath p = model.fabricPath(gpu);
+                if (p != null) {
+                    hca = p.hca();
+                    hcaPort = p.hcaPort();
+                    leafPort = p.leafPort();
+                }
+            }
+        }
+        if (hca == null && host != null && model.host(host) != null && !r.netDevices().isEmpty()) {
+            // no topology: NCCL's device list, first device; rail jobs use the one of the GPU's index
+            int idx = r.cudaDev() >= 0 && r.cudaDev() < r.netDevices().size() ? r.cudaDev() : 0;
+            hcaPort = hcaPort(model.host(host), r.netDevices().get(idx));
+            if (hcaPort != null) {
+                hca = hcaPort.node();
+                leafPort = hcaPort.peer();
+            }
+        }
+        return new RankSite(r, pod != null ? pod.name() : null, node, host, gpu, hca, hcaPort, leafPort);
+    }
+
+    /** The fabric or topology host of this name, or of its first DNS label; null when neither is known. */
+    private static String resolveHost(FabricModel model, String name) {
+        if (name == null || name.isEmpty()) {
+            return null;
+        }
+        if (model.host(name) != null || model.hostTopology(name) != null) {
+            return name;
+        }
+        int dot = name.indexOf('.');
+        if (dot > 0) {
+            return resolveHost(model, name.substring(0, dot));
+        }
+        return null;
+    }
+
+    /** NCCL prints the bus id as the hex digits of domain:bus:dev.fn run together ({@code 0000:89:00.0} is {@code 89000}). */
+    static long busIdValue(String busId) {
+        if (busId == null) {
+            return -1;
+        }
+        long v = 0;
+        int digits = 0;
+        for (int i = 0; i < busId.length(); i++) {
+            int d = Character.digit(busId.charAt(i), 16);
+            if (d >= 0) {
+                v = (v << 4) | d;
+                if (++digits > 15) {
+                    return -1;
+                }
+            } else if (busId.charAt(i) != ':' && busId.charAt(i) != '.') {
+                return -1;
+            }
+        }
+        return digits == 0 ? -1 : v;
+    }
+
+    private static Gpu gpuByBusId(HostTopology topo, String busId) {
+        long want = busIdValue(busId);
+        if (want < 0) {
+            return null;
+        }
+        for (Gpu g : topo.gpus()) {
+            if (busIdValue(g.busId()) == want) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    /** The HCA port of {@code mlx5_4:1/IB} on this host. */
+    private static Port hcaPort(Host host, String netDevice) {
+        int colon = netDevice.indexOf(':');
+        String dev = colon < 0 ? netDevice : netDevice.substring(0, colon);
+        int port = 1;
+        if (colon >= 0) {
+            int slash = netDevice.indexOf('/', colon);
+            try {
+                port = Integer.parseInt(netDevice.substring(colon + 1, slash < 0 ? netDevice.length() : slash));
+            } catch (NumberFormatException e) {
+                port = 1;
+            }
+        }
+        for (FabricNode a : host.adapters()) {
+            String d = a.description();
+            if (d != null && (d.endsWith(" " + dev) || d.equals(dev))) {
+                return a.port(port);
+            }
+        }
+        return null;
+    }
+
+    private void routes(FabricModel model) {
+        Map<String, int[]> pairs = new LinkedHashMap<>();
+        Map<String, Transport> worst = new LinkedHashMap<>();
+        Map<String, String> comms = new HashMap<>();
+        for (ChannelLink c : model.trainingLog().channels()) {
+            int lo = Math.min(c.fromRank(), c.toRank());
+            int hi = Math.max(c.fromRank(), c.toRank());
+            if (lo == hi) {
+                continue;
+            }
+            String k = c.commId() + "|" + lo + "|" + hi;
+            int[] p = pairs.computeIfAbsent(k, x -> new int[] {lo, hi, 0});
+            p[2]++;
+            comms.put(k, c.commId());
+            Transport t = worst.get(k);
+            if (t == null || c.transport().compareTo(t) > 0) {
+                worst.put(k, c.transport());
+            }
+        }
+        Map<FabricNode, Map<FabricNode, Integer>> bfs = new HashMap<>();
+        for (var e : pairs.entrySet()) {
+            String commId = comms.get(e.getKey());
+            int[] p = e.getValue();
+            RankSite a = sites.get(key(commId, p[0]));
+            RankSite b = sites.get(key(commId, p[1]));
+            if (a == null || b == null) {
+                continue;
+            }
+            Transport t = worst.get(e.getKey());
+            List<Vertex> path = List.of();
+            Set<Cable> cables = Set.of();
+            if (t.isNetwork() && a.hca() != null && b.hca() != null && a.hca() != b.hca()) {
+                Map<FabricNode, Integer> da = bfs.computeIfAbsent(a.hca(), RankMap::distances);
+                Map<FabricNode, Integer> db = bfs.computeIfAbsent(b.hca(), RankMap::distances);
+                Integer d = da.get(b.hca());
+                if (d != null) {
+                    cables = shortestPathCables(da, db, d);
+                    path = onePath(a.hca(), b.hca(), db);
+                }
+            }
+            routes.add(new RankRoute(commId, a, b, t, p[2], path, cables));
+        }
+    }
+
+    /** Hop counts from {@code start} over cables, passing only through switches. */
+    private static Map<FabricNode, Integer> distances(FabricNode start) {
+        Map<FabricNode, Integer> dist = new HashMap<>();
+        ArrayDeque<FabricNode> queue = new ArrayDeque<>();
+        dist.put(start, 0);
+        queue.add(start);
+        while (!queue.isEmpty()) {
+            FabricNode u = queue.poll();
+            if (u != start && !u.isSwitch()) {
+                continue;
+            }
+            int du = dist.get(u);
+            for (Port port : u.ports()) {
+                Port peer = port.peer();
+                if (peer != null && !dist.containsKey(peer.node())) {
+                    dist.put(peer.node(), du + 1);
+                    queue.add(peer.node());
+                }
+            }
+        }
+        return dist;
+    }
+
+    private static Set<Cable> shortestPathCables(Map<FabricNode, Integer> da, Map<FabricNode, Integer> db, int d) {
+        Set<Cable> out = new LinkedHashSet<>();
+        for (var e : da.entrySet()) {
+            FabricNode u = e.getKey();
+            int du = e.getValue();
+            if (du >= d || (du > 0 && !u.isSwitch())) {
+                continue;
+            }
+            for (Port port : u.ports()) {
+                Port peer = port.peer();
+                if (peer == null || port.cable() == null) {
+                    continue;
+                }
+                Integer dv = db.get(peer.node());
+                if (dv != null && du + 1 + dv == d) {
+                    out.add(port.cable());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One shortest path, choosing the lowest GUID at each step so the map is stable. */
+    private static List<Vertex> onePath(FabricNode from, FabricNode to, Map<FabricNode, Integer> toDist) {
+        List<Vertex> path = new ArrayList<>();
+        FabricNode u = from;
+        path.add(u);
+        while (u != to) {
+            int du = toDist.get(u);
+            FabricNode next = null;
+            for (Port port : u.ports()) {
+                Port peer = port.peer();
+                if (peer == null) {
+                    continue;
+                }
+                FabricNode v = peer.node();
+                Integer dv = toDist.get(v);
+                if (dv != null && dv == du - 1 && (v == to || v.isSwitch())
+                        && (next == null || Long.compareUnsigned(v.guid(), next.guid()) < 0)) {
+                    next = v;
+                }
+            }
+            if (next == null) {
+                return List.of();
+            }
+            path.add(next);
+            u = next;
+        }
+        return path;
+    }
+
+    public List<RankSite> sites() {
+        return Collections.unmodifiableList(new ArrayList<>(sites.values()));
+    }
+
+    public RankSite site(String commId, int rank) {
+        return sites.get(key(commId, rank));
+    }
+
+    /** The ranks that ran on this fabric or topology host. */
+    public List<RankSite> sitesOn(String host) {
+        List<RankSite> out = new ArrayList<>();
+        for (RankSite s : sites.values()) {
+            if (host.equals(s.host())) {
+                out.add(s);
+            }
+        }
+        out.sort(Comparator.comparingInt(s -> s.rank().rank()));
+        return out;
+    }
+
+    public List<RankRoute> routes() {
+        return Collections.unmodifiableList(routes);
+    }
+
+    /** The routes whose fabric cables include this one. */
+    public List<RankRoute> routesOver(Cable cable) {
+        List<RankRoute> out = new ArrayList<>();
+        for (RankRoute r : routes) {
+            if (r.cables().contains(cable)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    public boolean isEmpty() {
+        return sites.isEmpty();
+    }
+}

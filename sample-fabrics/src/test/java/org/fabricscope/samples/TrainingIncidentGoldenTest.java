@@ -1,0 +1,120 @@
+package org.fabricscope.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.importers.Format;
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.Cable;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.FabricSummary;
+import org.fabricscope.model.Finding;
+import org.fabricscope.model.Severity;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.fabricscope.model.ranks.RankMap;
+import org.fabricscope.model.ranks.RankRoute;
+import org.fabricscope.model.ranks.RankSite;
+import org.fabricscope.model.training.Transport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code training-incident/} (kubectl logs of a 16-rank job, its pods and nodes) with the rail
+ * capture and its host topologies: every rank joins its pod, node, GPU, HCA and leaf port; rank
+ * pairs get their transports and fabric paths; and the flapping cable under rank 12 is named as the
+ * likely cause of the job's IB completion error and timeout.
+ */
+class TrainingIncidentGoldenTest {
+    private static FabricModel model;
+    private static ImportResult result;
+    private static List<Finding> findings;
+    private static RankMap ranks;
+
+    @BeforeAll
+    static void load() throws Exception {
+        Path rail = Samples.root().resolve("rail-2su-hdr");
+        List<Path> files = new ArrayList<>(Samples.captureFiles(rail));
+        files.add(rail.resolve("hosts"));
+        files.add(Samples.root().resolve("training-incident"));
+        result = Samples.load(files);
+        model = result.model();
+        findings = Samples.diagnose(model);
+        ranks = RankMap.of(model);
+    }
+
+    @Test
+    void logsPodsAndNodesAreDetected() {
+        Map<String, Format> f = result.formats();
+        assertEquals(Format.NCCL_LOG, f.entrySet().stream().filter(e -> e.getKey().endsWith("gpt-train-worker-0.log"))
+                .findFirst().orElseThrow().getValue());
+        assertEquals(Format.K8S_OBJECTS, f.entrySet().stream().filter(e -> e.getKey().endsWith("pods.json"))
+                .findFirst().orElseThrow().getValue());
+        FabricSummary s = FabricSummary.of(model, ErrorThresholds.defaults());
+        assertEquals(16, s.ranks());
+        assertEquals(Map.of("NET/IB", 8, "P2P", 16), s.transports(),
+                "8 rings: one cross-host pair per rail, and the 8 cyclic NVLink neighbours on each host");
+    }
+
+    @Test
+    void everyRankJoinsPodNodeGpuHcaAndLeaf() {
+        assertEquals(16, ranks.sites().size());
+        for (RankSite s : ranks.sites()) {
+            int r = s.rank().rank();
+            String pod = r < 8 ? "gpt-train-master-0" : "gpt-train-worker-0";
+            String host = r < 8 ? "dgx-su1-h05" : "dgx-su2-h07";
+            assertEquals(pod, s.pod(), "rank " + r);
+            assertEquals(host, s.k8sNode(), "rank " + r);
+            assertEquals(host, s.host(), "rank " + r);
+            assertNotNull(s.gpu(), "rank " + r + " GPU by busId " + s.rank().busId());
+            assertEquals("GPU" + (r % 8), s.gpu().label());
+            assertEquals(host + " mlx5_" + (r % 8), s.hca().description(), "rank " + r + " uses its rail's HCA");
+            assertNotNull(s.leafPort(), "rank " + r);
+        }
+        RankSite r12 = ranks.site(ranks.sites().get(0).rank().commId(), 12);
+        assertEquals("leaf-su2-r5", r12.leafPort().node().description().replaceAll("^MF0;|:.*$", ""));
+        assertEquals(7, r12.leafPort().number());
+    }
+
+    @Test
+    void crossHostPairsRunLeafSpineLeafOnTheirRail() {
+        List<RankRoute> net = ranks.routes().stream().filter(r -> r.transport().isNetwork()).toList();
+        assertEquals(8, net.size());
+        for (RankRoute r : net) {
+            assertEquals(Transport.NET_IB_GDR, r.transport());
+            assertEquals(r.a().rank().rank() % 8, r.b().rank().rank() % 8, "rail-aligned pair " + r);
+            // HCA -> leaf (su1) -> spine -> leaf (su2) -> HCA
+            assertEquals(5, r.path().size(), r.path().toString());
+            Cable first = r.cables().stream().filter(c -> c.touches(r.a().hca())).findFirst().orElseThrow();
+            assertTrue(first.touches(r.a().leafPort().node()));
+        }
+        assertTrue(ranks.routes().stream().filter(r -> !r.transport().isNetwork()).allMatch(r -> r.path().isEmpty()
+                && r.a().host().equals(r.b().host())), "NVLink pairs stay inside their host");
+    }
+
+    @Test
+    void theFlappingCableIsNamedAsTheLikelyCause() {
+        Finding f = findings.stream().filter(x -> x.id().equals("rank-path-errors")
+                && x.title().contains("LinkErrorRecoveryCounter=42")).findFirst().orElseThrow();
+        assertEquals(Severity.ERROR, f.severity(), "a rank on this link got a completion error");
+        assertTrue(f.title().contains("rank 12 got IBV_WC_RETRY_EXC_ERR"), f.title());
+        assertTrue(f.subjects().contains("gpt-train-worker-0"), f.subjects().toString());
+        assertTrue(f.evidence().get(0).source().endsWith("gpt-train-worker-0.log"));
+        assertTrue(f.remedies().stream().anyMatch(r -> r.contains("only way")), "the host link is on every path");
+        Finding timeout = findings.stream().filter(x -> x.id().equals("nccl-timeout")).findFirst().orElseThrow();
+        assertTrue(timeout.title().contains("rank 12"), timeout.title());
+    }
+
+    @Test
+    void equalCostPathsThroughTheBadSpineUplinkAreReported() {
+        Finding f = findings.stream().filter(x -> x.id().equals("rank-path-errors")
+                && x.title().contains("SymbolErrorCounter=1873")).findFirst().orElseThrow();
+        assertTrue(f.remedies().stream().anyMatch(r -> r.contains("equal-cost")), f.remedies().toString());
+        assertTrue(f.remedies().stream().anyMatch(r -> r.contains("rank 2 ") && r.contains("rank 10 ")), f.remedies().toString());
+    }
+}
