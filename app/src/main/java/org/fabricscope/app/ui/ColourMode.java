@@ -2,7 +2,8 @@ package org.fabricscope.app.ui;
 
 /** What link colours mean on the map. */
 public enum ColourMode {
-    ERRORS("Error counters"), SPEED("Speed / width");
+    ERRORS("Error counters"), SPEED("Speed / width"), TRANSPORT("Transport (training ranks)"),
+    KUBERNETES("Kubernetes nodes and jobs");
 
     private final String label;
 

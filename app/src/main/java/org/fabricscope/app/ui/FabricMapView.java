@@ -261,6 +261,7 @@ public final class FabricMapView extends Region {
             labels++;
         }
         drawRowLabels(g);
+        drawRanks(g, w, h);
         highlight(g, hover, Color.web("#57606a"));
         highlight(g, selected, Color.web(Palette.css(Palette.SELECTION)));
         if (selected != null) {
@@ -283,6 +284,73 @@ public final class FabricMapView extends Region {
                 g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
                 drawn++;
             }
+        }
+    }
+
+    /**
+     * Transport mode: rank-range badges on the glyphs that hold ranks, and for a selected glyph
+     * the fabric paths of its ranks' network pairs, HCA to HCA through the switches, in the
+     * pair's transport colour.
+     */
+    private void drawRanks(GraphicsContext g, double w, double h) {
+        if (colouring == null || colouring.ranks == null || colouring.ranks.isEmpty()) {
+            return;
+        }
+        String[] labels = colouring.rankLabels;
+        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 10));
+        g.setTextAlign(TextAlignment.CENTER);
+        for (MapLayout.Item it : layout.items()) {
+            String l = labels[it.index()];
+            if (l == null) {
+                continue;
+            }
+            double sx = it.x() * scale + tx;
+            double sy = (it.y() - it.height() / 2) * scale + ty - 8;
+            if (sx < -40 || sx > w + 40 || sy < -10 || sy > h + 10) {
+                continue;
+            }
+            double tw = Math.max(22, l.length() * 6.2);
+            g.setFill(Color.web("#ffffff", 0.9));
+            g.fillRoundRect(sx - tw / 2, sy - 7, tw, 14, 6, 6);
+            g.setFill(Color.web(Palette.css(colouring.itemColour[it.index()])));
+            g.fillText(l, sx, sy);
+        }
+        if (selected == null) {
+            return;
+        }
+        Vertex sel = selected.vertex();
+        int drawn = 0;
+        for (var r : colouring.ranks.routes()) {
+            if (!r.routed() || drawn > 400) {
+                continue;
+            }
+            boolean mine = false;
+            for (var s : new org.fabricscope.model.ranks.RankSite[] {r.a(), r.b()}) {
+                mine |= sel == s.hca() || (sel instanceof org.fabricscope.model.Host host && host.name().equals(s.host()));
+            }
+            if (!mine && !r.path().contains(sel)) {
+                continue;
+            }
+            List<double[]> pts = new java.util.ArrayList<>();
+            for (Vertex v : r.path()) {
+                MapLayout.Item it = layout.item(v);
+                if (it == null && v instanceof org.fabricscope.model.FabricNode n && n.host() != null) {
+                    it = layout.item(n.host()); // a collapsed host draws its HCAs
+                }
+                if (it != null) {
+                    pts.add(new double[] {it.x() * scale + tx, it.y() * scale + ty});
+                }
+            }
+            // a halo, then the pair's transport colour on top, so the path reads over the coloured cables
+            for (int pass = 0; pass < 2; pass++) {
+                g.setStroke(pass == 0 ? Color.web(Palette.css(Palette.SELECTION), 0.45)
+                        : Color.web(Palette.css(Palette.TRANSPORT[r.transport().ordinal()])));
+                g.setLineWidth(pass == 0 ? 9 : 3.5);
+                for (int i = 1; i < pts.size(); i++) {
+                    g.strokeLine(pts.get(i - 1)[0], pts.get(i - 1)[1], pts.get(i)[0], pts.get(i)[1]);
+                }
+            }
+            drawn++;
         }
     }
 

@@ -118,6 +118,66 @@ public final class InspectorView extends VBox {
         this.thresholds = thresholds;
     }
 
+    private org.fabricscope.model.FabricModel model;
+    private org.fabricscope.model.ranks.RankMap ranks;
+
+    /** The loaded layers, for the Kubernetes node and training ranks of a selected host. */
+    public void setLayers(org.fabricscope.model.FabricModel model, org.fabricscope.model.ranks.RankMap ranks) {
+        this.model = model;
+        this.ranks = ranks;
+    }
+
+    /** The Kubernetes node (readiness, requests vs allocatable, pods) and the ranks of a host, or "". */
+    private String layersText(Host h, FabricNode onlyHca) {
+        if (model == null || h == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        var node = model.k8sNodeOf(h);
+        if (node != null) {
+            sb.append("\n\nKubernetes node ").append(node.name()).append(": ")
+                    .append(node.ready() == null ? "readiness unknown" : node.ready() ? "Ready" : "NotReady")
+                    .append(node.unschedulable() ? ", cordoned" : "");
+            var free = model.k8s().free(node.name());
+            for (var e : new java.util.TreeMap<>(node.allocatable()).entrySet()) {
+                String r = e.getKey();
+                if (r.equals("cpu") || r.equals("memory") || r.contains("gpu") || r.contains("rdma") || r.contains("erdma")
+                        || r.startsWith("hugepages")) {
+                    var f = free.get(r);
+                    sb.append("\n  ").append(r).append(": ").append(f == null ? "?" : f).append(" free of ").append(e.getValue());
+                }
+            }
+            var pods = model.k8s().podsOn(node.name());
+            if (!pods.isEmpty()) {
+                sb.append("\n  pods: ").append(pods.stream().limit(12).map(p -> p.name() + " (" + p.phase() + ")")
+                        .collect(Collectors.joining(", "))).append(pods.size() > 12 ? ", …" : "");
+            }
+        }
+        if (ranks != null) {
+            var sites = ranks.sitesOn(h.name()).stream().filter(x -> onlyHca == null || x.hca() == onlyHca).toList();
+            if (!sites.isEmpty()) {
+                sb.append("\n\nTraining ranks (").append(sites.size()).append("):");
+                for (var x : sites.stream().limit(16).toList()) {
+                    sb.append("\n  ").append(x.describe());
+                    if (x.rank().ncclVersion() != null) {
+                        sb.append(" · NCCL ").append(x.rank().ncclVersion());
+                    }
+                    if (!x.rank().initCompleted()) {
+                        sb.append(" · init not complete");
+                    }
+                }
+                var pairs = ranks.routes().stream().filter(r -> sites.contains(r.a()) || sites.contains(r.b())).toList();
+                var byTransport = pairs.stream().collect(Collectors.groupingBy(r -> r.transport().label(),
+                        java.util.TreeMap::new, Collectors.counting()));
+                if (!byTransport.isEmpty()) {
+                    sb.append("\n  talks over: ").append(byTransport.entrySet().stream().map(e -> e.getKey() + " × " + e.getValue())
+                            .collect(Collectors.joining(", "))).append(" (rank pairs; Ctrl+3 draws their paths)");
+                }
+            }
+        }
+        return sb.toString();
+    }
+
     public void show(Vertex v) {
         String hostName = v instanceof Host h ? h.name() : v instanceof FabricNode n && n.host() != null ? n.host().name() : null;
         shownTopology = hostName == null ? null : topologies.apply(hostName);
@@ -150,12 +210,13 @@ public final class InspectorView extends VBox {
             if (!n.description().equals(n.displayName())) {
                 sb.append("\n\"").append(n.description().strip()).append('"');
             }
+            sb.append(layersText(n.host(), n));
             details.setText(sb.toString());
             ports.setItems(FXCollections.observableArrayList(n.ports()));
         } else if (v instanceof Host h) {
             title.setText(h.name());
             details.setText("host · " + h.adapters().size() + " HCAs: "
-                    + h.adapters().stream().map(FabricMapView::shortName).collect(Collectors.joining(", ")));
+                    + h.adapters().stream().map(FabricMapView::shortName).collect(Collectors.joining(", ")) + layersText(h, null));
             ports.setItems(FXCollections.observableArrayList(h.adapters().stream()
                     .flatMap(a -> a.ports().stream()).toList()));
         }

@@ -163,6 +163,10 @@ public final class MainView extends BorderPane {
                 () -> colourMode.setValue(ColourMode.ERRORS));
         MenuItem speed = item("Colour by speed/width", new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN),
                 () -> colourMode.setValue(ColourMode.SPEED));
+        MenuItem transport = item("Colour by transport of training ranks", new KeyCodeCombination(KeyCode.DIGIT3,
+                KeyCombination.SHORTCUT_DOWN), () -> colourMode.setValue(ColourMode.TRANSPORT));
+        MenuItem kube = item("Colour by Kubernetes node readiness and jobs", new KeyCodeCombination(KeyCode.DIGIT4,
+                KeyCombination.SHORTCUT_DOWN), () -> colourMode.setValue(ColourMode.KUBERNETES));
         MenuItem hosts = item("Collapse/expand all hosts", new KeyCodeCombination(KeyCode.H, KeyCombination.SHORTCUT_DOWN),
                 () -> collapseHosts.setSelected(!collapseHosts.isSelected()));
         MenuItem hostToggle = item("Collapse/expand selected host", new KeyCodeCombination(KeyCode.H,
@@ -175,7 +179,7 @@ public final class MainView extends BorderPane {
                 });
         MenuItem find = item("Find…", new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), search::requestFocus);
         Menu view = new Menu("_View", null, find, new SeparatorMenuItem(), fit, zin, zout, new SeparatorMenuItem(), errors,
-                speed, new SeparatorMenuItem(), hosts, hostToggle, hostView);
+                speed, transport, kube, new SeparatorMenuItem(), hosts, hostToggle, hostView);
         MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
         MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
                 + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
@@ -204,7 +208,8 @@ public final class MainView extends BorderPane {
         colourMode.getItems().addAll(ColourMode.values());
         colourMode.setValue(ColourMode.ERRORS);
         colourMode.setId("colourMode");
-        colourMode.setTooltip(new Tooltip("What link colours mean (Ctrl+1, Ctrl+2)"));
+        colourMode.setTooltip(new Tooltip("What link colours mean: error counters (Ctrl+1), speed/width (Ctrl+2), "
+                + "transport of the training ranks (Ctrl+3), Kubernetes node readiness and jobs (Ctrl+4)"));
         colourMode.valueProperty().addListener((o, a, b) -> restyle());
         collapseHosts.setId("collapseHosts");
         collapseHosts.setTooltip(new Tooltip("Draw each host as one glyph instead of its HCAs (Ctrl+H)"));
@@ -244,6 +249,26 @@ public final class MainView extends BorderPane {
         if (colourMode.getValue() == ColourMode.ERRORS) {
             legend.getChildren().addAll(swatch(Palette.OK, "within thresholds"), swatch(Palette.WARNING, "over threshold"),
                     swatch(Palette.DANGER, "far over (error)"), swatch(Palette.UNKNOWN, "no counters read"));
+        } else if (colourMode.getValue() == ColourMode.TRANSPORT) {
+            for (org.fabricscope.model.training.Transport t : org.fabricscope.model.training.Transport.values()) {
+                String label = switch (t) {
+                    case P2P -> "NVLink/P2P";
+                    case SHM -> "SHM";
+                    case NET_IB_GDR -> "IB + GPUDirect RDMA";
+                    case NET_IB -> "IB (no GDR)";
+                    case NET_OTHER -> "other NET";
+                    case NET_SOCKET -> "TCP socket";
+                };
+                legend.getChildren().add(swatch(Palette.TRANSPORT[t.ordinal()], label));
+            }
+            legend.getChildren().add(swatch(Palette.FAINT, "no ranks"));
+            if (snapshot != null && snapshot.ranks().isEmpty()) {
+                legend.getChildren().add(new Label("(no NCCL logs loaded)"));
+            }
+        } else if (colourMode.getValue() == ColourMode.KUBERNETES) {
+            legend.getChildren().addAll(swatch(Palette.JOB, "runs training pods"), swatch(Palette.OK, "node Ready"),
+                    swatch(Palette.DANGER, "NotReady / cordoned"), swatch(Palette.UNKNOWN, "readiness unknown"),
+                    swatch(Palette.FAINT, "no Kubernetes node"));
         } else {
             var speeds = org.fabricscope.model.LinkSpeed.values();
             Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
@@ -399,6 +424,7 @@ public final class MainView extends BorderPane {
         boolean newData = snapshot == null || snapshot.result() != s.result();
         snapshot = s;
         inspector.setContext(s.colouring().degraded, s.thresholds());
+        inspector.setLayers(s.model(), s.ranks());
         map.show(s.layout(), s.colouring(), fit);
         if (newData) {
             findings.getItems().setAll(s.findings());

@@ -14,6 +14,15 @@ import org.fabricscope.model.diagnosis.LinkDegradedCheck;
 import org.fabricscope.model.diagnosis.LinkDownCheck;
 import org.fabricscope.model.diagnosis.LinkErrorsCheck;
 import org.fabricscope.model.layout.MapLayout;
+import org.fabricscope.model.Vertex;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.ranks.RankMap;
+import org.fabricscope.model.ranks.RankRoute;
+import org.fabricscope.model.ranks.RankSite;
+import org.fabricscope.model.training.Transport;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.TreeSet;
 
 /**
  * Colours of every link and glyph for one colour mode, computed once per model and mode (off
@@ -28,9 +37,15 @@ public final class MapColouring {
     /** Whether the map marks lost links on glyphs (the speed/width mode). */
     final boolean markDown;
     final Map<Cable, String> degraded;
+    /** Rank placement and routes (drawn over the map in the transport mode); empty without training logs. */
+    final RankMap ranks;
+    /** Per item, the ranks it holds as a short label ({@code r8-15}); null for none. Transport mode only. */
+    final String[] rankLabels;
 
-    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown) {
+    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown, RankMap ranks) {
         this.markDown = markDown;
+        this.ranks = ranks;
+        rankLabels = new String[items];
         linkColour = new int[links];
         linkThickness = new int[links];
         itemColour = new int[items];
@@ -39,9 +54,21 @@ public final class MapColouring {
     }
 
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t) {
+        return compute(model, layout, mode, t, RankMap.of(model));
+    }
+
+    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks) {
         Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
         List<MapLayout.Link> links = layout.links();
-        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED);
+        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED, ranks);
+        if (mode == ColourMode.TRANSPORT) {
+            c.transport(model, layout, ranks);
+            return c;
+        }
+        if (mode == ColourMode.KUBERNETES) {
+            c.kubernetes(model, layout);
+            return c;
+        }
         for (int i = 0; i < links.size(); i++) {
             MapLayout.Link l = links.get(i);
             int colour;
@@ -100,6 +127,126 @@ public final class MapColouring {
             c.itemDownPorts[it.index()] = down;
         }
         return c;
+    }
+
+    /**
+     * Transport mode: each cable takes the slowest transport of the rank pairs whose paths cross it;
+     * an HCA or host glyph takes the slowest transport its ranks use (NVLink/SHM inside a host,
+     * the network between hosts); everything else is faint.
+     */
+    private void transport(FabricModel model, MapLayout layout, RankMap ranks) {
+        Map<Cable, Transport> byCable = new HashMap<>();
+        Map<Vertex, Transport> byVertex = new HashMap<>();
+        Map<Vertex, TreeSet<Integer>> rankNumbers = new HashMap<>();
+        for (RankRoute r : ranks.routes()) {
+            for (Cable cable : r.cables()) {
+                byCable.merge(cable, r.transport(), MapColouring::slower);
+            }
+            for (RankSite s : new RankSite[] {r.a(), r.b()}) {
+                for (Vertex v : glyphsOf(model, s)) {
+                    byVertex.merge(v, r.transport(), MapColouring::slower);
+                }
+            }
+        }
+        for (RankSite s : ranks.sites()) {
+            for (Vertex v : glyphsOf(model, s)) {
+                rankNumbers.computeIfAbsent(v, k -> new TreeSet<>()).add(s.rank().rank());
+            }
+        }
+        List<MapLayout.Link> links = layout.links();
+        for (int i = 0; i < links.size(); i++) {
+            Transport worst = null;
+            for (Cable cable : links.get(i).cables()) {
+                Transport tr = byCable.get(cable);
+                if (tr != null) {
+                    worst = worst == null ? tr : slower(worst, tr);
+                }
+            }
+            linkColour[i] = worst == null ? Palette.FAINT : Palette.TRANSPORT[worst.ordinal()];
+            linkThickness[i] = worst == null ? 1 : 3;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            Transport tr = byVertex.get(it.vertex());
+            boolean isSwitch = it.vertex() instanceof FabricNode n && n.isSwitch();
+            itemColour[it.index()] = tr != null ? Palette.TRANSPORT[tr.ordinal()] : isSwitch ? Palette.UNKNOWN : Palette.FAINT;
+            TreeSet<Integer> nums = rankNumbers.get(it.vertex());
+            rankLabels[it.index()] = nums == null ? null : ranges(nums);
+        }
+    }
+
+    /** The glyphs a rank is drawn on: its HCA (expanded hosts) or its host (collapsed). */
+    private static List<Vertex> glyphsOf(FabricModel model, RankSite s) {
+        List<Vertex> out = new ArrayList<>(2);
+        if (s.hca() != null) {
+            out.add(s.hca());
+        }
+        Host h = s.host() == null ? null : model.host(s.host());
+        if (h != null) {
+            out.add(h);
+            if (s.hca() == null) {
+                out.addAll(h.adapters());
+            }
+        }
+        return out;
+    }
+
+    private static Transport slower(Transport a, Transport b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /** {@code r0-7}, {@code r0-3,5}: rank numbers as compact ranges. */
+    static String ranges(TreeSet<Integer> nums) {
+        StringBuilder b = new StringBuilder("r");
+        Integer start = null;
+        Integer prev = null;
+        for (int n : nums) {
+            if (prev != null && n == prev + 1) {
+                prev = n;
+                continue;
+            }
+            if (start != null) {
+                b.append(b.length() > 1 ? "," : "").append(start).append(prev.equals(start) ? "" : "-" + prev);
+            }
+            start = n;
+            prev = n;
+        }
+        if (start != null) {
+            b.append(b.length() > 1 ? "," : "").append(start).append(prev.equals(start) ? "" : "-" + prev);
+        }
+        return b.toString();
+    }
+
+    /**
+     * Kubernetes mode: a host's glyph (and its HCAs) shows its node's readiness, or that it runs
+     * pods of a training job; hosts with no node are faint. Cables are faint.
+     */
+    private void kubernetes(FabricModel model, MapLayout layout) {
+        for (int i = 0; i < linkColour.length; i++) {
+            linkColour[i] = Palette.FAINT;
+            linkThickness[i] = 1;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            Host h = it.vertex() instanceof Host host ? host
+                    : it.vertex() instanceof FabricNode n ? n.host() : null;
+            int colour;
+            if (h == null) {
+                colour = it.vertex() instanceof FabricNode n && n.isSwitch() ? Palette.UNKNOWN : Palette.FAINT;
+            } else {
+                K8sNode node = model.k8sNodeOf(h);
+                if (node == null) {
+                    colour = Palette.FAINT;
+                } else if (Boolean.FALSE.equals(node.ready()) || node.unschedulable()) {
+                    colour = Palette.DANGER;
+                } else if (model.k8s().podsOn(node.name()).stream().anyMatch(p -> p.training() && !p.terminated())) {
+                    colour = Palette.JOB;
+                } else if (Boolean.TRUE.equals(node.ready())) {
+                    colour = Palette.OK;
+                } else {
+                    colour = Palette.UNKNOWN;
+                }
+            }
+            itemColour[it.index()] = colour;
+        }
     }
 
     /** Ports that lost their link: unplugged or failed cables (spare ports that never linked are not counted). */

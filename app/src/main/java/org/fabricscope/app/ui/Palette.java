@@ -28,6 +28,16 @@ public final class Palette {
         0xFF9E9E9E, 0xFF8D6E63, 0xFF795548, 0xFF26A69A, 0xFF00897B, 0xFF1E88E5, 0xFF3949AB, 0xFF8E24AA, 0xFF6A1B9A,
     };
 
+    /** Links no rank uses, in the transport and Kubernetes modes: drawn faint so the used ones stand out. */
+    public static final int FAINT = 0xFFDDE1E6;
+    /** A host running pods of a training job (Kubernetes mode). */
+    public static final int JOB = 0xFF0969DA;
+
+    /** Transport colours, in {@link org.fabricscope.model.training.Transport} order: P2P (NVLink), SHM, IB+GDRDMA, IB, other NET, Socket. */
+    public static final int[] TRANSPORT = {
+        0xFF7B3FE4, 0xFF17A2B8, 0xFF2E9E44, 0xFFE69F00, 0xFF8A6D3B, 0xFFD1283A,
+    };
+
     public static String css(int argb) {
         return String.format("#%06X", argb & 0xFFFFFF);
     }

@@ -12,6 +12,7 @@ import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
+import org.fabricscope.model.ranks.RankMap;
 
 /**
  * Everything the window shows for one load, built off the FX thread and handed over whole:
@@ -20,6 +21,11 @@ import org.fabricscope.model.layout.TieredLayout;
 public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds thresholds, List<Finding> findings,
                        FabricSummary summary, MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
                        boolean collapseAll) {
+
+    /** The training ranks placed on the fabric (computed once per load). */
+    public RankMap ranks() {
+        return colouring.ranks;
+    }
 
     public FabricModel model() {
         return result.model();
@@ -30,8 +36,9 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
         List<Finding> findings = Diagnosis.standard(t).run(result.model());
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
+        RankMap ranks = RankMap.of(result.model());
         return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
-                MapColouring.compute(result.model(), layout, mode, t), mode, Set.copyOf(collapsed), collapseAll);
+                MapColouring.compute(result.model(), layout, mode, t, ranks), mode, Set.copyOf(collapsed), collapseAll);
     }
 
     /** The same data drawn another way (colour mode or collapsed hosts changed). */
@@ -39,7 +46,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
         MapLayout l = newCollapsed.equals(collapsed) && newCollapseAll == collapseAll ? layout
                 : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
         return new Snapshot(paths, result, thresholds, findings, summary, l,
-                MapColouring.compute(result.model(), l, newMode, thresholds), newMode, Set.copyOf(newCollapsed),
+                MapColouring.compute(result.model(), l, newMode, thresholds, colouring.ranks), newMode, Set.copyOf(newCollapsed),
                 newCollapseAll);
     }
 }
