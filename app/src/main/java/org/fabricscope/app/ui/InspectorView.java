@@ -144,7 +144,7 @@ public final class InspectorView extends VBox {
                 if (r.equals("cpu") || r.equals("memory") || r.contains("gpu") || r.contains("rdma") || r.contains("erdma")
                         || r.startsWith("hugepages")) {
                     var f = free.get(r);
-                    sb.append("\n  ").append(r).append(": ").append(f == null ? "?" : f).append(" free of ").append(e.getValue());
+                    sb.append("\n  ").append(r).append(": ").append(f == null ? "?" : f.display(r)).append(" free of ").append(e.getValue().display(r));
                 }
             }
             var pods = model.k8s().podsOn(node.name());

@@ -76,6 +76,10 @@ public final class MainView extends BorderPane {
     private final TabPane side = new TabPane();
     private final Tab findingsTab = new Tab("Findings");
     private final Tab diagnosticsTab = new Tab("Import diagnostics");
+    private final ClusterView cluster = new ClusterView();
+    private final TrainingView training = new TrainingView();
+    private final Tab clusterTab = new Tab("Kubernetes", cluster);
+    private final Tab trainingTab = new Tab("Training", training);
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fabricscope-worker");
         t.setDaemon(true);
@@ -113,7 +117,11 @@ public final class MainView extends BorderPane {
         findingsTab.setContent(findings);
         diagnosticsTab.setContent(diagnostics);
         Tab inspectorTab = new Tab("Inspector", inspector);
-        side.getTabs().addAll(inspectorTab, findingsTab, diagnosticsTab);
+        side.getTabs().addAll(inspectorTab, findingsTab, trainingTab, clusterTab, diagnosticsTab);
+        clusterTab.setTooltip(new Tooltip("Nodes: requested / allocatable; pending pods and where they could fit (Ctrl+Shift+K)"));
+        trainingTab.setTooltip(new Tooltip("Ranks: pod, node, GPU, HCA, leaf port; NCCL/PyTorch events (Ctrl+Shift+R)"));
+        cluster.setOnShowHost(this::revealVertex);
+        training.setOnReveal(this::revealVertex);
         side.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         side.setMinWidth(420);
         SplitPane split = new SplitPane(map, side);
@@ -177,9 +185,14 @@ public final class MainView extends BorderPane {
                         status.setText("Select a host or HCA whose NCCL topology is loaded (open its topo.xml with the fabric)");
                     }
                 });
+        MenuItem showCluster = item("Kubernetes resources", new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), () -> side.getSelectionModel().select(clusterTab));
+        MenuItem showTraining = item("Training ranks and events", new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), () -> side.getSelectionModel().select(trainingTab));
         MenuItem find = item("Find…", new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), search::requestFocus);
         Menu view = new Menu("_View", null, find, new SeparatorMenuItem(), fit, zin, zout, new SeparatorMenuItem(), errors,
-                speed, transport, kube, new SeparatorMenuItem(), hosts, hostToggle, hostView);
+                speed, transport, kube, new SeparatorMenuItem(), hosts, hostToggle, hostView, new SeparatorMenuItem(), showTraining,
+                showCluster);
         MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
         MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
                 + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
@@ -429,6 +442,10 @@ public final class MainView extends BorderPane {
         if (newData) {
             findings.getItems().setAll(s.findings());
             diagnostics.getItems().setAll(s.model().diagnostics());
+            cluster.show(s.model());
+            training.show(s.model(), s.ranks());
+            clusterTab.setText(s.model().k8sNodes().isEmpty() ? "Kubernetes" : "Kubernetes (" + s.model().k8sNodes().size() + ")");
+            trainingTab.setText(s.ranks().isEmpty() ? "Training" : "Training (" + s.ranks().sites().size() + ")");
             long errors = s.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
             findingsTab.setText("Findings (" + s.findings().size() + ")");
             diagnosticsTab.setText("Import diagnostics (" + s.model().diagnostics().size() + ")");

@@ -175,6 +175,55 @@ class MainViewSmokeTest {
         assertTrue(robot.lookup("#affinityMatrix").tryQuery().isPresent());
     }
 
+    @Test
+    void ranksAndKubernetesNodesGetTheirTabsAndMapModes(FxRobot robot) throws Exception {
+        Path fabric = copy("two-tier.ibnetdiscover.txt");
+        Path log = copy("two-host.nccl.log");
+        Path k8s = copy("two-host.k8s.json");
+        robot.interact(() -> view.open(List.of(fabric, log, k8s), false));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot() != null);
+        WaitForAsyncUtils.waitForFxEvents();
+        // Training tab: both ranks, joined to their hosts' HCAs and leaf ports by the NET/IB device list
+        javafx.scene.control.TableView<?> ranks = robot.lookup("#ranks").queryAs(javafx.scene.control.TableView.class);
+        assertEquals(2, ranks.getItems().size());
+        var r0 = (org.fabricscope.model.ranks.RankSite) ranks.getItems().get(0);
+        assertEquals("gpu-01", r0.host());
+        assertEquals("gpu-01 mlx5_0", r0.hca().description());
+        assertNotNull(r0.leafPort());
+        // Kubernetes tab: two nodes, the NotReady one flagged; the pending pod fits neither node, with reasons
+        javafx.scene.control.TableView<?> nodes = robot.lookup("#k8sNodes").queryAs(javafx.scene.control.TableView.class);
+        assertEquals(2, nodes.getItems().size());
+        ListView<?> pending = robot.lookup("#pendingPods").queryAs(ListView.class);
+        assertEquals(1, pending.getItems().size());
+        String fit = (String) pending.getItems().get(0);
+        assertTrue(fit.contains("train-worker-1") && fit.contains("fits no node") && fit.contains("Insufficient nvidia.com/gpu"), fit);
+        // Transport mode: the cables between the two ranks' HCAs take the IB colour; the others are faint
+        robot.interact(() -> ((ChoiceBox<ColourMode>) robot.lookup("#colourMode").queryAs(ChoiceBox.class))
+                .setValue(ColourMode.TRANSPORT));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.TRANSPORT);
+        var layout = view.snapshot().layout();
+        var colouring = view.snapshot().colouring();
+        int ib = Palette.TRANSPORT[org.fabricscope.model.training.Transport.NET_IB.ordinal()];
+        var route = view.snapshot().ranks().routes().get(0);
+        assertTrue(route.routed(), "the pair crosses the fabric");
+        int coloured = 0;
+        for (int i = 0; i < layout.links().size(); i++) {
+            boolean onRoute = layout.links().get(i).cables().stream().anyMatch(route.cables()::contains);
+            assertEquals(onRoute ? ib : Palette.FAINT, colouring.linkColour[i], "link " + layout.links().get(i));
+            coloured += onRoute ? 1 : 0;
+        }
+        assertTrue(coloured >= 3, "HCA-leaf, leaf-spine(s), leaf-HCA: " + coloured);
+        // Kubernetes mode: gpu-01 runs a training pod, gpu-02 is NotReady
+        robot.interact(() -> ((ChoiceBox<ColourMode>) robot.lookup("#colourMode").queryAs(ChoiceBox.class))
+                .setValue(ColourMode.KUBERNETES));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.KUBERNETES);
+        var l2 = view.snapshot().layout();
+        var model = view.snapshot().model();
+        assertEquals(Palette.JOB, view.snapshot().colouring().itemColour[l2.item(model.host("gpu-01").adapters().get(0)).index()]);
+        assertEquals(Palette.DANGER, view.snapshot().colouring().itemColour[l2.item(model.host("gpu-02").adapters().get(0)).index()]);
+        saveScreenshot(robot, "ranks-and-k8s.png");
+    }
+
     private void saveScreenshot(FxRobot robot, String name) {
         try {
             WritableImage img = WaitForAsyncUtils.asyncFx(() -> view.getScene().snapshot(null)).get(10, TimeUnit.SECONDS);

@@ -1,0 +1,188 @@
+package org.fabricscope.app.ui;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Host;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.k8s.NodeFit;
+import org.fabricscope.model.k8s.Quantity;
+import org.fabricscope.model.k8s.Resources;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/**
+ * The Kubernetes resources view: per node, what its pods request against what it can allocate,
+ * for the resources a training job needs (cpu, memory, GPUs, RDMA devices, hugepages); and for
+ * each pending pod, which nodes could take it and why the others cannot, from the same fit
+ * analysis the {@code insufficient-resources} finding uses.
+ */
+public final class ClusterView extends VBox {
+    private final TableView<K8sNode> nodes = new TableView<>();
+    private final ListView<String> pending = new ListView<>();
+    private final Label heading = new Label("No Kubernetes objects loaded");
+    private FabricModel model;
+    private Consumer<Host> onShowHost = h -> { };
+
+    public ClusterView() {
+        setSpacing(6);
+        getStyleClass().add("cluster-view");
+        nodes.setId("k8sNodes");
+        nodes.setPlaceholder(new Label("Open kubectl get nodes -o json, allocatable one-liners or a live cluster"));
+        nodes.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        nodes.setRowFactory(tv -> {
+            TableRow<K8sNode> row = new TableRow<>() {
+                @Override
+                protected void updateItem(K8sNode n, boolean empty) {
+                    super.updateItem(n, empty);
+                    getStyleClass().removeAll("row-danger", "row-warning");
+                    if (!empty && n != null && (Boolean.FALSE.equals(n.ready()) || n.unschedulable())) {
+                        getStyleClass().add("row-danger");
+                    }
+                }
+            };
+            row.setOnMouseClicked(e -> {
+                if (e.getClickCount() == 2 && row.getItem() != null && model != null) {
+                    Host h = model.hostOf(row.getItem());
+                    if (h != null) {
+                        onShowHost.accept(h);
+                    }
+                }
+            });
+            return row;
+        });
+        nodes.setTooltip(new Tooltip("Requested (sum of the requests of pods holding resources) / allocatable. "
+                + "Double-click a node to show its host on the map."));
+        pending.setId("pendingPods");
+        pending.setPlaceholder(new Label("No pending pods"));
+        pending.setPrefHeight(180);
+        pending.setCellFactory(lv -> {
+            javafx.scene.control.ListCell<String> cell = new javafx.scene.control.ListCell<>() {
+                @Override
+                protected void updateItem(String text, boolean empty) {
+                    super.updateItem(text, empty);
+                    setText(empty ? null : text);
+                    setTooltip(empty || text == null ? null : new Tooltip(text));
+                }
+            };
+            cell.setWrapText(true);
+            cell.prefWidthProperty().bind(lv.widthProperty().subtract(20));
+            return cell;
+        });
+        VBox.setVgrow(nodes, Priority.ALWAYS);
+        heading.getStyleClass().add("inspector-title");
+        getChildren().addAll(heading, nodes, new Label("Pending pods: where they could fit"), pending);
+    }
+
+    public void setOnShowHost(Consumer<Host> onShowHost) {
+        this.onShowHost = onShowHost;
+    }
+
+    public void show(FabricModel m) {
+        this.model = m;
+        var k8s = m.k8s();
+        heading.setText(k8s.nodes().isEmpty() && k8s.pods().isEmpty() ? "No Kubernetes objects loaded"
+                : k8s.nodes().size() + " nodes · " + k8s.pods().size() + " pods · " + k8s.jobs().size() + " jobs");
+        TreeSet<String> resources = new TreeSet<>((a, b) -> rank(a) != rank(b) ? Integer.compare(rank(a), rank(b)) : a.compareTo(b));
+        for (K8sNode n : k8s.nodes().values()) {
+            for (String r : n.allocatable().keySet()) {
+                if (rank(r) < 9) {
+                    resources.add(r);
+                }
+            }
+        }
+        nodes.getColumns().clear();
+        nodes.getColumns().add(column("Node", n -> n.name(), 130));
+        nodes.getColumns().add(column("Ready", n -> (n.ready() == null ? "?" : n.ready() ? "Ready" : "NotReady")
+                + (n.unschedulable() ? ", cordoned" : ""), 80));
+        nodes.getColumns().add(column("Host", n -> {
+            Host h = m.hostOf(n);
+            return h == null ? "" : h.name();
+        }, 100));
+        for (String r : resources) {
+            nodes.getColumns().add(column(r, n -> usage(m, n, r), Math.max(90, r.length() * 7)));
+        }
+        nodes.setItems(FXCollections.observableArrayList(k8s.nodes().values()));
+        List<String> rows = new ArrayList<>();
+        for (K8sPod p : k8s.pods()) {
+            if (!p.pending()) {
+                continue;
+            }
+            List<NodeFit> fits = k8s.fit(p);
+            String ok = fits.stream().filter(NodeFit::fits).map(NodeFit::node).collect(Collectors.joining(", "));
+            StringBuilder b = new StringBuilder(p.namespace()).append('/').append(p.name()).append(" requests ")
+                    .append(p.requests().entrySet().stream().filter(e -> e.getValue().isPositive())
+                            .map(e -> e.getKey() + "=" + e.getValue().display(e.getKey())).collect(Collectors.joining(", ")));
+            b.append(ok.isEmpty() ? "\n  fits no node" : "\n  fits: " + ok);
+            for (NodeFit f : fits) {
+                if (!f.fits()) {
+                    b.append("\n  ").append(f.node()).append(": ").append(String.join("; ", f.reasons()));
+                }
+            }
+            rows.add(b.toString());
+        }
+        pending.setItems(FXCollections.observableArrayList(rows));
+    }
+
+    /** Column order: cpu, memory, GPUs, RDMA, hugepages; other resources are left out (9). */
+    private static int rank(String r) {
+        if (r.equals("cpu")) {
+            return 0;
+        }
+        if (r.equals("memory")) {
+            return 1;
+        }
+        if (r.contains("gpu")) {
+            return 2;
+        }
+        if (Resources.isRdma(r)) {
+            return 3;
+        }
+        if (r.startsWith("hugepages-")) {
+            return 4;
+        }
+        return 9;
+    }
+
+    /** {@code requested / allocatable} in display units. */
+    static String usage(FabricModel m, K8sNode n, String resource) {
+        Quantity alloc = n.allocatable().get(resource);
+        if (alloc == null) {
+            return "—";
+        }
+        Map<String, Quantity> free = m.k8s().free(n.name());
+        Quantity f = free.get(resource);
+        Quantity used = f == null ? Quantity.ZERO : alloc.minus(f);
+        return used.display(resource) + " / " + alloc.display(resource);
+    }
+
+    private static TableColumn<K8sNode, String> column(String name, java.util.function.Function<K8sNode, String> f, double w) {
+        TableColumn<K8sNode, String> c = new TableColumn<>(name);
+        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        c.setPrefWidth(w);
+        return c;
+    }
+
+    public List<K8sNode> shownNodes() {
+        return nodes.getItems();
+    }
+
+    public List<String> shownPending() {
+        return pending.getItems();
+    }
+}

@@ -1,0 +1,135 @@
+package org.fabricscope.app.ui;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.Vertex;
+import org.fabricscope.model.ranks.RankMap;
+import org.fabricscope.model.ranks.RankSite;
+import org.fabricscope.model.training.NcclEvent;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/**
+ * The training view: one row per rank with where it ran (pod, node, GPU, HCA, leaf port) and its
+ * NCCL state, and the NCCL/PyTorch events (WARNs, completion errors, watchdog timeouts, exits)
+ * with their file and line. Double-click a rank to show its HCA (or host) on the map.
+ */
+public final class TrainingView extends VBox {
+    private final TableView<RankSite> ranks = new TableView<>();
+    private final ListView<NcclEvent> events = new ListView<>();
+    private final Label heading = new Label("No NCCL or PyTorch logs loaded");
+    private Consumer<Vertex> onReveal = v -> { };
+    private FabricModel model;
+
+    public TrainingView() {
+        setSpacing(6);
+        heading.getStyleClass().add("inspector-title");
+        ranks.setId("ranks");
+        ranks.setPlaceholder(new Label("Open NCCL_DEBUG=INFO logs (files, kubectl logs, torchrun output)"));
+        ranks.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        ranks.getColumns().add(column("Rank", s -> String.valueOf(s.rank().rank()), 48));
+        ranks.getColumns().add(column("Pod / host", s -> s.pod() != null ? s.pod() : s.rank().host(), 150));
+        ranks.getColumns().add(column("Node", s -> s.host() != null ? s.host() : s.k8sNode() != null ? s.k8sNode() : "", 100));
+        ranks.getColumns().add(column("GPU", s -> s.gpu() != null ? s.gpu().label() + " " + s.rank().busId()
+                : "dev " + s.rank().cudaDev() + " " + s.rank().busId(), 100));
+        ranks.getColumns().add(column("HCA", s -> s.hca() == null ? "" : FabricMapView.shortName(s.hca()), 70));
+        ranks.getColumns().add(column("Leaf port", s -> s.leafPort() == null ? ""
+                : FabricMapView.shortName(s.leafPort().node()) + " [" + s.leafPort().number() + "]", 130));
+        ranks.getColumns().add(column("NCCL", s -> s.rank().ncclVersion() == null ? "" : s.rank().ncclVersion(), 60));
+        ranks.getColumns().add(column("Init", s -> s.rank().initCompleted() ? "complete" : "started", 70));
+        ranks.setRowFactory(tv -> {
+            TableRow<RankSite> row = new TableRow<>();
+            row.setOnMouseClicked(e -> {
+                RankSite s = row.getItem();
+                if (e.getClickCount() == 2 && s != null && model != null) {
+                    Vertex v = s.hca() != null ? s.hca() : s.host() != null ? model.host(s.host()) : null;
+                    if (v != null) {
+                        onReveal.accept(v);
+                    }
+                }
+            });
+            return row;
+        });
+        ranks.setTooltip(new Tooltip("Double-click a rank to show its HCA on the map"));
+        events.setId("ncclEvents");
+        events.setPlaceholder(new Label("No WARN lines, errors or timeouts"));
+        events.setPrefHeight(200);
+        events.setCellFactory(lv -> new javafx.scene.control.ListCell<>() {
+            @Override
+            protected void updateItem(NcclEvent ev, boolean empty) {
+                super.updateItem(ev, empty);
+                getStyleClass().removeAll("sev-error", "sev-warning");
+                if (empty || ev == null) {
+                    setText(null);
+                    setTooltip(null);
+                    return;
+                }
+                String who = ev.rank() >= 0 ? "rank " + ev.rank() : ev.host() == null || ev.host().isEmpty() ? "" : ev.host();
+                setText(ev.kind().name().toLowerCase().replace('_', ' ') + (who.isEmpty() ? "" : " · " + who) + "\n"
+                        + abbreviate(ev.message(), 160));
+                getStyleClass().add(ev.kind() == NcclEvent.Kind.WARN ? "sev-warning" : "sev-error");
+                setTooltip(ev.evidence() == null ? null : new Tooltip(ev.evidence().toString()));
+            }
+        });
+        VBox.setVgrow(ranks, Priority.ALWAYS);
+        getChildren().addAll(heading, ranks, new Label("Events"), events);
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s == null ? "" : s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+
+    public void setOnReveal(Consumer<Vertex> onReveal) {
+        this.onReveal = onReveal;
+    }
+
+    public void show(FabricModel m, RankMap map) {
+        this.model = m;
+        var log = m.trainingLog();
+        heading.setText(log.isEmpty() ? "No NCCL or PyTorch logs loaded"
+                : map.sites().size() + " ranks · NCCL " + String.join(", ", log.ncclVersions()) + " · pairs "
+                + log.transportsByPair());
+        ranks.setItems(FXCollections.observableArrayList(map.sites()));
+        events.setItems(FXCollections.observableArrayList(log.events().stream()
+                .filter(e -> e.kind() != NcclEvent.Kind.WATCHDOG_PROGRESS)
+                .sorted(java.util.Comparator.comparingInt(TrainingView::importance)).limit(5000).toList()));
+    }
+
+    /** Causes before symptoms: transport errors, then timeouts, then exits, then other WARNs (stable within each). */
+    private static int importance(NcclEvent e) {
+        return switch (e.kind().name()) {
+            case "IB_COMPLETION_ERROR", "VERBS_FAILURE" -> 0;
+            case "SOCKET_CLOSED" -> 1;
+            case "WATCHDOG_TIMEOUT" -> 3;
+            case "PROCESS_FAILED" -> 4;
+            case "WARN" -> 6;
+            default -> 5;
+        };
+    }
+
+    public List<RankSite> shownRanks() {
+        return ranks.getItems();
+    }
+
+    public List<NcclEvent> shownEvents() {
+        return events.getItems();
+    }
+
+    private static TableColumn<RankSite, String> column(String name, java.util.function.Function<RankSite, String> f, double w) {
+        TableColumn<RankSite, String> c = new TableColumn<>(name);
+        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        c.setPrefWidth(w);
+        return c;
+    }
+}
