@@ -83,6 +83,9 @@ public final class KubeErrors {
             return "HTTP " + code + " on " + what + " at " + server + detail(t);
         }
         Throwable cause = transportCause(t);
+        if (unresolved(t)) {
+            cause = new UnknownHostException(host(server));
+        }
         if (cause instanceof HttpConnectTimeoutException) {
             return "no connection to the API server " + server + " (context " + context + ") within the connect timeout; "
                     + "check the network path, VPN or firewall";
@@ -118,7 +121,9 @@ public final class KubeErrors {
 
     /**
      * Whether the failure concerns the connection or the credentials rather than one resource:
-     * then every other call would fail the same way, and a read stops at once.
+     * then every other call would fail the same way, and a read stops at once. A request timeout
+     * counts: a server that does not answer one list within the timeout is not worth waiting on
+     * for each of the others.
      */
     public static boolean affectsEveryCall(Throwable t) {
         int code = code(t);
@@ -128,8 +133,11 @@ public final class KubeErrors {
         if (code > 0) {
             return false;
         }
+        if (unresolved(t)) {
+            return true;
+        }
         Throwable cause = transportCause(t);
-        return cause instanceof ConnectException || cause instanceof NoRouteToHostException
+        return cause instanceof HttpTimeoutException || cause instanceof TimeoutException || cause instanceof ConnectException || cause instanceof NoRouteToHostException
                 || cause instanceof UnknownHostException || cause instanceof HttpConnectTimeoutException
                 || cause instanceof SSLException;
     }
@@ -145,6 +153,17 @@ public final class KubeErrors {
             }
         }
         return 0;
+    }
+
+    /** The JDK client reports an unknown host as a ConnectException caused by UnresolvedAddressException. */
+    private static boolean unresolved(Throwable t) {
+        int depth = 0;
+        for (Throwable c = t; c != null && depth < 16; c = c.getCause(), depth++) {
+            if (c instanceof java.nio.channels.UnresolvedAddressException || c instanceof UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String statusMessage(Throwable t) {
