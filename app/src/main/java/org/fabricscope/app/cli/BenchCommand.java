@@ -44,6 +44,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (input.kube) {
+            throw new CliFailure(2, "bench times the import of files; it does not read a live cluster (--kube)");
+        }
         input.importPaths();
         long[] importNs = new long[rounds];
         long[] diagNs = new long[rounds];

@@ -12,17 +12,59 @@ import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
+import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.bundle.BundleReader;
+import org.fabricscope.importers.kube.ClusterRead;
+import org.fabricscope.importers.kube.ClusterReader;
+import org.fabricscope.importers.kube.KubeConnector;
+import org.fabricscope.importers.kube.KubeException;
+import org.fabricscope.importers.kube.KubeTarget;
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** The inputs every reading command takes: paths, and optional counter thresholds. */
+/**
+ * The inputs every reading command takes: paths, a live cluster ({@code --kube}, one read, no
+ * follow), or both; and optional counter thresholds.
+ */
 final class InputOptions {
-    @Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Files, folders of dumps, or .tar.gz/.tgz/.tar/.zip bundles of one fabric.")
+    @Parameters(arity = "0..*", paramLabel = "PATH",
+            description = "Files, folders of dumps, or .tar.gz/.tgz/.tar/.zip bundles of one fabric (optional with --kube).")
     List<Path> paths = new ArrayList<>();
+
+    @Option(names = "--kube", description = "Also read a live Kubernetes cluster through the kubeconfig: nodes, the "
+            + "namespace's pods (of --job or --selector), events, Kubeflow jobs and the pods' logs. Read-only; one read.")
+    boolean kube;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "With --kube: this kubeconfig instead of $KUBECONFIG or ~/.kube/config.")
+    Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "C", description = "With --kube: this kubeconfig context (default: the current one).")
+    String context;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "N",
+            description = "With --kube: this namespace (default: the context's, else default).")
+    String namespace;
+
+    @Option(names = "--job", paramLabel = "J", description = "With --kube: the pods of this training job "
+            + "(training.kubeflow.org/job-name, JobSet or Arena release label, or J-master-N/J-worker-N/J-launcher names).")
+    String job;
+
+    @Option(names = {"-l", "--selector"}, paramLabel = "S",
+            description = "With --kube: the pods matching this label selector, e.g. app=bert (instead of --job).")
+    String selector;
+
+    @Option(names = "--no-logs", description = "With --kube: do not read the pods' logs.")
+    boolean noLogs;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(names = "--thresholds", paramLabel = "FILE",
             description = "Counter thresholds in infiniband-diags error_thresholds format (Name=value).")
@@ -40,15 +82,58 @@ final class InputOptions {
         return new Loaded(r, t, List.copyOf(problems));
     }
 
-    /** Imports the paths; fails with status 1 when nothing could be read. */
+    /** Imports the paths and the live read; fails with status 1 when nothing could be read. */
     ImportResult importPaths() {
-        ImportResult r = new FabricImporter().importPaths(paths, ImportProgress.NONE, Cancellation.NEVER);
+        validate();
+        ImportResult r = kube ? importWithCluster() : new FabricImporter().importPaths(paths, ImportProgress.NONE,
+                Cancellation.NEVER);
         if (!r.readAnything()) {
             String why = r.model().diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO)
                     .findFirst().map(Diagnostic::toString).orElse("no fabric dump found in " + paths);
             throw new CliFailure(1, "nothing to read: " + why);
         }
         return r;
+    }
+
+    /** Files (expanded as importPaths does) plus one read of the cluster, into one model. */
+    private ImportResult importWithCluster() {
+        KubeTarget target = target();
+        List<Diagnostic> early = new ArrayList<>();
+        List<ImportSource> files = new ArrayList<>();
+        BundleReader bundles = new BundleReader(early);
+        for (Path p : paths) {
+            files.addAll(bundles.expand(p));
+        }
+        ClusterRead read;
+        try {
+            read = ClusterReader.readOnce(new KubeConnector(), target, Cancellation.NEVER);
+        } catch (KubeException e) {
+            throw new CliFailure(1, e.getMessage());
+        }
+        return read.importWith(files, early, ImportProgress.NONE, Cancellation.NEVER);
+    }
+
+    /** The cluster read the options describe; a usage error (status 2) for contradictory options. */
+    KubeTarget target() {
+        try {
+            return new KubeTarget(kubeconfig, context, namespace, job, selector, !noLogs, KubeTarget.DEFAULT_LOG_TAIL_LINES,
+                    KubeTarget.DEFAULT_LOG_LIMIT_BYTES);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
+    /** Paths or --kube are required; the cluster options only mean something with --kube. */
+    private void validate() {
+        if (!kube && (kubeconfig != null || context != null || namespace != null || job != null || selector != null
+                || noLogs)) {
+            throw new ParameterException(command.commandLine(),
+                    "--kubeconfig, --context, --namespace, --job, --selector and --no-logs go with --kube");
+        }
+        if (!kube && paths.isEmpty()) {
+            throw new ParameterException(command.commandLine(), "Missing required parameter: 'PATH' (or read a cluster "
+                    + "with --kube)");
+        }
     }
 
     private ErrorThresholds thresholds(ImportResult r, List<Diagnostic> problems) {

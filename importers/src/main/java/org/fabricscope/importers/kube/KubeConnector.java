@@ -1,0 +1,146 @@
+package org.fabricscope.importers.kube;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import io.fabric8.kubernetes.api.model.NamedContext;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+
+/**
+ * Opens read-only connections to clusters named in a kubeconfig. Authentication is fabric8's:
+ * client certificates, bearer tokens, exec credential plugins and OIDC refresh all work as in
+ * kubectl. Requests time out (connect and request timeouts below) and retry a few times with a
+ * short exponential backoff; informers re-watch with their own backoff. A request that would
+ * change the cluster (anything but GET to the API server) is refused before it is sent.
+ */
+public final class KubeConnector {
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(20);
+    /** Retries of a failed request (5xx, I/O), 250 ms then doubling. */
+    public static final int DEFAULT_RETRIES = 2;
+
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final int retries;
+
+    /** 5 s to connect, 20 s per request, 2 retries. */
+    public KubeConnector() {
+        this(DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRIES);
+    }
+
+    public KubeConnector(Duration connectTimeout, Duration requestTimeout, int retries) {
+        if (connectTimeout.isNegative() || requestTimeout.isNegative() || retries < 0) {
+            throw new IllegalArgumentException("timeouts and retries must not be negative");
+        }
+        this.connectTimeout = connectTimeout;
+        this.requestTimeout = requestTimeout;
+        this.retries = retries;
+    }
+
+    /**
+     * The contexts of a kubeconfig for a picker, by name, the current one flagged. {@code kubeconfig} null
+     * reads what kubectl reads ({@code $KUBECONFIG}, which may list several files, else
+     * {@code ~/.kube/config}). Empty when there is no kubeconfig.
+     */
+    public List<KubeContext> contexts(Path kubeconfig) throws KubeException {
+        Config config = load(kubeconfig, null);
+        String current = config.getCurrentContext() == null ? null : config.getCurrentContext().getName();
+        List<KubeContext> out = new ArrayList<>();
+        for (NamedContext c : config.getContexts() == null ? List.<NamedContext>of() : config.getContexts()) {
+            var ctx = c.getContext();
+            out.add(new KubeContext(c.getName(), ctx == null ? null : ctx.getCluster(), ctx == null ? null : ctx.getUser(),
+                    ctx == null ? null : ctx.getNamespace(), c.getName().equals(current)));
+        }
+        out.sort(java.util.Comparator.comparing(KubeContext::name));
+        return out;
+    }
+
+    /**
+     * Connects to the target's context: checks that the context exists, resolves the namespace and
+     * builds a client. No request is sent yet; the first read shows whether the server answers.
+     */
+    public KubeConnection connect(KubeTarget target) throws KubeException {
+        Config config = load(target.kubeconfig(), null);
+        List<NamedContext> contexts = config.getContexts() == null ? List.of() : config.getContexts();
+        String where = target.kubeconfig() != null ? target.kubeconfig().toString() : "the kubeconfig ($KUBECONFIG or ~/.kube/config)";
+        if (target.context() != null) {
+            if (contexts.stream().noneMatch(c -> target.context().equals(c.getName()))) {
+                String current = config.getCurrentContext() == null ? null : config.getCurrentContext().getName();
+                throw new KubeException("context '" + target.context() + "' is not in " + where + "; available: "
+                        + (contexts.isEmpty() ? "none" : contexts.stream().map(NamedContext::getName).sorted()
+                        .map(c -> c + (c.equals(current) ? " (current)" : ""))
+                        .collect(Collectors.joining(", "))));
+            }
+            config = load(target.kubeconfig(), target.context());
+        } else if (contexts.isEmpty() && System.getenv("KUBERNETES_SERVICE_HOST") == null
+                && System.getProperty(Config.KUBERNETES_MASTER_SYSTEM_PROPERTY) == null
+                && System.getenv("KUBERNETES_MASTER") == null) {
+            throw new KubeException("no cluster configured: " + where + " has no contexts; pass --kubeconfig FILE or "
+                    + "set $KUBECONFIG");
+        } else if (contexts.size() > 0 && config.getCurrentContext() == null) {
+            throw new KubeException(where + " has no current-context; name one with --context: "
+                    + contexts.stream().map(NamedContext::getName).sorted().collect(Collectors.joining(", ")));
+        }
+        config.setConnectionTimeout((int) connectTimeout.toMillis());
+        config.setRequestTimeout((int) requestTimeout.toMillis());
+        config.setRequestRetryBackoffLimit(retries);
+        config.setRequestRetryBackoffInterval(250);
+        config.setWatchReconnectInterval(1000);
+        config.setWatchReconnectLimit(-1);
+        String context = config.getCurrentContext() != null ? config.getCurrentContext().getName() : "in-cluster";
+        String namespace = target.namespace() != null ? target.namespace()
+                : config.getNamespace() != null && !config.getNamespace().isBlank() ? config.getNamespace() : "default";
+        String server = config.getMasterUrl();
+        if (server != null && server.endsWith("/")) {
+            server = server.substring(0, server.length() - 1);
+        }
+        final String api = server == null ? "" : server;
+        try {
+            KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+                    .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("fabricscope-read-only", new ReadOnly(api)))
+                    .build();
+            return new KubeConnection(client, context, namespace, server, requestTimeout.toMillis());
+        } catch (KubernetesClientException | IllegalArgumentException e) {
+            throw new KubeException("cannot set up a client for context " + context + ": "
+                    + KubeErrors.firstLine(e.getMessage()));
+        }
+    }
+
+    private static Config load(Path kubeconfig, String context) throws KubeException {
+        try {
+            if (kubeconfig != null) {
+                if (!Files.isRegularFile(kubeconfig) || !Files.isReadable(kubeconfig)) {
+                    throw new KubeException("cannot read kubeconfig " + kubeconfig);
+                }
+                return Config.fromKubeconfig(context, kubeconfig.toFile());
+            }
+            return Config.autoConfigure(context);
+        } catch (KubernetesClientException | IllegalArgumentException | IllegalStateException e) {
+            String msg = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+            throw new KubeException("invalid kubeconfig" + (kubeconfig == null ? "" : " " + kubeconfig) + ": "
+                    + KubeErrors.firstLine(msg));
+        }
+    }
+
+    /** Refuses any request to the API server that is not a GET: FabricScope only reads. */
+    private record ReadOnly(String server) implements Interceptor {
+        @Override
+        public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+            String method = request.method() == null ? "GET" : request.method().toUpperCase(Locale.ROOT);
+            if (!method.equals("GET") && request.uri().toString().startsWith(server)) {
+                throw new KubernetesClientException("FabricScope is read-only: refused " + method + " " + request.uri().getPath());
+            }
+        }
+    }
+}

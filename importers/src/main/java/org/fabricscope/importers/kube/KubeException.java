@@ -1,0 +1,14 @@
+package org.fabricscope.importers.kube;
+
+/**
+ * A live read that could not be done at all: a wrong context, refused credentials, an unreachable
+ * API server. The message is one line meant for the user (see {@link KubeErrors}); there is no
+ * stack trace to show.
+ */
+public final class KubeException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public KubeException(String message) {
+        super(message, null, false, false);
+    }
+}
