@@ -2,6 +2,7 @@ package org.fabricscope.importers.logs;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,8 @@ import org.fabricscope.model.training.TreeNode;
  */
 public final class NcclLogParser {
     private static final Pattern DECORATION = Pattern.compile(
-            "^(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) )?"   // kubectl --timestamps
+            "^(?:\\[pod/[^\\] ]+\\] )?"                                                         // kubectl logs --prefix
+                    + "(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) )?"   // kubectl --timestamps
                     + "(?:\\w{3} \\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d \\d{4})?"                        // OpenMPI --timestamp-output
                     + "(?:\\[\\d+,\\d+\\]<std(?:out|err)>:)?"                                     // OpenMPI --tag-output
                     + "(?:\\[\\d+\\] )?"                                                          // rank tag
@@ -78,6 +80,8 @@ public final class NcclLogParser {
     private int lineNumber;
     /** Per process ({@code host:pid}): its version, network facts, env, and the communicator it is setting up. */
     private final Map<String, ProcessState> processes = new LinkedHashMap<>();
+    /** Unprefixed {@code NCCL version} lines per source: the version of that source's processes that print none. */
+    private final Map<String, String> sourceVersions = new HashMap<>();
 
     /**
      * What one process said before its ranks' lines could be placed: NCCL prints version, network
@@ -94,6 +98,8 @@ public final class NcclLogParser {
         String currentComm = "";
         int currentRank = -1;
         int nNodes = -1;
+        /** Communicators completed so far per size, for the synthetic ids of versions that print no commId. */
+        Map<Integer, Integer> commsOfSize = new HashMap<>();
         /** Whether this process prints Init START (2.18+): lines after it belong to the communicator it names. */
         boolean sawStart;
         /** Up to 2.17: lines waiting for the Init COMPLETE that names their communicator. */
@@ -185,6 +191,13 @@ public final class NcclLogParser {
         if (at > 0 && prefix(l, at)) {
             torch.interrupt(source);
             ncclLine(host, pid, level, message, raw);
+            return;
+        }
+        if (l.startsWith("NCCL version ")) { // the unprefixed version line (rank 0 only, in older versions)
+            Matcher m = VERSION.matcher(l);
+            if (m.find()) {
+                sourceVersions.put(source, m.group(1));
+            }
             return;
         }
         torch.line(l, source, lineNumber);
@@ -304,6 +317,9 @@ public final class NcclLogParser {
     private void ncclLine(String host, int pid, String level, String msg, String raw) {
         ProcessState p = process(host, pid);
         p.source = source;
+        if (p.version == null && !sourceVersions.isEmpty()) {
+            p.version = sourceVersions.get(source);
+        }
         if (level.equals("WARN") || level.equals("ERROR")) {
             warn(host, pid, msg, evidence(raw));
             return;
@@ -392,8 +408,12 @@ public final class NcclLogParser {
             }
         } else if (msg.contains(" - Init ")) {
             if ((m = INIT.matcher(msg)).find()) {
-                String commId = m.group(7) != null ? m.group(7) : m.group(1);
                 boolean complete = m.group(8).equals("COMPLETE");
+                int nranks = Integer.parseInt(m.group(3));
+                // Before commId was printed (2.16 and older) the comm pointer differs in every process: the
+                // k-th communicator of N ranks that each process completes is taken to be the same one.
+                String commId = m.group(7) != null ? m.group(7)
+                        : "size" + nranks + "#" + p.commsOfSize.merge(nranks, complete ? 1 : 0, Integer::sum);
                 int rank = Integer.parseInt(m.group(2));
                 if (!complete) {
                     p.sawStart = true;
@@ -402,7 +422,7 @@ public final class NcclLogParser {
                 p.currentComm = commId;
                 p.currentRank = rank;
                 log.putRank(new Rank(host, pid, Integer.parseInt(m.group(4)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5)),
-                        m.group(6), commId, rank, Integer.parseInt(m.group(3)), p.nNodes, p.version, true, complete,
+                        m.group(6), commId, rank, nranks, p.nNodes, p.version, true, complete,
                         p.netDevices, p.oob, p.network, p.noIbDevice, p.env, evidence(raw)));
                 if (complete) {
                     p.nNodes = -1;

@@ -84,6 +84,11 @@ final class TorchLines {
         /** Takes {@code l} as part of this message, or false when it is not (the message then ends). */
         abstract boolean offer(String l);
 
+        /** Longest this message may grow, in lines, before it is emitted as it is. */
+        int maxLines() {
+            return MAX_LINES;
+        }
+
         /** Whether the message is complete and can be emitted now. */
         abstract boolean done();
 
@@ -136,7 +141,7 @@ final class TorchLines {
         if (h == null) {
             return false;
         }
-        if (h.lines < MAX_LINES && h.offer(l)) {
+        if (h.lines < h.maxLines() && h.offer(l)) {
             h.lines++;
             h.lastSeen = seen;
             if (h.done()) {
@@ -638,6 +643,11 @@ final class TorchLines {
         ChildFailed(String source, int rank, int line, String first) {
             super(source, rank, line, first);
             lineNo = line;
+        }
+
+        @Override
+        int maxLines() {
+            return 20_000; // 8 lines per failed rank
         }
 
         @Override
