@@ -73,6 +73,12 @@ final class TorchLines {
         final StringBuilder text = new StringBuilder();
         int lines = 1;
         long lastSeen;
+        /**
+         * Whether its next lines come without the {@code [rankN]:} tag: a terminal's wrap, and a glog
+         * message (tag added once, before the severity) whose text has newlines; a Python traceback
+         * printed by a torchrun worker tags every line.
+         */
+        boolean untagged = true;
 
         Held(String source, int rank, int line, String first) {
             this.source = source;
@@ -118,10 +124,10 @@ final class TorchLines {
         if (!held.isEmpty()) {
             // A message whose lines carry the [rankN]: tag continues on that rank's lines; a wrapped
             // line continues on untagged ones (a terminal adds no tag), which a tagged line ends.
-            if (rank >= 0 && feed(key(source, rank), body)) {
+            if (rank >= 0 && feed(key(source, rank), body, -1)) {
                 return;
             }
-            if (feed(key(source, -1), rank >= 0 ? l : body)) {
+            if (feed(key(source, -1), rank >= 0 ? l : body, rank)) {
                 return;
             }
             if ((seen & 0xff) == 0) {
@@ -136,10 +142,13 @@ final class TorchLines {
     }
 
     /** Offers a line to the message held under {@code key}; true when it took it. */
-    private boolean feed(String key, String l) {
+    private boolean feed(String key, String l, int lineRank) {
         Held h = held.get(key);
         if (h == null) {
             return false;
+        }
+        if (lineRank >= 0 && h.rank >= 0 && lineRank != h.rank) {
+            return false; // another rank's line between a message's lines: neither continues nor ends it
         }
         if (h.lines < h.maxLines() && h.offer(l)) {
             h.lines++;
@@ -198,7 +207,7 @@ final class TorchLines {
 
     private void hold(Held h) {
         h.lastSeen = seen;
-        Held old = held.put(key(h.source, h instanceof Record ? -1 : h.rank), h);
+        Held old = held.put(key(h.source, h.untagged ? -1 : h.rank), h);
         if (old != null) {
             old.emit(this);
         }
@@ -208,11 +217,14 @@ final class TorchLines {
 
     private void start(String l, String source, int lineNumber, int rank) {
         if (l.indexOf("ChildFailedError") >= 0) {
-            hold(new ChildFailed(source, rank, lineNumber, l));
+            ChildFailed c = new ChildFailed(source, rank, lineNumber, l);
+            c.untagged = rank < 0;
+            hold(c);
             return;
         }
         if (l.indexOf("NCCL error") >= 0 || l.indexOf("DistBackendError") >= 0) {
             NcclError e = new NcclError(source, rank, lineNumber, l);
+            e.untagged = rank < 0 || glogLevel(l) != null;
             hold(e);
             return;
         }
