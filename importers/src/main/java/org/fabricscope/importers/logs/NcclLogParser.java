@@ -15,10 +15,14 @@ import org.fabricscope.importers.TextLines;
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.Evidence;
 import org.fabricscope.model.training.ChannelLink;
+import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
+import org.fabricscope.model.training.Ring;
+import org.fabricscope.model.training.RingNeighbor;
 import org.fabricscope.model.training.TrainingLog;
 import org.fabricscope.model.training.Transport;
+import org.fabricscope.model.training.TreeNode;
 
 /**
  * Reads NCCL {@code NCCL_DEBUG=INFO} output and the PyTorch/torchrun lines around it, as per-rank
@@ -30,7 +34,8 @@ import org.fabricscope.model.training.Transport;
  */
 public final class NcclLogParser {
     private static final Pattern DECORATION = Pattern.compile(
-            "^(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) )?"   // kubectl --timestamps
+            "^(?:\\[pod/[^\\] ]+\\] )?"                                                         // kubectl logs --prefix
+                    + "(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) )?"   // kubectl --timestamps
                     + "(?:\\w{3} \\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d \\d{4})?"                        // OpenMPI --timestamp-output
                     + "(?:\\[\\d+,\\d+\\]<std(?:out|err)>:)?"                                     // OpenMPI --tag-output
                     + "(?:\\[\\d+\\] )?"                                                          // rank tag
@@ -39,49 +44,115 @@ public final class NcclLogParser {
     private static final Pattern INIT = Pattern.compile(
             "(?:\\[Rank \\d+\\] )?(?:\\w+ )?comm (0x[0-9a-fA-F]+) rank (\\d+) nranks (\\d+) cudaDev (\\d+)"
                     + "(?: nvmlDev (\\d+))? busId ([0-9a-fA-F]+)(?: commId (0x[0-9a-fA-F]+))?.*? - Init (START|COMPLETE)");
-    private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
+    private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB\\w* ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
     private static final Pattern NET_SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)*)");
     private static final Pattern SOCKET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+)");
     private static final Pattern USING_NETWORK = Pattern.compile("^Using network (\\S+)");
     private static final Pattern ENV = Pattern.compile("^(NCCL_\\w+) set (?:by environment )?to (.*?)\\.?$");
     private static final Pattern CHANNEL = Pattern.compile(
-            "^Channel (\\d+)(?:/\\d+)? : (\\d+)\\[[0-9a-fA-F]+\\] -> (\\d+)\\[[0-9a-fA-F]+\\](?: \\[(send|receive)\\])? via (\\S+)");
-    private static final Pattern NET_VIA = Pattern.compile("^NET/[^/]+/(\\d+)");
+            "^(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)\\[([0-9a-fA-F]+)\\] -> (\\d+)\\[([0-9a-fA-F]+)\\](?: \\[(send|receive)\\])? via (.+?)\\s*$");
+    private static final Pattern NET_VIA = Pattern.compile("^NET/[^/]+/(\\d+)(?:\\((\\d+)\\))?");
+    private static final Pattern RING_ORDER = Pattern.compile("^Channel (\\d+)/(\\d+) :((?: +\\d+)+) *$");
+    private static final Pattern RING_STEP = Pattern.compile("^Ring (\\d+) : (-?\\d+) -> (\\d+) -> (-?\\d+)\\s*$");
+    private static final Pattern TREE_ENTRY = Pattern.compile(
+            "\\[(\\d+)\\] (-?\\d+)/(-?\\d+)/(-?\\d+)->(\\d+)->(-?\\d+)(?:\\|(-?\\d+)->\\d+->(-?\\d+)/(-?\\d+)/(-?\\d+))?");
+    private static final Pattern TREE_STEP = Pattern.compile("^Tree (\\d+) : (-?\\d+) -> (\\d+) -> (-?\\d+)/(-?\\d+)/(-?\\d+)");
+    private static final Pattern COMM_INFO = Pattern.compile(
+            "^comm (0x[0-9a-fA-F]+) rank (\\d+) nRanks (\\d+) nNodes (\\d+)");
+    private static final Pattern ABORT = Pattern.compile(
+            "comm (0x[0-9a-fA-F]+) rank (\\d+) n[Rr]anks (\\d+).*? - Abort (START|COMPLETE)");
+    private static final Pattern GDR_HCA = Pattern.compile(
+            "^NET/(\\S+?) ?: GPU Direct RDMA (Enabled|Disabled) for HCA (\\d+) '([^']*)'(?: \\((.*)\\))?");
+    private static final Pattern GDR_GPU = Pattern.compile(
+            "^(?:NET/\\S+ ?: )?GPU Direct RDMA (Enabled|Disabled) for GPU (\\w+) / HCA (\\d+)(?: \\((.*?)\\))?");
+    private static final Pattern OOB = Pattern.compile("; OOB (\\S+)");
     private static final Pattern VERBS = Pattern.compile("Call to (\\w+) failed(?: with error (.*?))?(?: errno (\\d+))?\\s*$");
     private static final Pattern COMPLETION = Pattern.compile(
             "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:(\\w+)\\()?(\\d+)\\)?)"
                     + ".*?vendor[ _]err[ =]?(\\d+)");
     private static final Pattern SOCKET_CLOSED = Pattern.compile("Connection closed by remote peer (\\S+)");
-    private static final Pattern WATCHDOG = Pattern.compile(
-            "\\[Rank (\\d+)\\] (?:.*?)WorkNCCL\\(SeqNum=(\\d+), OpType=(\\w+)(?:, NumelIn=(\\d+), NumelOut=(\\d+))?, "
-                    + "Timeout\\(ms\\)=(\\d+)\\) ran for (\\d+) milliseconds");
-    private static final Pattern WATCHDOG_PROGRESS = Pattern.compile(
-            "Rank (\\d+)\\].*?(?:at work(?: sequence id)?: (\\d+)).*?last enqueued (?:NCCL )?work: (\\d+), last completed (?:NCCL )?work: (\\d+)");
-    private static final Pattern PROCESS_FAILED = Pattern.compile(
-            "failed \\(exitcode: (-?\\d+)\\) local_rank: (\\d+) \\(pid: (\\d+)\\)");
 
     private final TrainingLog log;
     private final List<Diagnostic> diagnostics;
+    private final TorchLines torch;
     private String source;
     private int lineNumber;
     /** Per process ({@code host:pid}): its version, network facts, env, and the communicator it is setting up. */
-    private final Map<String, ProcessState> processes = new HashMap<>();
+    private final Map<String, ProcessState> processes = new LinkedHashMap<>();
+    /** Unprefixed {@code NCCL version} lines per source: the version of that source's processes that print none. */
+    private final Map<String, String> sourceVersions = new HashMap<>();
 
+    /**
+     * What one process said before its ranks' lines could be placed: NCCL prints version, network
+     * and env once per process, and up to 2.17 it prints a communicator's channels, rings and trees
+     * before the {@code Init COMPLETE} line that names it (2.18+ opens with {@code Init START}).
+     */
     private static final class ProcessState {
         String version;
         List<String> netDevices = new ArrayList<>();
+        String oob;
         String network;
         boolean noIbDevice;
         Map<String, String> env = new LinkedHashMap<>();
         String currentComm = "";
+        int currentRank = -1;
+        int nNodes = -1;
+        /** Communicators completed so far per size, for the synthetic ids of versions that print no commId. */
+        Map<Integer, Integer> commsOfSize = new HashMap<>();
+        /** Whether this process prints Init START (2.18+): lines after it belong to the communicator it names. */
+        boolean sawStart;
+        /** Up to 2.17: lines waiting for the Init COMPLETE that names their communicator. */
+        List<ChannelLink> pendingLinks = new ArrayList<>();
+        List<Ring> pendingRings = new ArrayList<>();
+        List<RingNeighbor> pendingSteps = new ArrayList<>();
+        List<TreeNode> pendingTrees = new ArrayList<>();
+        boolean pendingRingsConnected;
+        boolean pendingTreesConnected;
+        /** The source its last line came from. */
+        String source;
+
+        boolean placed() {
+            return sawStart;
+        }
+
+        boolean hasPending() {
+            return !pendingLinks.isEmpty() || !pendingRings.isEmpty() || !pendingSteps.isEmpty() || !pendingTrees.isEmpty()
+                    || pendingRingsConnected || pendingTreesConnected;
+        }
+
+        /** Whether the bracket in a channel line is a busId: NCCL up to 2.18 (decided by the bracket when the version is unknown). */
+        boolean bracketIsBusId(String bracket) {
+            if (version != null) {
+                int dot = version.indexOf('.');
+                int dot2 = version.indexOf('.', dot + 1);
+                try {
+                    int major = Integer.parseInt(version.substring(0, dot));
+                    int minor = Integer.parseInt(version.substring(dot + 1, dot2 < 0 ? version.length() : dot2));
+                    return major < 2 || (major == 2 && minor <= 18);
+                } catch (RuntimeException e) {
+                    // fall through to the bracket's look
+                }
+            }
+            if (bracket.length() >= 4) {
+                return true;
+            }
+            for (int i = 0; i < bracket.length(); i++) {
+                if (!Character.isDigit(bracket.charAt(i))) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     public NcclLogParser(TrainingLog log, List<Diagnostic> diagnostics) {
         this.log = log;
         this.diagnostics = diagnostics;
+        this.torch = new TorchLines(log);
     }
 
+    /** Reads a whole file or stream, then {@link #finish(String) finishes} its source. */
     public void read(TextLines lines, String source, Cancellation cancel) throws IOException {
         this.source = source;
         String raw;
@@ -97,11 +168,15 @@ public final class NcclLogParser {
             }
             line(raw);
         }
+        finish(source);
     }
 
     /**
      * Parses one line of a live stream (or any line source): {@code source} and {@code lineNumber}
-     * are what the evidence of anything read from it cites.
+     * are what the evidence of anything read from it cites. Messages that continue over several
+     * lines (a wrapped watchdog line, a {@code DistBackendError} with its {@code Last error:}, a
+     * torchrun failure summary) are held per source until they end; call {@link #finish(String)}
+     * when a source ends and {@link #finish()} at the end of all input.
      */
     public void line(String raw, String source, int lineNumber) {
         this.source = source;
@@ -114,11 +189,38 @@ public final class NcclLogParser {
         String l = stripDecoration(raw);
         int at = l.indexOf(" NCCL ");
         if (at > 0 && prefix(l, at)) {
+            torch.interrupt(source);
             ncclLine(host, pid, level, message, raw);
             return;
         }
-        if (l.indexOf("ProcessGroupNCCL") >= 0 || l.indexOf("exitcode") >= 0) {
-            torchLine(l, raw);
+        if (l.startsWith("NCCL version ")) { // the unprefixed version line (rank 0 only, in older versions)
+            Matcher m = VERSION.matcher(l);
+            if (m.find()) {
+                sourceVersions.put(source, m.group(1));
+            }
+            return;
+        }
+        torch.line(l, source, lineNumber);
+    }
+
+    /**
+     * Ends one source (a file, or a pod's stream that closed): emits the message it was holding.
+     * Lines of processes whose communicator never got named stay under the name they have.
+     */
+    public void finish(String source) {
+        torch.finish(source);
+        for (ProcessState p : processes.values()) {
+            if (source == null ? p.source == null : source.equals(p.source)) {
+                flushPending(p, p.currentComm, p.currentRank);
+            }
+        }
+    }
+
+    /** Ends all input: every held message is emitted and every process's unplaced channels, rings and trees kept. */
+    public void finish() {
+        torch.finishAll();
+        for (ProcessState p : processes.values()) {
+            flushPending(p, p.currentComm, p.currentRank);
         }
     }
 
@@ -214,32 +316,73 @@ public final class NcclLogParser {
 
     private void ncclLine(String host, int pid, String level, String msg, String raw) {
         ProcessState p = process(host, pid);
+        p.source = source;
+        if (p.version == null && !sourceVersions.isEmpty()) {
+            p.version = sourceVersions.get(source);
+        }
         if (level.equals("WARN") || level.equals("ERROR")) {
             warn(host, pid, msg, evidence(raw));
             return;
         }
         Matcher m;
-        if (msg.startsWith("Channel ")) {
+        char c0 = msg.isEmpty() ? ' ' : msg.charAt(0);
+        if (c0 == 'C' && msg.startsWith("Channel ")) {
             if ((m = CHANNEL.matcher(msg)).find()) {
-                String via = m.group(5);
-                Transport t = Transport.ofVia(via);
-                if (t != null) {
-                    Matcher dev = NET_VIA.matcher(via);
-                    log.addChannel(new ChannelLink(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                            Integer.parseInt(m.group(3)), t, via, dev.find() ? Integer.parseInt(dev.group(1)) : -1, evidence(raw)));
+                link(p, m, raw);
+            } else if ((m = RING_ORDER.matcher(msg)).find()) {
+                List<Integer> order = new ArrayList<>();
+                for (String t : m.group(3).trim().split(" +")) {
+                    order.add(Integer.parseInt(t));
+                }
+                Ring r = new Ring(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), order, evidence(raw));
+                if (p.placed()) {
+                    log.addRing(r);
+                } else {
+                    p.pendingRings.add(r);
                 }
             }
-        } else if (msg.startsWith("NCCL version ")) {
+        } else if (c0 == 'R' && msg.startsWith("Ring ")) {
+            if ((m = RING_STEP.matcher(msg)).find()) {
+                RingNeighbor r = new RingNeighbor(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(3)),
+                        Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4)), evidence(raw));
+                if (p.placed()) {
+                    log.addRingNeighbor(r);
+                } else {
+                    p.pendingSteps.add(r);
+                }
+            } else if ((m = CHANNEL.matcher(msg)).find()) { // 2.5-2.6: Ring 00 : 155[3d000] -> 157[b2000] via P2P/IPC
+                link(p, m, raw);
+            }
+        } else if (c0 == 'T' && msg.startsWith("Tree")) {
+            trees(p, msg, raw);
+        } else if (c0 == 'C' && msg.startsWith("Connected all ")) {
+            boolean trees = msg.startsWith("trees", 14);
+            if (trees || msg.startsWith("rings", 14)) {
+                if (p.placed()) {
+                    log.markConnected(p.currentComm, p.currentRank, trees);
+                } else if (trees) {
+                    p.pendingTreesConnected = true;
+                } else {
+                    p.pendingRingsConnected = true;
+                }
+            }
+        } else if (c0 == 'N' && msg.startsWith("NCCL version ")) {
             if ((m = VERSION.matcher(msg)).find()) {
                 p.version = m.group(1);
             }
-        } else if (msg.startsWith("NET/")) {
-            if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
+        } else if (c0 == 'N' && msg.startsWith("NET/")) {
+            if (msg.indexOf("GPU Direct RDMA") > 0) {
+                gdr(host, pid, msg, raw);
+            } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
                 p.noIbDevice = true;
             } else if ((m = NET_IB_USING.matcher(msg)).find()) {
                 Matcher d = NET_DEVICE.matcher(m.group(1));
                 while (d.find()) {
                     p.netDevices.add(d.group(1));
+                }
+                Matcher o = OOB.matcher(msg);
+                if (o.find()) {
+                    p.oob = o.group(1);
                 }
             } else if ((m = NET_SOCKET_USING.matcher(msg)).find()) {
                 if (p.netDevices.isEmpty()) {
@@ -249,24 +392,149 @@ public final class NcclLogParser {
                     }
                 }
             }
-        } else if (msg.startsWith("Using network ")) {
+        } else if (c0 == 'G' && msg.startsWith("GPU Direct RDMA")) {
+            gdr(host, pid, msg, raw);
+        } else if (c0 == 'U' && msg.startsWith("Using network ")) {
             if ((m = USING_NETWORK.matcher(msg)).find()) {
                 p.network = m.group(1);
             }
-        } else if (msg.startsWith("NCCL_") && msg.contains(" set ")) {
+        } else if (c0 == 'N' && msg.startsWith("NCCL_") && msg.contains(" set ")) {
             if ((m = ENV.matcher(msg)).find()) {
                 p.env.put(m.group(1), m.group(2).strip());
             }
+        } else if (c0 == 'c' && msg.startsWith("comm 0x") && msg.indexOf(" nNodes ") > 0) {
+            if ((m = COMM_INFO.matcher(msg)).find()) {
+                p.nNodes = Integer.parseInt(m.group(4));
+            }
         } else if (msg.contains(" - Init ")) {
             if ((m = INIT.matcher(msg)).find()) {
-                String commId = m.group(7) != null ? m.group(7) : m.group(1);
-                p.currentComm = commId;
                 boolean complete = m.group(8).equals("COMPLETE");
+                int nranks = Integer.parseInt(m.group(3));
+                // Before commId was printed (2.16 and older) the comm pointer differs in every process: the
+                // k-th communicator of N ranks that each process completes is taken to be the same one.
+                String commId = m.group(7) != null ? m.group(7)
+                        : "size" + nranks + "#" + p.commsOfSize.merge(nranks, complete ? 1 : 0, Integer::sum);
+                int rank = Integer.parseInt(m.group(2));
+                if (!complete) {
+                    p.sawStart = true;
+                }
+                flushPending(p, commId, rank);
+                p.currentComm = commId;
+                p.currentRank = rank;
                 log.putRank(new Rank(host, pid, Integer.parseInt(m.group(4)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5)),
-                        m.group(6), commId, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)), p.version, true, complete,
-                        p.netDevices, p.network, p.noIbDevice, p.env, evidence(raw)));
+                        m.group(6), commId, rank, nranks, p.nNodes, p.version, true, complete,
+                        p.netDevices, p.oob, p.network, p.noIbDevice, p.env, evidence(raw)));
+                if (complete) {
+                    p.nNodes = -1;
+                }
+            }
+        } else if (msg.contains(" - Abort ")) {
+            if ((m = ABORT.matcher(msg)).find()) {
+                Map<String, String> f = new LinkedHashMap<>();
+                f.put("action", m.group(4).equals("COMPLETE") ? "abort-complete" : "abort-start");
+                f.put("comm", m.group(1));
+                f.put("nranks", m.group(3));
+                log.addEvent(new NcclEvent(NcclEvent.Kind.ABORT, host, pid, Integer.parseInt(m.group(2)), msg.strip(), f, evidence(raw)));
             }
         }
+    }
+
+    private void link(ProcessState p, Matcher m, String raw) {
+        String via = m.group(7);
+        Transport t = Transport.ofVia(via);
+        if (t == null) {
+            return;
+        }
+        int device = -1;
+        int proxy = -1;
+        if (via.startsWith("NET/")) {
+            Matcher dev = NET_VIA.matcher(via);
+            if (dev.find()) {
+                device = Integer.parseInt(dev.group(1));
+                proxy = dev.group(2) == null ? -1 : Integer.parseInt(dev.group(2));
+            }
+        }
+        String from = m.group(3);
+        ChannelLink c = new ChannelLink(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                Integer.parseInt(m.group(4)), t, via, device, proxy, m.group(6), from, m.group(5), p.bracketIsBusId(from),
+                evidence(raw));
+        if (p.placed()) {
+            log.addChannel(c);
+        } else {
+            p.pendingLinks.add(c);
+        }
+    }
+
+    private void trees(ProcessState p, String msg, String raw) {
+        Matcher m;
+        List<TreeNode> out = new ArrayList<>();
+        if (msg.startsWith("Trees")) {
+            m = TREE_ENTRY.matcher(msg);
+            while (m.find()) {
+                int channel = Integer.parseInt(m.group(1));
+                int rank = Integer.parseInt(m.group(5));
+                out.add(new TreeNode(p.currentComm, channel, 0, rank, Integer.parseInt(m.group(6)),
+                        downs(m.group(2), m.group(3), m.group(4)), evidence(raw)));
+                if (m.group(7) != null) { // 2.7 double tree: |up->rank->down0/down1/down2
+                    out.add(new TreeNode(p.currentComm, channel, 1, rank, Integer.parseInt(m.group(7)),
+                            downs(m.group(8), m.group(9), m.group(10)), evidence(raw)));
+                }
+            }
+        } else if ((m = TREE_STEP.matcher(msg)).find()) {
+            out.add(new TreeNode(p.currentComm, Integer.parseInt(m.group(1)), 0, Integer.parseInt(m.group(3)),
+                    Integer.parseInt(m.group(2)), downs(m.group(4), m.group(5), m.group(6)), evidence(raw)));
+        }
+        if (p.placed()) {
+            out.forEach(log::addTreeNode);
+        } else {
+            p.pendingTrees.addAll(out);
+        }
+    }
+
+    private static List<Integer> downs(String... d) {
+        List<Integer> out = new ArrayList<>(3);
+        for (String x : d) {
+            int v = Integer.parseInt(x);
+            if (v >= 0) {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    private void gdr(String host, int pid, String msg, String raw) {
+        Matcher m;
+        if ((m = GDR_HCA.matcher(msg)).find()) {
+            log.addGdrSupport(new GdrSupport(host, pid, m.group(1), Integer.parseInt(m.group(3)), m.group(4),
+                    m.group(2).equals("Enabled"), m.group(5) == null ? "" : m.group(5), evidence(raw)));
+        } else if ((m = GDR_GPU.matcher(msg)).find()) {
+            String reason = m.group(4) == null ? "" : m.group(4);
+            log.addGdrSupport(new GdrSupport(host, pid, "", Integer.parseInt(m.group(3)), "", m.group(1).equals("Enabled"),
+                    reason.isEmpty() ? "GPU " + m.group(2) : "GPU " + m.group(2) + ", " + reason, evidence(raw)));
+        }
+    }
+
+    /** Places what a process printed before its communicator was named. */
+    private void flushPending(ProcessState p, String commId, int rank) {
+        if (!p.hasPending()) {
+            return;
+        }
+        p.pendingLinks.forEach(c -> log.addChannel(c.withComm(commId)));
+        p.pendingRings.forEach(r -> log.addRing(r.withComm(commId)));
+        p.pendingSteps.forEach(r -> log.addRingNeighbor(r.withComm(commId)));
+        p.pendingTrees.forEach(t -> log.addTreeNode(t.withComm(commId)));
+        if (p.pendingRingsConnected) {
+            log.markConnected(commId, rank, false);
+        }
+        if (p.pendingTreesConnected) {
+            log.markConnected(commId, rank, true);
+        }
+        p.pendingLinks.clear();
+        p.pendingRings.clear();
+        p.pendingSteps.clear();
+        p.pendingTrees.clear();
+        p.pendingRingsConnected = false;
+        p.pendingTreesConnected = false;
     }
 
     /** Evidence is made only for the lines that become part of the model. */
@@ -332,34 +600,5 @@ public final class NcclLogParser {
             case 13 -> "IBV_WC_RNR_RETRY_EXC_ERR";
             default -> "status " + s;
         };
-    }
-
-    private void torchLine(String l, String raw) {
-        Matcher m;
-        Evidence ev = new Evidence(source, lineNumber, raw.strip());
-        if ((m = WATCHDOG.matcher(l)).find()) {
-            Map<String, String> f = new LinkedHashMap<>();
-            f.put("seqNum", m.group(2));
-            f.put("opType", m.group(3));
-            if (m.group(4) != null) {
-                f.put("numelIn", m.group(4));
-                f.put("numelOut", m.group(5));
-            }
-            f.put("timeoutMs", m.group(6));
-            f.put("ranForMs", m.group(7));
-            log.addEvent(new NcclEvent(NcclEvent.Kind.WATCHDOG_TIMEOUT, "", -1, Integer.parseInt(m.group(1)), l.strip(), f, ev));
-        } else if ((m = WATCHDOG_PROGRESS.matcher(l)).find()) {
-            Map<String, String> f = new LinkedHashMap<>();
-            f.put("atWork", m.group(2));
-            f.put("lastEnqueued", m.group(3));
-            f.put("lastCompleted", m.group(4));
-            log.addEvent(new NcclEvent(NcclEvent.Kind.WATCHDOG_PROGRESS, "", -1, Integer.parseInt(m.group(1)), l.strip(), f, ev));
-        } else if ((m = PROCESS_FAILED.matcher(l)).find()) {
-            Map<String, String> f = new LinkedHashMap<>();
-            f.put("exitcode", m.group(1));
-            f.put("localRank", m.group(2));
-            f.put("pid", m.group(3));
-            log.addEvent(new NcclEvent(NcclEvent.Kind.PROCESS_FAILED, "", Integer.parseInt(m.group(3)), -1, l.strip(), f, ev));
-        }
     }
 }

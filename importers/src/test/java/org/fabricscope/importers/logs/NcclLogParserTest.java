@@ -131,12 +131,26 @@ class NcclLogParserTest {
                 "[2] node0:13572:13572 [1] NCCL INFO Channel 00 : 2[1] -> 0[0] via SHM/direct/direct",
                 "Fri Aug 11 12:31:45 2023[1,0]<stdout>:tomte:1:2 [0] NCCL INFO Channel 02/0 : 1[0] -> 0[0] via P2P/direct pointer",
                 "spark01:2683:2826 [0] NCCL INFO Channel 00/02 :    0   1"));
-        List<Transport> t = log.channels().stream().map(ChannelLink::transport).toList();
-        assertEquals(List.of(Transport.NET_IB_GDR, Transport.NET_IB, Transport.P2P, Transport.P2P, Transport.NET_SOCKET,
-                Transport.NET_IB_GDR, Transport.SHM, Transport.P2P), t, "the ring line is not a channel link");
-        assertEquals(5, log.channels().get(0).device());
-        assertEquals(3, log.channels().get(4).device());
-        assertEquals(-1, log.channels().get(2).device());
+        Map<String, ChannelLink> byVia = new java.util.HashMap<>();
+        log.channels().forEach(c -> byVia.put(c.via(), c));
+        assertEquals(8, log.channels().size(), "the ring line is not a channel link");
+        assertEquals(Transport.NET_IB_GDR, byVia.get("NET/IB/5/GDRDMA").transport());
+        assertEquals(Transport.NET_IB, byVia.get("NET/IB/3").transport());
+        assertEquals(Transport.P2P, byVia.get("P2P/CUMEM").transport());
+        assertEquals(Transport.P2P, byVia.get("P2P/IPC/read").transport());
+        assertEquals(Transport.NET_SOCKET, byVia.get("NET/Socket/3").transport());
+        assertEquals(Transport.NET_IB_GDR, byVia.get("NET/IBext_v8/0/GDRDMA").transport());
+        assertEquals(Transport.SHM, byVia.get("SHM/direct/direct").transport());
+        assertEquals(Transport.P2P, byVia.get("P2P/direct pointer").transport(), "the whole via text is kept");
+        assertEquals(5, byVia.get("NET/IB/5/GDRDMA").device());
+        assertEquals(3, byVia.get("NET/Socket/3").device());
+        assertEquals(-1, byVia.get("P2P/CUMEM").device());
+        assertEquals("receive", byVia.get("NET/IB/5/GDRDMA").direction());
+        assertEquals("c7000", byVia.get("NET/IB/5/GDRDMA").fromDev());
+        assertTrue(byVia.get("NET/IB/5/GDRDMA").devIsBusId(), "a hex bracket with no version line is a busId");
+        assertFalse(byVia.get("P2P/CUMEM").devIsBusId(), "a small decimal bracket with no version line is an nvmlDev");
+        assertEquals(1, log.rings().size());
+        assertEquals(List.of(0, 1), log.rings().get(0).order());
     }
 
     @Test

@@ -75,13 +75,36 @@ public final class TrainingChecks {
                             "Do not set NCCL_IB_DISABLE=1 or NCCL_NET=Socket in the job's environment.")));
         }
         List<ChannelLink> noGdr = log.channels().stream().filter(c -> c.transport() == Transport.NET_IB).toList();
-        if (!noGdr.isEmpty()) {
+        // Per-HCA verdicts count too (logs without NCCL_DEBUG_SUBSYS=P2P/NET channel lines): an RDMA
+        // device with GDR disabled in a process of a multi-host communicator that has no GDRDMA channel.
+        Set<String> multiHostProcesses = new LinkedHashSet<>();
+        Set<String> gdrComms = new LinkedHashSet<>();
+        log.channels().stream().filter(c -> c.transport() == Transport.NET_IB_GDR).forEach(c -> gdrComms.add(c.commId()));
+        for (Rank r : log.ranks()) {
+            if (hostsByComm.getOrDefault(r.commId(), Set.of()).size() > 1 && !gdrComms.contains(r.commId())
+                    && !r.rdmaDevices().isEmpty()) {
+                multiHostProcesses.add(r.process());
+            }
+        }
+        List<GdrSupport> disabled = log.gdrSupport().stream().filter(g -> !g.enabled() && g.isRdma()
+                && multiHostProcesses.contains(g.host() + ":" + g.pid())).toList();
+        if (!noGdr.isEmpty() || !disabled.isEmpty()) {
+            List<String> subjects = new ArrayList<>();
+            noGdr.stream().map(c -> "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank() + " via " + c.via())
+                    .distinct().limit(20).forEach(subjects::add);
+            disabled.stream().map(g -> g.host() + ":" + g.pid() + " HCA " + g.hcaIndex() + (g.hca().isEmpty() ? "" : " " + g.hca())
+                    + " GDR disabled" + (g.reason().isEmpty() ? "" : " (" + g.reason() + ")")).distinct().limit(20).forEach(subjects::add);
+            List<Evidence> ev = new ArrayList<>();
+            noGdr.stream().map(ChannelLink::evidence).limit(10).forEach(ev::add);
+            disabled.stream().map(GdrSupport::evidence).limit(10).forEach(ev::add);
+            boolean noModule = disabled.stream().anyMatch(g -> g.reason().contains("no module"));
             out.add(new Finding("gdr-not-used", Severity.WARNING,
-                    noGdr.size() + " IB channel(s) run without GPU Direct RDMA (no /GDRDMA)",
-                    noGdr.stream().map(c -> "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank() + " via " + c.via())
-                            .distinct().limit(20).toList(),
-                    noGdr.stream().map(ChannelLink::evidence).limit(10).toList(),
-                    List.of("Load the nvidia-peermem kernel module on the hosts (lsmod | grep peermem).",
+                    (noGdr.isEmpty() ? disabled.size() + " RDMA device(s) report GPU Direct RDMA disabled"
+                            : noGdr.size() + " IB channel(s) run without GPU Direct RDMA (no /GDRDMA)")
+                            + (noModule ? "; NCCL found no peer-memory module" : ""),
+                    subjects, ev,
+                    List.of("Load the nvidia-peermem kernel module on the hosts (lsmod | grep peermem)"
+                                    + (noModule ? ": \"(no module)\" means NCCL did not find it." : "."),
                             "Check the GPU and NIC share a PCIe switch (PIX/PXB in nvidia-smi topo -m) and ACS is off on that switch.",
                             "NCCL_NET_GDR_LEVEL controls how far apart GPU and NIC may be for GDRDMA; check it is not set too low.")));
         }
@@ -118,27 +141,91 @@ public final class TrainingChecks {
     }
 
     private static void timeouts(TrainingLog log, List<Finding> out) {
-        List<NcclEvent> fired = log.events().stream().filter(e -> e.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT).toList();
-        if (fired.isEmpty()) {
+        // One timeout per rank and SeqNum: the watchdog line and its "terminated with exception" repeat it.
+        Map<String, NcclEvent> firedByKey = new LinkedHashMap<>();
+        List<NcclEvent> progress = new ArrayList<>();
+        for (NcclEvent e : log.events()) {
+            if (e.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT) {
+                firedByKey.putIfAbsent(e.rank() + "/" + e.field("pgId") + "/" + e.field("seqNum"), e);
+            } else if (e.field("lastEnqueued") != null && e.rank() >= 0) {
+                progress.add(e);
+            }
+        }
+        if (firedByKey.isEmpty()) {
             return;
         }
-        List<NcclEvent> progress = log.events().stream().filter(e -> e.kind() == NcclEvent.Kind.WATCHDOG_PROGRESS).toList();
-        // The rank that lagged: lowest last-completed work (or lowest SeqNum among the timeouts).
-        NcclEvent laggard = progress.stream().min(Comparator.comparingLong(e -> Long.parseLong(e.field("lastCompleted"))))
-                .orElse(fired.stream().min(Comparator.comparingLong(e -> Long.parseLong(e.field("seqNum")))).get());
+        List<NcclEvent> fired = new ArrayList<>(firedByKey.values());
         NcclEvent first = fired.get(0);
+        // The rank that lagged: the lowest last enqueued work (it never issued the collective the
+        // others wait on), then the lowest last completed; without progress lines, the lowest SeqNum.
+        NcclEvent laggard = progress.stream()
+                .min(Comparator.comparingLong((NcclEvent e) -> num(e.field("lastEnqueued")))
+                        .thenComparingLong(e -> num(e.field("lastCompleted"))))
+                .orElse(fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get());
         List<Evidence> ev = new ArrayList<>();
         fired.stream().limit(5).forEach(e -> ev.add(e.evidence()));
-        if (laggard.kind() == NcclEvent.Kind.WATCHDOG_PROGRESS) {
+        if (laggard.kind() != NcclEvent.Kind.WATCHDOG_TIMEOUT) {
             ev.add(laggard.evidence());
         }
+        String where = whereIs(log, laggard.rank(), laggard);
+        Rank lagRank = log.worldRank(laggard.rank()).orElse(null);
+        if (lagRank != null) {
+            ev.add(lagRank.evidence());
+        }
+        StringBuilder op = new StringBuilder(first.field("opType") + " (SeqNum " + first.field("seqNum"));
+        if (first.field("numelIn") != null) {
+            op.append(", NumelIn ").append(first.field("numelIn")).append(", NumelOut ").append(first.field("numelOut"));
+        }
+        op.append(", Timeout ").append(first.field("timeoutMs")).append(" ms)");
+        String lagWhy = laggard.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT
+                ? "its watchdog fired on the lowest SeqNum, " + laggard.field("seqNum")
+                : "its last enqueued work is the lowest, " + laggard.field("lastEnqueued") + " (last completed "
+                        + laggard.field("lastCompleted") + ")";
+        List<String> subjects = new ArrayList<>();
+        subjects.add("rank " + laggard.rank() + " lagged" + (where.isEmpty() ? "" : " on " + where) + ": " + lagWhy);
+        for (NcclEvent e : fired) {
+            if (subjects.size() >= 20) {
+                break;
+            }
+            subjects.add("rank " + e.rank() + " watchdog fired on " + e.field("opType") + " SeqNum " + e.field("seqNum")
+                    + " after " + e.field("ranForMs") + " ms");
+        }
         out.add(new Finding("nccl-timeout", Severity.ERROR,
-                "NCCL collective timed out: " + first.field("opType") + " SeqNum " + first.field("seqNum") + " on rank "
-                        + first.rank() + " after " + first.field("ranForMs") + " ms; rank " + laggard.rank() + " lagged",
-                List.of("rank " + laggard.rank(), "rank " + first.rank()), ev,
-                List.of("Look at rank " + laggard.rank() + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
+                "NCCL collective timed out: rank " + first.rank() + "'s watchdog fired on " + op + " after "
+                        + first.field("ranForMs") + " ms; rank " + laggard.rank() + " lagged"
+                        + (where.isEmpty() ? "" : " (" + where + ")"),
+                subjects, ev,
+                List.of("Look at rank " + laggard.rank() + (where.isEmpty() ? "" : " (" + where + ")")
+                                + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
                         "Raise the IB transport timeout and retries: NCCL_IB_TIMEOUT=23 (default 22) and NCCL_IB_RETRY_CNT=10.",
                         "Check connectivity between the nodes and the state of the RDMA devices (ibv_devinfo: PORT_ACTIVE).")));
+    }
+
+    /**
+     * Where a PyTorch rank ran, in words: the host (in Kubernetes the pod) and RDMA devices of the
+     * NCCL rank with that number, else the host of a torchrun failure entry for it, else the log
+     * source its line came from (a pod's log stream is named after the pod).
+     */
+    static String whereIs(TrainingLog log, int rank, NcclEvent e) {
+        Rank r = log.worldRank(rank).orElse(null);
+        if (r != null) {
+            List<String> rdma = r.rdmaDevices();
+            return "host " + r.host() + (rdma.isEmpty() ? "" : ", HCA " + String.join(" ", rdma));
+        }
+        for (NcclEvent x : log.events()) {
+            if (x.kind() == NcclEvent.Kind.CHILD_FAILED && x.rank() == rank && x.field("host") != null) {
+                return "host " + x.field("host");
+            }
+        }
+        return e.evidence().source().isEmpty() ? "" : "log " + e.evidence().source();
+    }
+
+    private static long num(String s) {
+        try {
+            return s == null ? Long.MAX_VALUE : Long.parseLong(s);
+        } catch (NumberFormatException x) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private static void warnings(TrainingLog log, List<Finding> out) {
@@ -146,7 +233,8 @@ public final class TrainingChecks {
         List<NcclEvent> permission = new ArrayList<>();
         List<NcclEvent> memlock = new ArrayList<>();
         for (NcclEvent e : log.events()) {
-            if (e.kind() == NcclEvent.Kind.IB_COMPLETION_ERROR) {
+            if (e.kind() == NcclEvent.Kind.IB_COMPLETION_ERROR
+                    || e.kind() == NcclEvent.Kind.NCCL_ERROR && e.field("statusName") != null) {
                 completion.add(e);
             } else if (e.kind() == NcclEvent.Kind.VERBS_FAILURE) {
                 String errno = e.field("errno");
@@ -164,10 +252,12 @@ public final class TrainingChecks {
         if (!completion.isEmpty()) {
             NcclEvent e = completion.get(0);
             boolean retry = "12".equals(e.field("status"));
+            String from = !e.host().isEmpty() ? e.host() : e.rank() >= 0 ? "rank " + e.rank() : e.evidence().source();
             out.add(new Finding("ib-completion-error", Severity.ERROR,
                     completion.size() + " IB completion error(s), first " + e.field("statusName") + " (status " + e.field("status")
-                            + ", vendor err " + e.field("vendorErr") + ") from " + e.host(),
-                    completion.stream().map(x -> x.host() + ":" + x.pid() + (x.field("peer") == null ? "" : " peer " + x.field("peer")))
+                            + (e.field("vendorErr") == null ? "" : ", vendor err " + e.field("vendorErr")) + ") from " + from,
+                    completion.stream().map(x -> (x.host().isEmpty() ? "rank " + x.rank() : x.host() + ":" + x.pid())
+                                    + (x.field("peer") == null ? "" : " peer " + x.field("peer")))
                             .distinct().limit(20).toList(),
                     completion.stream().map(NcclEvent::evidence).limit(10).toList(),
                     retry ? List.of("Status 12 (retry exceeded) means the peer stopped answering: check the links on the path between the two hosts (error counters, flapping ports) and the peer's health.",

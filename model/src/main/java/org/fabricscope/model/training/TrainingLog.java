@@ -17,6 +17,12 @@ public final class TrainingLog {
     private final Map<String, Rank> ranks = new LinkedHashMap<>();
     private final List<ChannelLink> channels = new ArrayList<>();
     private final List<NcclEvent> events = new ArrayList<>();
+    private final List<Ring> rings = new ArrayList<>();
+    private final List<RingNeighbor> ringNeighbors = new ArrayList<>();
+    private final List<TreeNode> trees = new ArrayList<>();
+    private final List<GdrSupport> gdr = new ArrayList<>();
+    private final Map<String, Set<Integer>> ringsConnected = new LinkedHashMap<>();
+    private final Map<String, Set<Integer>> treesConnected = new LinkedHashMap<>();
 
     /** Adds or replaces the rank of this communicator and rank number (a COMPLETE line supersedes START). */
     public void putRank(Rank r) {
@@ -28,10 +34,14 @@ public final class TrainingLog {
     }
 
     private static Rank merge(Rank old, Rank r) {
+        Map<String, String> env = new LinkedHashMap<>(old.env());
+        env.putAll(r.env());
         return new Rank(r.host(), r.pid(), r.cudaDev(), r.nvmlDev(), r.busId(), r.commId(), r.rank(), r.nranks(),
+                r.nNodes() >= 0 ? r.nNodes() : old.nNodes(),
                 r.ncclVersion() != null ? r.ncclVersion() : old.ncclVersion(), old.initStarted() || r.initStarted(),
                 old.initCompleted() || r.initCompleted(), r.netDevices().isEmpty() ? old.netDevices() : r.netDevices(),
-                r.network() != null ? r.network() : old.network(), old.noIbDevice() || r.noIbDevice(), r.env(),
+                r.oob() != null ? r.oob() : old.oob(),
+                r.network() != null ? r.network() : old.network(), old.noIbDevice() || r.noIbDevice(), env,
                 old.evidence() != null ? old.evidence() : r.evidence());
     }
 
@@ -41,6 +51,81 @@ public final class TrainingLog {
 
     public void addEvent(NcclEvent e) {
         events.add(e);
+    }
+
+    public void addRing(Ring r) {
+        rings.add(r);
+    }
+
+    public void addRingNeighbor(RingNeighbor r) {
+        ringNeighbors.add(r);
+    }
+
+    public void addTreeNode(TreeNode t) {
+        trees.add(t);
+    }
+
+    public void addGdrSupport(GdrSupport g) {
+        gdr.add(g);
+    }
+
+    /** Records a {@code Connected all rings} ({@code trees} false) or {@code Connected all trees} line of a rank. */
+    public void markConnected(String commId, int rank, boolean trees) {
+        (trees ? treesConnected : ringsConnected).computeIfAbsent(commId, k -> new java.util.TreeSet<>()).add(rank);
+    }
+
+    /** Full ring orders ({@code Channel 00/02 : 0 1 2 3}) of every communicator, in log order. */
+    public List<Ring> rings() {
+        return Collections.unmodifiableList(rings);
+    }
+
+    /** The full ring orders of one communicator. */
+    public List<Ring> rings(String commId) {
+        return rings.stream().filter(r -> r.commId().equals(commId)).toList();
+    }
+
+    /** Per-rank ring places ({@code Ring 00 : 3 -> 0 -> 1}) of every communicator. */
+    public List<RingNeighbor> ringNeighbors() {
+        return Collections.unmodifiableList(ringNeighbors);
+    }
+
+    /** Tree places ({@code Trees [0] 1/-1/-1->0->-1 ...}, {@code Tree 0 : up -> rank -> downs}) of every communicator. */
+    public List<TreeNode> trees() {
+        return Collections.unmodifiableList(trees);
+    }
+
+    /** The tree places of one communicator. */
+    public List<TreeNode> trees(String commId) {
+        return trees.stream().filter(t -> t.commId().equals(commId)).toList();
+    }
+
+    /** GPU Direct RDMA enabled/disabled lines, per process and device. */
+    public List<GdrSupport> gdrSupport() {
+        return Collections.unmodifiableList(gdr);
+    }
+
+    /** Communicator id to the ranks that printed {@code Connected all rings}. */
+    public Map<String, Set<Integer>> ringsConnected() {
+        return Collections.unmodifiableMap(ringsConnected);
+    }
+
+    /** Communicator id to the ranks that printed {@code Connected all trees}. */
+    public Map<String, Set<Integer>> treesConnected() {
+        return Collections.unmodifiableMap(treesConnected);
+    }
+
+    /**
+     * The NCCL rank that a PyTorch global rank most likely is: rank {@code rank} of the largest
+     * communicator (the default process group spans every rank); empty when no log named it.
+     */
+    public java.util.Optional<Rank> worldRank(int rank) {
+        Rank best = null;
+        for (Rank r : ranks.values()) {
+            if (r.rank() == rank && (best == null || r.nranks() > best.nranks())) {
+                best = r;
+            }
+        }
+        return java.util.Optional.ofNullable(best);
     }
 
     public List<Rank> ranks() {
@@ -56,7 +141,8 @@ public final class TrainingLog {
     }
 
     public boolean isEmpty() {
-        return ranks.isEmpty() && channels.isEmpty() && events.isEmpty();
+        return ranks.isEmpty() && channels.isEmpty() && events.isEmpty() && rings.isEmpty() && trees.isEmpty()
+                && ringNeighbors.isEmpty();
     }
 
     /** The NCCL versions the ranks reported. */
