@@ -56,6 +56,15 @@ public final class FabricImporter {
 
     public ImportResult importSources(List<ImportSource> sources, List<Diagnostic> early, ImportProgress progress,
                                       Cancellation cancel) {
+        return importSources(sources, early, progress, cancel, b -> { });
+    }
+
+    /**
+     * Imports the sources, then lets {@code more} add to the model before it is built: live inputs
+     * that are not files (log lines streamed from pods, fed with their own line numbers).
+     */
+    public ImportResult importSources(List<ImportSource> sources, List<Diagnostic> early, ImportProgress progress,
+                                      Cancellation cancel, java.util.function.Consumer<FabricModelBuilder> more) {
         FabricModelBuilder builder = new FabricModelBuilder();
         early.forEach(builder::diagnostic);
         Map<String, Format> formats = new LinkedHashMap<>();
@@ -120,6 +129,7 @@ public final class FabricImporter {
             progress.update(done, total, x.source.name());
         }
         names.applyTo(builder);
+        more.accept(builder);
         return new ImportResult(builder.build(), formats, thresholds);
     }
 

@@ -80,6 +80,30 @@ public final class MainView extends BorderPane {
     private final TrainingView training = new TrainingView();
     private final Tab clusterTab = new Tab("Kubernetes", cluster);
     private final Tab trainingTab = new Tab("Training", training);
+    private final LogConsole logs = new LogConsole();
+    private final Tab logsTab = new Tab("Logs", logs);
+    private final java.util.concurrent.ConcurrentLinkedQueue<LogConsole.Line> pendingLines = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final javafx.animation.AnimationTimer drainLines = new javafx.animation.AnimationTimer() {
+        @Override
+        public void handle(long now) {
+            // at most one console update per frame, however fast the pods write
+            if (pendingLines.isEmpty()) {
+                return;
+            }
+            List<LogConsole.Line> batch = new ArrayList<>();
+            LogConsole.Line l;
+            while (batch.size() < 50_000 && (l = pendingLines.poll()) != null) {
+                batch.add(l);
+            }
+            logs.append(batch);
+        }
+    };
+    private org.fabricscope.app.live.LiveJob live;
+    private ConnectDialog.Choice lastChoice;
+    /** What a background rebuild needs of the view, updated on the FX thread. */
+    private volatile ColourMode liveMode = ColourMode.ERRORS;
+    private volatile Set<String> liveCollapsed = Set.of();
+    private volatile boolean liveCollapseAll;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fabricscope-worker");
         t.setDaemon(true);
@@ -117,7 +141,8 @@ public final class MainView extends BorderPane {
         findingsTab.setContent(findings);
         diagnosticsTab.setContent(diagnostics);
         Tab inspectorTab = new Tab("Inspector", inspector);
-        side.getTabs().addAll(inspectorTab, findingsTab, trainingTab, clusterTab, diagnosticsTab);
+        side.getTabs().addAll(inspectorTab, findingsTab, trainingTab, clusterTab, logsTab, diagnosticsTab);
+        logsTab.setTooltip(new Tooltip("Live pod logs, filtered by pod, rank and level (Ctrl+Shift+L)"));
         clusterTab.setTooltip(new Tooltip("Nodes: requested / allocatable; pending pods and where they could fit (Ctrl+Shift+K)"));
         trainingTab.setTooltip(new Tooltip("Ranks: pod, node, GPU, HCA, leaf port; NCCL/PyTorch events (Ctrl+Shift+R)"));
         cluster.setOnShowHost(this::revealVertex);
@@ -162,8 +187,12 @@ public final class MainView extends BorderPane {
                 open(snapshot.paths(), false);
             }
         });
+        MenuItem connect = item("Connect to cluster…", new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN),
+                this::askConnect);
+        MenuItem disconnect = item("Disconnect from cluster", null, this::disconnect);
         MenuItem quit = item("Quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), Platform::exit);
-        Menu file = new Menu("_File", null, open, add, folder, reload, new SeparatorMenuItem(), quit);
+        Menu file = new Menu("_File", null, open, add, folder, reload, new SeparatorMenuItem(), connect, disconnect,
+                new SeparatorMenuItem(), quit);
         MenuItem fit = item("Fit to window", new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN), map::fit);
         MenuItem zin = item("Zoom in", new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN), () -> map.zoom(1.5));
         MenuItem zout = item("Zoom out", new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN), () -> map.zoom(1 / 1.5));
@@ -189,10 +218,12 @@ public final class MainView extends BorderPane {
                 KeyCombination.SHIFT_DOWN), () -> side.getSelectionModel().select(clusterTab));
         MenuItem showTraining = item("Training ranks and events", new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN), () -> side.getSelectionModel().select(trainingTab));
+        MenuItem showLogs = item("Live logs", new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), () -> side.getSelectionModel().select(logsTab));
         MenuItem find = item("Find…", new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), search::requestFocus);
         Menu view = new Menu("_View", null, find, new SeparatorMenuItem(), fit, zin, zout, new SeparatorMenuItem(), errors,
                 speed, transport, kube, new SeparatorMenuItem(), hosts, hostToggle, hostView, new SeparatorMenuItem(), showTraining,
-                showCluster);
+                showCluster, showLogs);
         MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
         MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
                 + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
@@ -409,6 +440,9 @@ public final class MainView extends BorderPane {
     }
 
     private void restyle() {
+        liveMode = colourMode.getValue();
+        liveCollapsed = Set.copyOf(collapsed);
+        liveCollapseAll = collapseHosts.isSelected();
         updateLegend();
         if (snapshot == null) {
             return;
@@ -462,6 +496,104 @@ public final class MainView extends BorderPane {
         }
         status.setText(summaryLine);
         updateLegend();
+    }
+
+    private void askConnect() {
+        ConnectDialog.ask(window(), lastChoice).ifPresent(this::connect);
+    }
+
+    /**
+     * Starts watching a cluster: the loaded files stay, the cluster's nodes, pods and events (and the
+     * logs, when followed) join them, and the map is rebuilt as they change. A previous live job stops.
+     */
+    public void connect(ConnectDialog.Choice choice) {
+        disconnect();
+        lastChoice = choice;
+        List<Path> files = snapshot == null ? List.of() : snapshot.paths();
+        liveMode = colourMode.getValue();
+        liveCollapsed = Set.copyOf(collapsed);
+        liveCollapseAll = collapseHosts.isSelected();
+        status.setText("Connecting to " + (choice.target().context() == null ? "the current context" : choice.target().context()) + "…");
+        Task<org.fabricscope.app.live.LiveJob> task = new Task<>() {
+            @Override
+            protected org.fabricscope.app.live.LiveJob call() throws Exception {
+                return org.fabricscope.app.live.LiveJob.start(new org.fabricscope.importers.kube.KubeConnector(),
+                        choice.target(), files, choice.followLogs(), liveListener(files));
+            }
+        };
+        task.setOnSucceeded(e -> {
+            live = task.getValue();
+            status.setText(live.statusLine());
+            if (choice.followLogs()) {
+                logs.clear();
+                drainLines.start();
+            }
+        });
+        task.setOnFailed(e -> {
+            String why = task.getException() == null ? "unknown error" : task.getException().getMessage();
+            status.setText("Not connected: " + why);
+            error("Cannot connect", why);
+        });
+        Thread t = new Thread(task, "fabricscope-connect");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private org.fabricscope.app.live.LiveJob.Listener liveListener(List<Path> files) {
+        return new org.fabricscope.app.live.LiveJob.Listener() {
+            @Override
+            public void model(ImportResult result, org.fabricscope.importers.kube.ClusterSnapshot cluster) {
+                // layout and colours off the FX thread; only the swap happens there
+                Snapshot s = Snapshot.build(files, result, liveMode, liveCollapsed, liveCollapseAll);
+                Platform.runLater(() -> {
+                    if (live != null || lastChoice != null) {
+                        apply(s, snapshot == null || snapshot.layout().items().isEmpty());
+                    }
+                });
+            }
+
+            @Override
+            public void lines(List<org.fabricscope.importers.kube.LogLine> lines) {
+                for (var l : lines) {
+                    pendingLines.add(LogConsole.Line.of(l.pod(), l.text()));
+                }
+            }
+
+            @Override
+            public void status(String message) {
+                Platform.runLater(() -> {
+                    summaryLine = message;
+                    if (running == null) {
+                        status.setText(message);
+                    }
+                });
+            }
+
+            @Override
+            public void error(String message) {
+                Platform.runLater(() -> status.setText("Live: " + message));
+            }
+        };
+    }
+
+    /** Stops the live job, if any; what it loaded stays on screen. */
+    public void disconnect() {
+        if (live != null) {
+            org.fabricscope.app.live.LiveJob j = live;
+            live = null;
+            drainLines.stop();
+            worker.submit(j::close);
+            status.setText("Disconnected; the last model stays");
+        }
+    }
+
+    /** The running live job, or null. */
+    public org.fabricscope.app.live.LiveJob liveJob() {
+        return live;
+    }
+
+    public LogConsole logConsole() {
+        return logs;
     }
 
     private void runSearch() {
