@@ -250,7 +250,6 @@ public final class PodLogFollower implements AutoCloseable {
         private volatile String cancelReason;
         private volatile boolean isPaused;
         private int attempt;
-        private boolean everConnected;
         private long deliveredAtOpen;
         /** When the current answer is an error, its body is collected here instead of being decoded. */
         private ByteArrayOutputStream errorBody;
@@ -292,7 +291,7 @@ public final class PodLogFollower implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (ExecutionException | CompletionException e) {
-                retry(oneLine(e), false);
+                retry("cannot connect: " + oneLine(e), false);
                 return;
             }
             AsyncBody b = response.body();
@@ -303,7 +302,6 @@ public final class PodLogFollower implements AutoCloseable {
             if (response.isSuccessful()) {
                 body = b;
                 lastData = System.nanoTime();
-                everConnected = true;
                 sink.status(new PodLogStatus(pod, container, PodLogStatus.State.CONNECTED,
                         since == PodLogDecoder.NONE ? "" : "from " + Instant.ofEpochSecond(since), Duration.ZERO));
                 b.done().whenComplete((v, t) -> connector.execute(() -> ended(b, t)));

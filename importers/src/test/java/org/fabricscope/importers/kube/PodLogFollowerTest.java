@@ -324,4 +324,22 @@ class PodLogFollowerTest {
             assertEquals(scripts.get(p).texts(), got.get("job-worker-" + p));
         }
     }
+    @Test
+    void unreachableApiServerIsRetriedWithOneLineReasonsAndBackoff() throws Exception {
+        String url = stub.url();
+        stub.close();   // nothing listens there any more
+        try (KubernetesClient c = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(url).withRequestRetryBackoffLimit(0).build()).build();
+             PodLogFollower f = new PodLogFollower(c, NS, sink, FAST)) {
+            f.follow("job-worker-0", "main");
+            await("three retries", () -> sink.of("job-worker-0").size() >= 3);
+        }
+        List<PodLogStatus> st = sink.of("job-worker-0").subList(0, 3);
+        for (PodLogStatus s : st) {
+            assertEquals(PodLogStatus.State.RETRYING, s.state());
+            assertTrue(s.message().startsWith("cannot connect: ") && !s.message().contains("\n"), s.message());
+            assertTrue(s.retryIn().compareTo(FAST.maxBackoff()) <= 0, s.toString());
+        }
+        assertTrue(st.get(2).retryIn().compareTo(Duration.ofMillis(40)) >= 0, "the delay grows: " + st);
+    }
 }
