@@ -2,11 +2,9 @@ package org.fabricscope.app.live;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +31,6 @@ import org.fabricscope.importers.kube.LogLineBatch;
 import org.fabricscope.importers.kube.LogLineBatcher;
 import org.fabricscope.importers.kube.PodLogFollower;
 import org.fabricscope.importers.kube.PodLogStatus;
-import org.fabricscope.importers.logs.NcclLogParser;
 import org.fabricscope.model.Diagnostic;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -85,17 +82,11 @@ public final class LiveJob implements AutoCloseable {
     private final long rebuildEveryMillis;
     private final AtomicBoolean rebuildScheduled = new AtomicBoolean();
     private final AtomicLong rebuilds = new AtomicLong();
-    private final Map<String, Kept> kept = new LinkedHashMap<>();
+    private final LogKeeper kept = new LogKeeper(LINE_BUDGET);
     private final Map<String, PodLogStatus> streamStates = new HashMap<>();
     private final Set<String> followed = new HashSet<>();
     private volatile ClusterSnapshot snapshot;
     private volatile boolean closed;
-
-    /** One stream's kept lines: the newest ones, and the relevant ones that aged out of them. */
-    private static final class Kept {
-        final ArrayDeque<LogLine> recent = new ArrayDeque<>();
-        final ArrayDeque<LogLine> relevant = new ArrayDeque<>();
-    }
 
     private LiveJob(KubeConnection connection, KubeTarget target, List<Path> files, boolean followLogs, Duration rebuildEvery,
                     Duration batchEvery, Listener listener) {
@@ -182,23 +173,7 @@ public final class LiveJob implements AutoCloseable {
 
     private void batch(LogLineBatch b) {
         if (!b.lines().isEmpty()) {
-            synchronized (kept) {
-                int streams = Math.max(1, kept.size());
-                int perStream = Math.max(500, LINE_BUDGET / streams);
-                for (LogLine l : b.lines()) {
-                    Kept k = kept.computeIfAbsent(l.source(), x -> new Kept());
-                    k.recent.addLast(l);
-                    while (k.recent.size() > perStream) {
-                        LogLine old = k.recent.removeFirst();
-                        if (relevant(old.text())) {
-                            k.relevant.addLast(old);
-                            if (k.relevant.size() > perStream) {
-                                k.relevant.removeFirst();
-                            }
-                        }
-                    }
-                }
-            }
+            kept.add(b.lines());
             listener.lines(b.lines());
             requestRebuild();
         }
@@ -213,12 +188,6 @@ public final class LiveJob implements AutoCloseable {
             }
             listener.status(statusLine());
         }
-    }
-
-    /** What the NCCL parser reads: NCCL and PyTorch/torchrun lines (the rest is kept only while recent). */
-    static boolean relevant(String text) {
-        return text.contains(" NCCL ") || text.contains("ProcessGroupNCCL") || text.contains("torch")
-                || text.contains("exitcode") || text.contains("Last error") || text.contains("Signal ");
     }
 
     /** {@code live: ctx/ns job J · 4 nodes, 16 pods · logs: 16 streaming, 1 retrying}. */
@@ -269,28 +238,8 @@ public final class LiveJob implements AutoCloseable {
                 sources.addAll(bundles.expand(p));
             }
             sources.addAll(s.sources());
-            List<List<LogLine>> streams = new ArrayList<>();
-            synchronized (kept) {
-                for (Kept k : kept.values()) {
-                    List<LogLine> all = new ArrayList<>(k.relevant.size() + k.recent.size());
-                    all.addAll(k.relevant);
-                    all.addAll(k.recent);
-                    streams.add(all);
-                }
-            }
             ImportResult r = new FabricImporter().importSources(sources, early, ImportProgress.NONE, Cancellation.NEVER,
-                    builder -> {
-                        for (List<LogLine> stream : streams) {
-                            List<Diagnostic> problems = new ArrayList<>();
-                            NcclLogParser parser = new NcclLogParser(builder.training(), problems);
-                            for (LogLine l : stream) {
-                                parser.line(l.text(), connection.sourcePrefix() + "/" + connection.namespace() + "/pods/"
-                                        + l.source(), l.lineNumber());
-                            }
-                            parser.finish();
-                            problems.forEach(builder::diagnostic);
-                        }
-                    });
+                    builder -> kept.feed(builder, connection.sourcePrefix() + "/" + connection.namespace() + "/pods/"));
             rebuilds.incrementAndGet();
             listener.model(r, s);
             listener.status(statusLine());

@@ -15,14 +15,14 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 /** Cluster objects and kubeconfigs for the live-read tests: a two-node GPU cluster and a PyTorchJob. */
-final class KubeFixtures {
-    static final String NS = "team-a";
+public final class KubeFixtures {
+    public static final String NS = "team-a";
 
     private KubeFixtures() {
     }
 
     /** A kubeconfig with one context per name, all pointing at {@code server}; the first is current. */
-    static Path kubeconfig(Path dir, String server, String... contexts) throws IOException {
+    public static Path kubeconfig(Path dir, String server, String... contexts) throws IOException {
         StringBuilder sb = new StringBuilder("apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n    server: ")
                 .append(server).append("\ncontexts:\n");
         for (String c : contexts) {
@@ -35,7 +35,7 @@ final class KubeFixtures {
         return p;
     }
 
-    static Node node(String name, String rdmaResource, String rdmaCount) {
+    public static Node node(String name, String rdmaResource, String rdmaCount) {
         return new NodeBuilder().withNewMetadata().withName(name).withLabels(Map.of("kubernetes.io/hostname", name))
                 .endMetadata()
                 .withNewStatus()
@@ -50,13 +50,13 @@ final class KubeFixtures {
     }
 
     /** A pod of PyTorchJob {@code job}; {@code node} null leaves it Pending. */
-    static Pod jobPod(String job, String type, int index, String node, String gpus) {
+    public static Pod jobPod(String job, String type, int index, String node, String gpus) {
         Map<String, String> labels = Map.of("training.kubeflow.org/job-name", job,
                 "training.kubeflow.org/replica-type", type, "training.kubeflow.org/replica-index", String.valueOf(index));
         return pod(job + "-" + type + "-" + index, labels, node, gpus);
     }
 
-    static Pod pod(String name, Map<String, String> labels, String node, String gpus) {
+    public static Pod pod(String name, Map<String, String> labels, String node, String gpus) {
         return new PodBuilder().withNewMetadata().withName(name).withNamespace(NS).withLabels(labels).endMetadata()
                 .withNewSpec().withNodeName(node)
                 .withContainers(new ContainerBuilder().withName("pytorch").withImage("pytorch:2.3")
@@ -67,7 +67,7 @@ final class KubeFixtures {
                 .withNewStatus().withPhase(node == null ? "Pending" : "Running").endStatus().build();
     }
 
-    static Event event(String name, String pod, String type, String reason, String message) {
+    public static Event event(String name, String pod, String type, String reason, String message) {
         return new EventBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
                 .withNewInvolvedObject().withKind("Pod").withName(pod).withNamespace(NS).endInvolvedObject()
                 .withType(type).withReason(reason).withMessage(message).withCount(3)
