@@ -1,0 +1,112 @@
+package org.fabricscope.app.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.imageio.ImageIO;
+
+import org.fabricscope.importers.kube.KubeFixtures;
+import org.fabricscope.importers.kube.KubeTarget;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+/** The window connected to fabric8's mock API server: the Kubernetes tab and map follow the cluster; the console filters. */
+@ExtendWith(ApplicationExtension.class)
+@EnableKubernetesMockClient(crud = true, https = false)
+class MainViewLiveTest {
+    static KubernetesMockServer server;
+    static KubernetesClient client;
+
+    @TempDir
+    Path dir;
+    private MainView view;
+
+    @Start
+    void start(Stage stage) {
+        view = new MainView();
+        Scene scene = new Scene(view, 1200, 800);
+        scene.getStylesheets().add(FabricScopeApp.class.getResource("app.css").toExternalForm());
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    @Test
+    void connectingShowsTheClusterAndItsChangesThenDisconnectKeepsTheModel(FxRobot robot) throws Exception {
+        client.nodes().resource(KubeFixtures.node("gpu-01", "rdma/rdma", "4")).create();
+        client.nodes().resource(KubeFixtures.node("gpu-02", "rdma/rdma", "4")).create();
+        client.pods().inNamespace(KubeFixtures.NS).resource(KubeFixtures.jobPod("bert", "master", 0, "gpu-01", "8")).create();
+        Path kubeconfig = KubeFixtures.kubeconfig(dir, server.url("/").replaceAll("/$", ""), "mock");
+        Path fabric = dir.resolve("two-tier.ibnetdiscover.txt");
+        try (var in = getClass().getResourceAsStream("/fabrics/two-tier.ibnetdiscover.txt")) {
+            Files.copy(in, fabric);
+        }
+        robot.interact(() -> view.open(List.of(fabric), false));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot() != null);
+        KubeTarget target = KubeTarget.current().withKubeconfig(kubeconfig).withJob("bert").withLogs(false);
+        robot.interact(() -> view.connect(new ConnectDialog.Choice(target, false)));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot().model().k8sNodes().size() == 2);
+        assertTrue(view.snapshot().model().host("gpu-01") != null, "the opened fabric stays under the live layer");
+        // a worker appears in the cluster: the next rebuild shows it
+        client.pods().inNamespace(KubeFixtures.NS).resource(KubeFixtures.jobPod("bert", "worker", 0, "gpu-02", "8")).create();
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot().model().pods().size() == 2);
+        javafx.scene.control.TableView<?> nodes = robot.lookup("#k8sNodes").queryAs(javafx.scene.control.TableView.class);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(2, nodes.getItems().size());
+        robot.interact(() -> ((javafx.scene.control.ChoiceBox<ColourMode>) robot.lookup("#colourMode")
+                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue(ColourMode.KUBERNETES));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.KUBERNETES);
+        saveScreenshot("live-kubernetes.png");
+        robot.interact(view::disconnect);
+        assertNull(view.liveJob());
+        assertEquals(2, view.snapshot().model().pods().size(), "what the live job loaded stays after disconnecting");
+    }
+
+    @Test
+    void theLogConsoleFiltersByPodRankAndLevel(FxRobot robot) throws Exception {
+        LogConsole console = view.logConsole();
+        robot.interact(() -> console.append(List.of(
+                LogConsole.Line.of("w-0", "w-0:1:1 [0] NCCL INFO comm 0x1 rank 8 nranks 16 cudaDev 0 busId 1b000 - Init COMPLETE"),
+                LogConsole.Line.of("w-0", "step 10 loss 2.0"),
+                LogConsole.Line.of("w-1", "w-1:2:2 [4] net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer x with status=12"),
+                LogConsole.Line.of("w-1", "[rank12]:[E1121 ProcessGroupNCCL.cpp:1785] [PG ID 0 Rank 12] Exception"))));
+        assertEquals(4, console.shownLines().size());
+        robot.interact(() -> ((javafx.scene.control.ChoiceBox<String>) robot.lookup("#logLevel")
+                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue("errors"));
+        assertEquals(2, console.shownLines().size());
+        robot.interact(() -> robot.lookup("#logRank").queryAs(javafx.scene.control.TextField.class).setText("12"));
+        assertEquals(1, console.shownLines().size());
+        assertEquals("w-1", console.shownLines().get(0).pod());
+        robot.interact(() -> ((javafx.scene.control.ChoiceBox<String>) robot.lookup("#logPod")
+                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue("w-0"));
+        assertEquals(0, console.shownLines().size());
+    }
+
+    private void saveScreenshot(String name) {
+        try {
+            var img = WaitForAsyncUtils.asyncFx(() -> view.getScene().snapshot(null)).get(10, TimeUnit.SECONDS);
+            Path out = Path.of("target", "screenshots");
+            Files.createDirectories(out);
+            ImageIO.write(SwingFXUtils.fromFXImage(img, null), "png", out.resolve(name).toFile());
+        } catch (Exception e) {
+            System.err.println("screenshot not saved: " + e); // a by-product for the docs; the assertions are the test
+        }
+    }
+}
