@@ -95,6 +95,7 @@ public final class MainView extends BorderPane {
             while (batch.size() < 50_000 && (l = pendingLines.poll()) != null) {
                 batch.add(l);
             }
+            pendingCount.addAndGet(-batch.size());
             logs.append(batch);
         }
     };
@@ -526,7 +527,6 @@ public final class MainView extends BorderPane {
             status.setText(live.statusLine());
             if (choice.followLogs()) {
                 logs.clear();
-                drainLines.start();
             }
         });
         task.setOnFailed(e -> {
@@ -543,20 +543,12 @@ public final class MainView extends BorderPane {
         return new org.fabricscope.app.live.LiveJob.Listener() {
             @Override
             public void model(ImportResult result, org.fabricscope.importers.kube.ClusterSnapshot cluster) {
-                // layout and colours off the FX thread; only the swap happens there
-                Snapshot s = Snapshot.build(files, result, liveMode, liveCollapsed, liveCollapseAll);
-                Platform.runLater(() -> {
-                    if (live != null || lastChoice != null) {
-                        apply(s, snapshot == null || snapshot.layout().items().isEmpty());
-                    }
-                });
+                liveModel(files, result);
             }
 
             @Override
             public void lines(List<org.fabricscope.importers.kube.LogLine> lines) {
-                for (var l : lines) {
-                    pendingLines.add(LogConsole.Line.of(l.pod(), l.text()));
-                }
+                liveLines(lines);
             }
 
             @Override
@@ -576,12 +568,44 @@ public final class MainView extends BorderPane {
         };
     }
 
+    /** A live rebuild (background thread): layout and colours here, only the swap on the FX thread. */
+    void liveModel(List<Path> files, ImportResult result) {
+        Snapshot s = Snapshot.build(files, result, liveMode, liveCollapsed, liveCollapseAll);
+        Platform.runLater(() -> apply(s, snapshot == null || snapshot.layout().items().isEmpty()));
+    }
+
+    /** Live log lines (background thread): queued for the console, which takes them once per frame. */
+    void liveLines(List<org.fabricscope.importers.kube.LogLine> lines) {
+        for (var l : lines) {
+            pendingLines.add(LogConsole.Line.of(l.pod(), l.text()));
+        }
+        // the console shows the newest lines: if the FX thread falls behind, the oldest waiting ones
+        // are skipped for display (the parser has them all, through the live job's LogKeeper)
+        int over = pendingCount.addAndGet(lines.size()) - LogConsole.MAX_LINES;
+        for (int i = 0; i < over && pendingLines.poll() != null; i++) {
+            pendingCount.decrementAndGet();
+        }
+        if (!draining) {
+            draining = true;
+            Platform.runLater(drainLines::start);
+        }
+    }
+
+    private volatile boolean draining;
+    private final java.util.concurrent.atomic.AtomicInteger pendingCount = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Lines waiting for the console's next frame (for the live benchmark). */
+    int pendingLineCount() {
+        return pendingCount.get();
+    }
+
     /** Stops the live job, if any; what it loaded stays on screen. */
     public void disconnect() {
         if (live != null) {
             org.fabricscope.app.live.LiveJob j = live;
             live = null;
             drainLines.stop();
+            draining = false;
             worker.submit(j::close);
             status.setText("Disconnected; the last model stays");
         }
