@@ -468,21 +468,22 @@ public final class NcclLogParser {
     private void trees(ProcessState p, String msg, String raw) {
         Matcher m;
         List<TreeNode> out = new ArrayList<>();
+        Evidence ev = evidence(raw); // one line, one Evidence, however many channels it lists
         if (msg.startsWith("Trees")) {
             m = TREE_ENTRY.matcher(msg);
             while (m.find()) {
                 int channel = Integer.parseInt(m.group(1));
                 int rank = Integer.parseInt(m.group(5));
                 out.add(new TreeNode(p.currentComm, channel, 0, rank, Integer.parseInt(m.group(6)),
-                        downs(m.group(2), m.group(3), m.group(4)), evidence(raw)));
+                        downs(m.group(2), m.group(3), m.group(4)), ev));
                 if (m.group(7) != null) { // 2.7 double tree: |up->rank->down0/down1/down2
                     out.add(new TreeNode(p.currentComm, channel, 1, rank, Integer.parseInt(m.group(7)),
-                            downs(m.group(8), m.group(9), m.group(10)), evidence(raw)));
+                            downs(m.group(8), m.group(9), m.group(10)), ev));
                 }
             }
         } else if ((m = TREE_STEP.matcher(msg)).find()) {
             out.add(new TreeNode(p.currentComm, Integer.parseInt(m.group(1)), 0, Integer.parseInt(m.group(3)),
-                    Integer.parseInt(m.group(2)), downs(m.group(4), m.group(5), m.group(6)), evidence(raw)));
+                    Integer.parseInt(m.group(2)), downs(m.group(4), m.group(5), m.group(6)), ev));
         }
         if (p.placed()) {
             out.forEach(log::addTreeNode);
