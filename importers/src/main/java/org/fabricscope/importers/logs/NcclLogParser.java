@@ -53,11 +53,8 @@ public final class NcclLogParser {
     private static final Pattern CHANNEL = Pattern.compile(
             "^(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)\\[([0-9a-fA-F]+)\\] -> (\\d+)\\[([0-9a-fA-F]+)\\](?: \\[(send|receive)\\])? via (.+?)\\s*$");
     private static final Pattern NET_VIA = Pattern.compile("^NET/[^/]+/(\\d+)(?:\\((\\d+)\\))?");
-    private static final Pattern RING_ORDER = Pattern.compile("^Channel (\\d+)/(\\d+) :((?: +\\d+)+) *$");
-    private static final Pattern RING_STEP = Pattern.compile("^Ring (\\d+) : (-?\\d+) -> (\\d+) -> (-?\\d+)\\s*$");
     private static final Pattern TREE_ENTRY = Pattern.compile(
             "\\[(\\d+)\\] (-?\\d+)/(-?\\d+)/(-?\\d+)->(\\d+)->(-?\\d+)(?:\\|(-?\\d+)->\\d+->(-?\\d+)/(-?\\d+)/(-?\\d+))?");
-    private static final Pattern TREE_STEP = Pattern.compile("^Tree (\\d+) : (-?\\d+) -> (\\d+) -> (-?\\d+)/(-?\\d+)/(-?\\d+)");
     private static final Pattern COMM_INFO = Pattern.compile(
             "^comm (0x[0-9a-fA-F]+) rank (\\d+) nRanks (\\d+) nNodes (\\d+)");
     private static final Pattern ABORT = Pattern.compile(
@@ -327,29 +324,14 @@ public final class NcclLogParser {
         Matcher m;
         char c0 = msg.isEmpty() ? ' ' : msg.charAt(0);
         if (c0 == 'C' && msg.startsWith("Channel ")) {
-            if ((m = CHANNEL.matcher(msg)).find()) {
+            if (msg.indexOf(" via ") < 0) {
+                ringOrder(p, msg, raw);
+            } else if ((m = CHANNEL.matcher(msg)).find()) {
                 link(p, m, raw);
-            } else if ((m = RING_ORDER.matcher(msg)).find()) {
-                List<Integer> order = new ArrayList<>();
-                for (String t : m.group(3).trim().split(" +")) {
-                    order.add(Integer.parseInt(t));
-                }
-                Ring r = new Ring(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), order, evidence(raw));
-                if (p.placed()) {
-                    log.addRing(r);
-                } else {
-                    p.pendingRings.add(r);
-                }
             }
         } else if (c0 == 'R' && msg.startsWith("Ring ")) {
-            if ((m = RING_STEP.matcher(msg)).find()) {
-                RingNeighbor r = new RingNeighbor(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(3)),
-                        Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4)), evidence(raw));
-                if (p.placed()) {
-                    log.addRingNeighbor(r);
-                } else {
-                    p.pendingSteps.add(r);
-                }
+            if (msg.indexOf(" via ") < 0) {
+                ringStep(p, msg, raw);
             } else if ((m = CHANNEL.matcher(msg)).find()) { // 2.5-2.6: Ring 00 : 155[3d000] -> 157[b2000] via P2P/IPC
                 link(p, m, raw);
             }
@@ -468,21 +450,35 @@ public final class NcclLogParser {
     private void trees(ProcessState p, String msg, String raw) {
         Matcher m;
         List<TreeNode> out = new ArrayList<>();
+        Evidence ev = evidence(raw); // one line, one Evidence, however many channels it lists
         if (msg.startsWith("Trees")) {
             m = TREE_ENTRY.matcher(msg);
             while (m.find()) {
                 int channel = Integer.parseInt(m.group(1));
                 int rank = Integer.parseInt(m.group(5));
                 out.add(new TreeNode(p.currentComm, channel, 0, rank, Integer.parseInt(m.group(6)),
-                        downs(m.group(2), m.group(3), m.group(4)), evidence(raw)));
+                        downs(m.group(2), m.group(3), m.group(4)), ev));
                 if (m.group(7) != null) { // 2.7 double tree: |up->rank->down0/down1/down2
                     out.add(new TreeNode(p.currentComm, channel, 1, rank, Integer.parseInt(m.group(7)),
-                            downs(m.group(8), m.group(9), m.group(10)), evidence(raw)));
+                            downs(m.group(8), m.group(9), m.group(10)), ev));
                 }
             }
-        } else if ((m = TREE_STEP.matcher(msg)).find()) {
-            out.add(new TreeNode(p.currentComm, Integer.parseInt(m.group(1)), 0, Integer.parseInt(m.group(3)),
-                    Integer.parseInt(m.group(2)), downs(m.group(4), m.group(5), m.group(6)), evidence(raw)));
+        } else { // Tree 0 : up -> rank -> down0/down1/down2
+            IntScan sc = new IntScan(msg, 5);
+            int channel = sc.num();
+            sc.lit(" : ");
+            int up = sc.num();
+            sc.lit(" -> ");
+            int rank = sc.num();
+            sc.lit(" -> ");
+            int d0 = sc.num();
+            sc.lit("/");
+            int d1 = sc.num();
+            sc.lit("/");
+            int d2 = sc.num();
+            if (sc.ok) {
+                out.add(new TreeNode(p.currentComm, channel, 0, rank, up, downs(d0, d1, d2), ev));
+            }
         }
         if (p.placed()) {
             out.forEach(log::addTreeNode);
@@ -492,14 +488,61 @@ public final class NcclLogParser {
     }
 
     private static List<Integer> downs(String... d) {
+        return downs(Integer.parseInt(d[0]), Integer.parseInt(d[1]), Integer.parseInt(d[2]));
+    }
+
+    private static List<Integer> downs(int... d) {
         List<Integer> out = new ArrayList<>(3);
-        for (String x : d) {
-            int v = Integer.parseInt(x);
+        for (int v : d) {
             if (v >= 0) {
                 out.add(v);
             }
         }
         return out;
+    }
+
+    /** {@code Channel 00/02 :    0   1   2   3}: a full ring, printed by rank 0. */
+    private void ringOrder(ProcessState p, String msg, String raw) {
+        IntScan sc = new IntScan(msg, 8);
+        int channel = sc.num();
+        sc.lit("/");
+        int n = sc.num();
+        sc.lit(" :");
+        List<Integer> order = new ArrayList<>();
+        while (sc.ok && sc.spaces() > 0 && !sc.atEnd()) {
+            order.add(sc.num());
+        }
+        if (!sc.ok || order.isEmpty() || !sc.atEnd()) {
+            return;
+        }
+        Ring r = new Ring(p.currentComm, channel, n, order, evidence(raw));
+        if (p.placed()) {
+            log.addRing(r);
+        } else {
+            p.pendingRings.add(r);
+        }
+    }
+
+    /** {@code Ring 00 : 3 -> 0 -> 1}: a rank's previous and next rank on one ring. */
+    private void ringStep(ProcessState p, String msg, String raw) {
+        IntScan sc = new IntScan(msg, 5);
+        int channel = sc.num();
+        sc.lit(" : ");
+        int prev = sc.num();
+        sc.lit(" -> ");
+        int rank = sc.num();
+        sc.lit(" -> ");
+        int next = sc.num();
+        sc.spaces();
+        if (!sc.ok || !sc.atEnd()) {
+            return;
+        }
+        RingNeighbor r = new RingNeighbor(p.currentComm, channel, rank, prev, next, evidence(raw));
+        if (p.placed()) {
+            log.addRingNeighbor(r);
+        } else {
+            p.pendingSteps.add(r);
+        }
     }
 
     private void gdr(String host, int pid, String msg, String raw) {

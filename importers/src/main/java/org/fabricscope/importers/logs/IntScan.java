@@ -1,0 +1,61 @@
+package org.fabricscope.importers.logs;
+
+/**
+ * A cursor over one line for the all-number NCCL lines that come by the thousand (ring orders,
+ * ring and tree places): cheaper than a regular expression, and strict: any unexpected character
+ * makes the caller drop the line.
+ */
+final class IntScan {
+    private final String s;
+    private int i;
+    boolean ok = true;
+
+    IntScan(String s, int from) {
+        this.s = s;
+        this.i = from;
+    }
+
+    /** A possibly negative decimal number; sets {@code ok} false when there is none. */
+    int num() {
+        int start = i;
+        boolean neg = i < s.length() && s.charAt(i) == '-';
+        if (neg) {
+            i++;
+        }
+        long v = 0;
+        int digits = 0;
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9' && digits < 9) {
+            v = v * 10 + (s.charAt(i++) - '0');
+            digits++;
+        }
+        if (digits == 0 || i < s.length() && Character.isDigit(s.charAt(i))) {
+            ok = false;
+            i = start;
+            return 0;
+        }
+        return (int) (neg ? -v : v);
+    }
+
+    /** Skips {@code lit} exactly; sets {@code ok} false when it is not there. */
+    void lit(String lit) {
+        if (s.startsWith(lit, i)) {
+            i += lit.length();
+        } else {
+            ok = false;
+        }
+    }
+
+    /** Skips spaces; returns how many. */
+    int spaces() {
+        int n = 0;
+        while (i < s.length() && s.charAt(i) == ' ') {
+            i++;
+            n++;
+        }
+        return n;
+    }
+
+    boolean atEnd() {
+        return i >= s.length();
+    }
+}
