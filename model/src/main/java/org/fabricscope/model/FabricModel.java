@@ -104,6 +104,18 @@ public final class FabricModel {
         return training;
     }
 
+    private volatile org.fabricscope.model.ranks.RankMap rankMap;
+
+    /** The training ranks placed on the fabric (computed on first use, then shared: the model does not change). */
+    public org.fabricscope.model.ranks.RankMap ranks() {
+        org.fabricscope.model.ranks.RankMap m = rankMap;
+        if (m == null) {
+            m = org.fabricscope.model.ranks.RankMap.of(this);
+            rankMap = m;
+        }
+        return m;
+    }
+
     public K8sLayer k8s() {
         return k8s;
     }

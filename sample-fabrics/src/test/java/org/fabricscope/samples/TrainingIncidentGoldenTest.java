@@ -107,7 +107,11 @@ class TrainingIncidentGoldenTest {
         assertTrue(f.evidence().get(0).source().endsWith("gpt-train-worker-0.log"));
         assertTrue(f.remedies().stream().anyMatch(r -> r.contains("only way")), "the host link is on every path");
         Finding timeout = findings.stream().filter(x -> x.id().equals("nccl-timeout")).findFirst().orElseThrow();
-        assertTrue(timeout.title().contains("rank 12"), timeout.title());
+        assertTrue(timeout.title().contains("rank 12 lagged"), timeout.title());
+        String first = timeout.remedies().get(0);
+        assertTrue(first.contains("gpt-train-worker-0") && first.contains("GPU4") && first.contains("mlx5_4")
+                && first.contains("port 7") && first.contains("LinkErrorRecoveryCounter=42"),
+                "the lagging rank's pod, GPU, HCA, leaf port and that link's counters: " + first);
     }
 
     @Test

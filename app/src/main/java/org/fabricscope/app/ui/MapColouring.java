@@ -54,7 +54,7 @@ public final class MapColouring {
     }
 
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t) {
-        return compute(model, layout, mode, t, RankMap.of(model));
+        return compute(model, layout, mode, t, model.ranks());
     }
 
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks) {

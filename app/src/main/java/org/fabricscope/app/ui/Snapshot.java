@@ -36,7 +36,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
         List<Finding> findings = Diagnosis.standard(t).run(result.model());
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
-        RankMap ranks = RankMap.of(result.model());
+        RankMap ranks = result.model().ranks();
         return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
                 MapColouring.compute(result.model(), layout, mode, t, ranks), mode, Set.copyOf(collapsed), collapseAll);
     }

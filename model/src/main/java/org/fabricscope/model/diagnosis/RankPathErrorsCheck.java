@@ -45,7 +45,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
 
     @Override
     public List<Finding> run(FabricModel model) {
-        RankMap ranks = RankMap.of(model);
+        RankMap ranks = model.ranks();
         if (ranks.routes().isEmpty()) {
             return List.of();
         }

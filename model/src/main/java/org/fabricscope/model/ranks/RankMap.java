@@ -203,11 +203,9 @@ public final class RankMap {
             List<Vertex> path = List.of();
             Set<Cable> cables = Set.of();
             if (t.isNetwork() && a.hca() != null && b.hca() != null && a.hca() != b.hca()) {
-                Map<FabricNode, Integer> da = bfs.computeIfAbsent(a.hca(), RankMap::distances);
                 Map<FabricNode, Integer> db = bfs.computeIfAbsent(b.hca(), RankMap::distances);
-                Integer d = da.get(b.hca());
-                if (d != null) {
-                    cables = shortestPathCables(da, db, d);
+                if (db.containsKey(a.hca())) {
+                    cables = shortestPathCables(a.hca(), b.hca(), db);
                     path = onePath(a.hca(), b.hca(), db);
                 }
             }
@@ -238,22 +236,35 @@ public final class RankMap {
         return dist;
     }
 
-    private static Set<Cable> shortestPathCables(Map<FabricNode, Integer> da, Map<FabricNode, Integer> db, int d) {
+    /**
+     * Every cable on some shortest path from {@code from} to {@code to}: a walk from {@code from}
+     * that only steps to a neighbour one hop closer to {@code to}, so it visits the equal-cost paths
+     * and nothing else of the fabric.
+     */
+    private static Set<Cable> shortestPathCables(FabricNode from, FabricNode to, Map<FabricNode, Integer> toDist) {
         Set<Cable> out = new LinkedHashSet<>();
-        for (var e : da.entrySet()) {
-            FabricNode u = e.getKey();
-            int du = e.getValue();
-            if (du >= d || (du > 0 && !u.isSwitch())) {
+        Set<FabricNode> seen = new java.util.HashSet<>();
+        ArrayDeque<FabricNode> queue = new ArrayDeque<>();
+        queue.add(from);
+        seen.add(from);
+        while (!queue.isEmpty()) {
+            FabricNode u = queue.poll();
+            if (u == to) {
                 continue;
             }
+            int du = toDist.get(u);
             for (Port port : u.ports()) {
                 Port peer = port.peer();
                 if (peer == null || port.cable() == null) {
                     continue;
                 }
-                Integer dv = db.get(peer.node());
-                if (dv != null && du + 1 + dv == d) {
+                FabricNode v = peer.node();
+                Integer dv = toDist.get(v);
+                if (dv != null && dv == du - 1 && (v == to || v.isSwitch())) {
                     out.add(port.cable());
+                    if (seen.add(v)) {
+                        queue.add(v);
+                    }
                 }
             }
         }
