@@ -1,5 +1,6 @@
 package org.fabricscope.app.ui;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -9,9 +10,9 @@ import java.util.function.Predicate;
 
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.collections.transformation.FilteredList;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
@@ -30,6 +31,12 @@ import javafx.scene.layout.VBox;
  */
 public final class LogConsole extends VBox {
     public static final int MAX_LINES = 200_000;
+    /**
+     * Rows in the list at most: the newest lines that pass the filters. JavaFX's virtual flow sums
+     * its row sizes on each layout, so a list of all 200,000 lines would cost milliseconds a frame;
+     * the filters search all the kept lines.
+     */
+    public static final int MAX_ROWS = 20_000;
 
     /** One line of one pod's log. {@code rank} is -1 when the line names none. */
     public record Line(String pod, String text, int rank, Level level) {
@@ -71,10 +78,13 @@ public final class LogConsole extends VBox {
         }
     }
 
-    private final ObservableList<Line> lines = FXCollections.observableArrayList();
-    private final FilteredList<Line> shown = new FilteredList<>(lines, l -> true);
+    /** Every line kept (the newest MAX_LINES), oldest first. Not observed: only {@link #shown} is. */
+    private final ArrayDeque<Line> lines = new ArrayDeque<>();
+    /** The lines passing the filters, oldest first; a plain list, so appending and trimming are array copies. */
+    private final ObservableList<Line> shown = FXCollections.observableArrayList();
     private final ListView<Line> view = new ListView<>(shown);
-    private final ChoiceBox<String> pod = new ChoiceBox<>();
+    private Predicate<Line> filter = l -> true;
+    private final ComboBox<String> pod = new ComboBox<>(); // virtualised popup: a job may have thousands of pods
     private final ChoiceBox<String> level = new ChoiceBox<>();
     private final TextField rank = new TextField();
     private final TextField text = new TextField();
@@ -86,6 +96,9 @@ public final class LogConsole extends VBox {
     public LogConsole() {
         setSpacing(4);
         view.setId("logConsole");
+        // one line per row at a fixed height: the virtual flow then never measures rows, which with
+        // 200,000 of them would cost every frame
+        view.setFixedCellSize(17);
         view.setPlaceholder(new Label("Connect to a cluster (Ctrl+K) and follow a job's logs"));
         view.setCellFactory(lv -> new ListCell<>() {
             @Override
@@ -136,22 +149,37 @@ public final class LogConsole extends VBox {
             return;
         }
         List<Line> add = new ArrayList<>(batch);
+        if (add.size() > MAX_LINES) {
+            dropped += add.size() - MAX_LINES;
+            add = add.subList(add.size() - MAX_LINES, add.size());
+        }
+        List<Line> pass = new ArrayList<>();
+        List<String> newPods = new ArrayList<>();
         for (Line l : add) {
             if (pods.add(l.pod())) {
-                pod.getItems().add(l.pod());
+                newPods.add(l.pod());
+            }
+            lines.addLast(l);
+            if (filter.test(l)) {
+                pass.add(l);
             }
         }
-        int over = lines.size() + add.size() - MAX_LINES;
-        if (over > 0) {
-            int fromBatch = Math.max(0, over - lines.size());
-            lines.remove(0, Math.min(over, lines.size()));
-            if (fromBatch > 0) {
-                add = add.subList(fromBatch, add.size());
-            }
-            dropped += over;
+        while (lines.size() > MAX_LINES) {
+            lines.removeFirst();
+            dropped++;
         }
-        lines.addAll(add);
-        count.setText(lines.size() + " lines" + (dropped > 0 ? " (" + dropped + " older dropped from view)" : ""));
+        shown.addAll(pass);
+        // ObservableList removes a range one element at a time (an array copy each), so the shown
+        // list is trimmed in one go when it is a quarter over the limit: amortised, one copy per
+        // MAX_ROWS / 4 lines
+        if (shown.size() > MAX_ROWS + MAX_ROWS / 4) {
+            shown.setAll(new ArrayList<>(shown.subList(shown.size() - MAX_ROWS, shown.size())));
+        }
+        if (!newPods.isEmpty()) {
+            pod.getItems().addAll(newPods); // one change for the batch
+        }
+        count.setText(lines.size() + " lines kept" + (dropped > 0 ? ", " + dropped + " older dropped" : "")
+                + (shown.size() >= MAX_ROWS ? "; the newest " + MAX_ROWS + " matches listed" : ""));
         if (follow.isSelected() && !shown.isEmpty()) {
             view.scrollTo(shown.size() - 1);
         }
@@ -159,6 +187,7 @@ public final class LogConsole extends VBox {
 
     public void clear() {
         lines.clear();
+        shown.clear();
         dropped = 0;
         count.setText("0 lines");
     }
@@ -184,7 +213,15 @@ public final class LogConsole extends VBox {
                     default -> true;
                 }
                 && (needle.isEmpty() || l.text().toLowerCase(Locale.ROOT).contains(needle));
-        shown.setPredicate(f);
+        filter = f;
+        ArrayDeque<Line> pass = new ArrayDeque<>();
+        for (java.util.Iterator<Line> it = lines.descendingIterator(); it.hasNext() && pass.size() < MAX_ROWS; ) {
+            Line l = it.next();
+            if (f.test(l)) {
+                pass.addFirst(l);
+            }
+        }
+        shown.setAll(pass);
     }
 
     public List<Line> shownLines() {

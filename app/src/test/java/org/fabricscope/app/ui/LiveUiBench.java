@@ -53,11 +53,6 @@ public final class LiveUiBench {
             Thread.sleep(100);
         }
         ImportResult base = new FabricImporter().importPaths(files, ImportProgress.NONE, Cancellation.NEVER);
-        String[] shapes = {
-            "%s:%d:%d [%d] NCCL INFO Channel 03/0 : %d[%d] -> %d[%d] [send] via NET/IB/3/GDRDMA",
-            "%s:%d:%d [%d] NCCL INFO comm 0x55d0c0a08000 rank %d nranks 8000 cudaDev %d nvmlDev %d busId 89000 - Init COMPLETE",
-            "[rank%d]:[I1122 04:00:00.000000000 ProcessGroupNCCL.cpp:2000] step %d loss 2.%d",
-        };
         AtomicBoolean stop = new AtomicBoolean();
         long[] produced = new long[1];
         Thread producer = new Thread(() -> {
@@ -69,10 +64,14 @@ public final class LiveUiBench {
                 for (int i = 0; i < perTick; i++) {
                     int pod = (int) (seq % pods);
                     String host = "job-worker-" + pod;
+                    String prefix = host + ":" + (1000 + pod) + ":" + (1061 + pod) + " [" + (pod % 8) + "] NCCL INFO ";
                     String text = switch ((int) (seq % 3)) {
-                        case 0 -> String.format(shapes[0], host, 1000 + pod, 1061 + pod, pod % 8, pod, pod % 8, pod + 1, (pod + 1) % 8);
-                        case 1 -> String.format(shapes[1], host, 1000 + pod, 1061 + pod, pod % 8, pod, pod % 8, pod % 8);
-                        default -> String.format(shapes[2], pod, seq, (int) (seq % 10));
+                        case 0 -> prefix + "Channel 03/0 : " + pod + "[" + (pod % 8) + "] -> " + (pod + 1) + "[" + ((pod + 1) % 8)
+                                + "] [send] via NET/IB/3/GDRDMA";
+                        case 1 -> prefix + "comm 0x55d0c0a08000 rank " + pod + " nranks 8000 cudaDev " + (pod % 8) + " nvmlDev "
+                                + (pod % 8) + " busId 89000 - Init COMPLETE";
+                        default -> "[rank" + pod + "]:[I1122 04:00:00.000000000 ProcessGroupNCCL.cpp:2000] step " + seq + " loss 2."
+                                + (seq % 10);
                     };
                     batch.add(new LogLine(host, "pytorch", System.currentTimeMillis() * 1_000_000L, text, seq++));
                 }
@@ -89,8 +88,9 @@ public final class LiveUiBench {
                 }
             }
         }, "bench-producer");
+        boolean rebuild = !Boolean.getBoolean("bench.noRebuild");
         Thread rebuilder = new Thread(() -> {
-            while (!stop.get()) {
+            while (!stop.get() && rebuild) {
                 try {
                     Thread.sleep(2000);
                 } catch (InterruptedException e) {

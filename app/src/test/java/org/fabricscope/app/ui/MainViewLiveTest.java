@@ -94,8 +94,8 @@ class MainViewLiveTest {
         robot.interact(() -> robot.lookup("#logRank").queryAs(javafx.scene.control.TextField.class).setText("12"));
         assertEquals(1, console.shownLines().size());
         assertEquals("w-1", console.shownLines().get(0).pod());
-        robot.interact(() -> ((javafx.scene.control.ChoiceBox<String>) robot.lookup("#logPod")
-                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue("w-0"));
+        robot.interact(() -> ((javafx.scene.control.ComboBox<String>) robot.lookup("#logPod")
+                .queryAs(javafx.scene.control.ComboBox.class)).setValue("w-0"));
         assertEquals(0, console.shownLines().size());
     }
 
