@@ -36,6 +36,10 @@ public final class ClusterView extends VBox {
     private final TableView<K8sNode> nodes = new TableView<>();
     private final ListView<String> pending = new ListView<>();
     private final Label heading = new Label("No Kubernetes objects loaded");
+    private final javafx.scene.control.ComboBox<String> job = new javafx.scene.control.ComboBox<>();
+    private final java.util.Map<String, String> jobKeys = new java.util.HashMap<>();
+    private Consumer<String> onJob = k -> { };
+    private boolean updating;
     private FabricModel model;
     private Consumer<Host> onShowHost = h -> { };
 
@@ -86,7 +90,23 @@ public final class ClusterView extends VBox {
         });
         VBox.setVgrow(nodes, Priority.ALWAYS);
         heading.getStyleClass().add("inspector-title");
-        getChildren().addAll(heading, nodes, new Label("Pending pods: where they could fit"), pending);
+        job.setId("k8sJob");
+        job.setTooltip(new Tooltip("Show where this job's pods run: the map switches to the Kubernetes colours (Ctrl+4)"));
+        job.setMaxWidth(Double.MAX_VALUE);
+        job.valueProperty().addListener((o, a, b) -> {
+            if (!updating) {
+                onJob.accept(b == null ? null : jobKeys.get(b));
+            }
+        });
+        javafx.scene.layout.HBox jobs = new javafx.scene.layout.HBox(6, new Label("Job on the map:"), job);
+        jobs.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        javafx.scene.layout.HBox.setHgrow(job, Priority.ALWAYS);
+        getChildren().addAll(heading, jobs, nodes, new Label("Pending pods: where they could fit"), pending);
+    }
+
+    /** Called with the picked job's key ({@code namespace/name}), or null for all jobs. */
+    public void setOnJob(Consumer<String> onJob) {
+        this.onJob = onJob;
     }
 
     public void setOnShowHost(Consumer<Host> onShowHost) {
@@ -118,6 +138,22 @@ public final class ClusterView extends VBox {
             nodes.getColumns().add(column(r, n -> usage(m, n, r), Math.max(90, r.length() * 7)));
         }
         nodes.setItems(FXCollections.observableArrayList(k8s.nodes().values()));
+        updating = true;
+        try {
+            String keep = job.getValue();
+            jobKeys.clear();
+            List<String> labels = new ArrayList<>();
+            labels.add("all training jobs");
+            for (var j : k8s.jobs()) {
+                String label = j.namespace() + "/" + j.name() + " · " + j.kind() + " · " + k8s.podsOf(j).size() + " pods";
+                jobKeys.put(label, j.key());
+                labels.add(label);
+            }
+            job.getItems().setAll(labels);
+            job.setValue(keep != null && labels.contains(keep) ? keep : labels.get(0));
+        } finally {
+            updating = false;
+        }
         List<String> rows = new ArrayList<>();
         for (K8sPod p : k8s.pods()) {
             if (!p.pending()) {

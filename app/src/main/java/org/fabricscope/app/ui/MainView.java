@@ -105,6 +105,9 @@ public final class MainView extends BorderPane {
     private volatile ColourMode liveMode = ColourMode.ERRORS;
     private volatile Set<String> liveCollapsed = Set.of();
     private volatile boolean liveCollapseAll;
+    private volatile String liveJobKey;
+    /** The training job the Kubernetes colours pick out (namespace/name), or null for all. */
+    private String highlightJob;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fabricscope-worker");
         t.setDaemon(true);
@@ -147,6 +150,15 @@ public final class MainView extends BorderPane {
         clusterTab.setTooltip(new Tooltip("Nodes: requested / allocatable; pending pods and where they could fit (Ctrl+Shift+K)"));
         trainingTab.setTooltip(new Tooltip("Ranks: pod, node, GPU, HCA, leaf port; NCCL/PyTorch events (Ctrl+Shift+R)"));
         cluster.setOnShowHost(this::revealVertex);
+        cluster.setOnJob(key -> {
+            highlightJob = key;
+            liveJobKey = key;
+            if (colourMode.getValue() != ColourMode.KUBERNETES) {
+                colourMode.setValue(ColourMode.KUBERNETES); // restyles
+            } else {
+                restyle();
+            }
+        });
         training.setOnReveal(this::revealVertex);
         side.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         side.setMinWidth(420);
@@ -311,7 +323,8 @@ public final class MainView extends BorderPane {
                 legend.getChildren().add(new Label("(no NCCL logs loaded)"));
             }
         } else if (colourMode.getValue() == ColourMode.KUBERNETES) {
-            legend.getChildren().addAll(swatch(Palette.JOB, "runs training pods"), swatch(Palette.OK, "node Ready"),
+            legend.getChildren().addAll(swatch(Palette.JOB, highlightJob == null ? "runs training pods" : "runs " + highlightJob),
+                    highlightJob == null ? new Label() : swatch(Palette.OTHER_JOB, "other jobs"), swatch(Palette.OK, "node Ready"),
                     swatch(Palette.DANGER, "NotReady / cordoned"), swatch(Palette.UNKNOWN, "readiness unknown"),
                     swatch(Palette.FAINT, "no Kubernetes node"));
         } else {
@@ -375,6 +388,7 @@ public final class MainView extends BorderPane {
         ColourMode mode = colourMode.getValue();
         Set<String> folded = Set.copyOf(collapsed);
         boolean foldAll = collapseHosts.isSelected();
+        String job = highlightJob;
         Task<Snapshot> task = new Task<>() {
             @Override
             protected Snapshot call() {
@@ -388,7 +402,7 @@ public final class MainView extends BorderPane {
                     throw new ImportCancelledException();
                 }
                 updateMessage("Checking and laying out " + r.model().nodes().size() + " nodes");
-                return Snapshot.build(all, r, mode, folded, foldAll);
+                return Snapshot.build(all, r, mode, folded, foldAll, job);
             }
         };
         task.setOnSucceeded(e -> {
@@ -449,6 +463,7 @@ public final class MainView extends BorderPane {
             return;
         }
         Snapshot current = snapshot;
+        String job = highlightJob;
         ColourMode mode = colourMode.getValue();
         Set<String> folded = Set.copyOf(collapsed);
         boolean foldAll = collapseHosts.isSelected();
@@ -456,7 +471,7 @@ public final class MainView extends BorderPane {
             @Override
             protected Snapshot call() {
                 updateMessage("Redrawing");
-                return current.restyle(mode, folded, foldAll);
+                return current.restyle(mode, folded, foldAll, job);
             }
         };
         task.setOnSucceeded(e -> {
@@ -570,7 +585,7 @@ public final class MainView extends BorderPane {
 
     /** A live rebuild (background thread): layout and colours here, only the swap on the FX thread. */
     void liveModel(List<Path> files, ImportResult result) {
-        Snapshot s = Snapshot.build(files, result, liveMode, liveCollapsed, liveCollapseAll);
+        Snapshot s = Snapshot.build(files, result, liveMode, liveCollapsed, liveCollapseAll, liveJobKey);
         Platform.runLater(() -> apply(s, snapshot == null || snapshot.layout().items().isEmpty()));
     }
 

@@ -58,6 +58,12 @@ public final class MapColouring {
     }
 
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks) {
+        return compute(model, layout, mode, t, ranks, null);
+    }
+
+    /** {@code job}: in the Kubernetes mode, the training job ({@code namespace/name}) whose hosts stand out; null for all. */
+    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
+                                       String job) {
         Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
         List<MapLayout.Link> links = layout.links();
         MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED, ranks);
@@ -66,7 +72,7 @@ public final class MapColouring {
             return c;
         }
         if (mode == ColourMode.KUBERNETES) {
-            c.kubernetes(model, layout);
+            c.kubernetes(model, layout, job);
             return c;
         }
         for (int i = 0; i < links.size(); i++) {
@@ -220,7 +226,7 @@ public final class MapColouring {
      * Kubernetes mode: a host's glyph (and its HCAs) shows its node's readiness, or that it runs
      * pods of a training job; hosts with no node are faint. Cables are faint.
      */
-    private void kubernetes(FabricModel model, MapLayout layout) {
+    private void kubernetes(FabricModel model, MapLayout layout, String job) {
         for (int i = 0; i < linkColour.length; i++) {
             linkColour[i] = Palette.FAINT;
             linkThickness[i] = 1;
@@ -237,8 +243,10 @@ public final class MapColouring {
                     colour = Palette.FAINT;
                 } else if (Boolean.FALSE.equals(node.ready()) || node.unschedulable()) {
                     colour = Palette.DANGER;
-                } else if (model.k8s().podsOn(node.name()).stream().anyMatch(p -> p.training() && !p.terminated())) {
+                } else if (model.k8s().podsOn(node.name()).stream().anyMatch(p -> runsJob(p, job))) {
                     colour = Palette.JOB;
+                } else if (job != null && model.k8s().podsOn(node.name()).stream().anyMatch(p -> runsJob(p, null))) {
+                    colour = Palette.OTHER_JOB;
                 } else if (Boolean.TRUE.equals(node.ready())) {
                     colour = Palette.OK;
                 } else {
@@ -247,6 +255,17 @@ public final class MapColouring {
             }
             itemColour[it.index()] = colour;
         }
+    }
+
+    /**
+     * A pod of this job ({@code namespace/name}), finished ones included (they show where the job
+     * ran); with {@code job} null, a live training pod of any job.
+     */
+    private static boolean runsJob(org.fabricscope.model.k8s.K8sPod p, String job) {
+        if (job == null) {
+            return p.training() && !p.terminated();
+        }
+        return p.job() != null && job.equals(p.namespace() + "/" + p.job().jobName());
     }
 
     /** Ports that lost their link: unplugged or failed cables (spare ports that never linked are not counted). */

@@ -32,6 +32,8 @@ public final class Palette {
     public static final int FAINT = 0xFFDDE1E6;
     /** A host running pods of a training job (Kubernetes mode). */
     public static final int JOB = 0xFF0969DA;
+    /** A host running pods of another training job than the one picked (Kubernetes mode). */
+    public static final int OTHER_JOB = 0xFF9CC3F5;
 
     /** Transport colours, in {@link org.fabricscope.model.training.Transport} order: P2P (NVLink), SHM, IB+GDRDMA, IB, other NET, Socket. */
     public static final int[] TRANSPORT = {

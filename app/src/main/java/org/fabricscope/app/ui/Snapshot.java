@@ -20,7 +20,7 @@ import org.fabricscope.model.ranks.RankMap;
  */
 public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds thresholds, List<Finding> findings,
                        FabricSummary summary, MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
-                       boolean collapseAll) {
+                       boolean collapseAll, String job) {
 
     /** The training ranks placed on the fabric (computed once per load). */
     public RankMap ranks() {
@@ -32,21 +32,25 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
     }
 
     public static Snapshot build(List<Path> paths, ImportResult result, ColourMode mode, Set<String> collapsed,
-                                 boolean collapseAll) {
+                                 boolean collapseAll, String job) {
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
         List<Finding> findings = Diagnosis.standard(t).run(result.model());
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
         RankMap ranks = result.model().ranks();
         return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
-                MapColouring.compute(result.model(), layout, mode, t, ranks), mode, Set.copyOf(collapsed), collapseAll);
+                MapColouring.compute(result.model(), layout, mode, t, ranks, job), mode, Set.copyOf(collapsed), collapseAll, job);
     }
 
     /** The same data drawn another way (colour mode or collapsed hosts changed). */
     public Snapshot restyle(ColourMode newMode, Set<String> newCollapsed, boolean newCollapseAll) {
+        return restyle(newMode, newCollapsed, newCollapseAll, job);
+    }
+
+    public Snapshot restyle(ColourMode newMode, Set<String> newCollapsed, boolean newCollapseAll, String newJob) {
         MapLayout l = newCollapsed.equals(collapsed) && newCollapseAll == collapseAll ? layout
                 : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
         return new Snapshot(paths, result, thresholds, findings, summary, l,
-                MapColouring.compute(result.model(), l, newMode, thresholds, colouring.ranks), newMode, Set.copyOf(newCollapsed),
-                newCollapseAll);
+                MapColouring.compute(result.model(), l, newMode, thresholds, colouring.ranks, newJob), newMode,
+                Set.copyOf(newCollapsed), newCollapseAll, newJob);
     }
 }

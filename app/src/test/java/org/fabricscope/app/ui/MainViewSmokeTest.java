@@ -221,6 +221,14 @@ class MainViewSmokeTest {
         var model = view.snapshot().model();
         assertEquals(Palette.JOB, view.snapshot().colouring().itemColour[l2.item(model.host("gpu-01").adapters().get(0)).index()]);
         assertEquals(Palette.DANGER, view.snapshot().colouring().itemColour[l2.item(model.host("gpu-02").adapters().get(0)).index()]);
+        // picking the job in the Kubernetes tab keeps the Kubernetes colours and remembers the job
+        javafx.scene.control.ComboBox<String> job = robot.lookup("#k8sJob").queryAs(javafx.scene.control.ComboBox.class);
+        assertEquals(2, job.getItems().size(), "all jobs, and ml/train");
+        robot.interact(() -> job.setValue(job.getItems().get(1)));
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> "ml/train".equals(view.snapshot().job()));
+        assertEquals(ColourMode.KUBERNETES, view.snapshot().mode());
+        assertEquals(Palette.JOB, view.snapshot().colouring().itemColour[
+                view.snapshot().layout().item(model.host("gpu-01").adapters().get(0)).index()]);
         saveScreenshot(robot, "ranks-and-k8s.png");
     }
 
