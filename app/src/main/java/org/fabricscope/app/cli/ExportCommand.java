@@ -154,7 +154,51 @@ final class ExportCommand implements Callable<Integer> {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("nodes", nodes);
         root.put("cables", cables);
+        var ranks = model.ranks();
+        if (!ranks.isEmpty()) {
+            root.put("ranks", ranks.sites().stream().map(ExportCommand::rankJson).toList());
+            root.put("rankPairs", ranks.routes().stream().map(ExportCommand::pairJson).toList());
+        }
         return root;
+    }
+
+    /** A rank and where it ran; parts the inputs do not give are left out. */
+    private static Map<String, Object> rankJson(org.fabricscope.model.ranks.RankSite s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("comm", s.rank().commId());
+        m.put("rank", s.rank().rank());
+        m.put("logHost", s.rank().host());
+        putIf(m, "pod", s.pod());
+        putIf(m, "k8sNode", s.k8sNode());
+        putIf(m, "host", s.host());
+        m.put("busId", s.rank().busId());
+        putIf(m, "gpu", s.gpu() == null ? null : s.gpu().label());
+        putIf(m, "hca", s.hca() == null ? null : s.hca().id());
+        putIf(m, "leafPort", s.leafPort() == null ? null : Map.of("node", s.leafPort().node().id(), "port", s.leafPort().number()));
+        putIf(m, "ncclVersion", s.rank().ncclVersion());
+        return m;
+    }
+
+    /** A talking pair: its slowest transport, and over the network one path and every equal-cost cable. */
+    private static Map<String, Object> pairJson(org.fabricscope.model.ranks.RankRoute r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("comm", r.commId());
+        m.put("a", r.a().rank().rank());
+        m.put("b", r.b().rank().rank());
+        m.put("transport", r.transport().label());
+        m.put("channelLines", r.channels()); // Channel lines naming the pair (each end prints its own)
+        if (r.routed()) {
+            m.put("path", r.path().stream().map(Vertex::id).toList());
+            m.put("cables", r.cables().stream().map(c -> c.a().node().id() + "[" + c.a().number() + "]-"
+                    + c.b().node().id() + "[" + c.b().number() + "]").sorted().toList());
+        }
+        return m;
+    }
+
+    private static void putIf(Map<String, Object> m, String key, Object value) {
+        if (value != null) {
+            m.put(key, value);
+        }
     }
 
     private static Map<String, Object> portJson(Port p) {

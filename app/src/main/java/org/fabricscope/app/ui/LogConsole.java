@@ -98,7 +98,7 @@ public final class LogConsole extends VBox {
         view.setId("logConsole");
         // one line per row at a fixed height: the virtual flow then never measures rows, which with
         // 200,000 of them would cost every frame
-        view.setFixedCellSize(17);
+        view.setFixedCellSize(20);
         view.setPlaceholder(new Label("Connect to a cluster (Ctrl+K) and follow a job's logs"));
         view.setCellFactory(lv -> new ListCell<>() {
             @Override

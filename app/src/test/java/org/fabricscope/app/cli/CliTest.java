@@ -53,6 +53,26 @@ class CliTest {
     }
 
     @Test
+    void exportJsonPlacesRanksAndTheirFabricPath() throws IOException {
+        Path log = copy("two-host.nccl.log");
+        Run r = run("export", "-f", "json", fabric.toString(), log.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(2, j.get("ranks").size());
+        JsonNode r0 = j.get("ranks").get(0);
+        assertEquals(0, r0.get("rank").asInt());
+        assertEquals("gpu-01", r0.get("host").asText());
+        assertEquals("gpu-01", r0.get("logHost").asText());
+        JsonNode pair = j.get("rankPairs").get(0);
+        assertEquals("NET/IB", pair.get("transport").asText());
+        assertEquals(4, pair.get("channelLines").asInt(), "channel 0 both ways, printed by the sender and the receiver");
+        // gpu-01 and gpu-03 hang off different leaves: HCA, leaf, spine, leaf, HCA
+        assertEquals(5, pair.get("path").size(), pair.toString());
+        assertEquals(r0.get("hca").asText(), pair.get("path").get(0).asText());
+        assertTrue(pair.get("cables").size() >= 4, "both spines are equal-cost: " + pair.get("cables"));
+    }
+
+    @Test
     void summaryJsonHasTheContractFields() throws IOException {
         Run r = run("summary", "--json", fabric.toString(), counters.toString());
         assertEquals(0, r.status(), r.err());

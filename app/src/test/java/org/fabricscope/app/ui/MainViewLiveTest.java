@@ -99,6 +99,24 @@ class MainViewLiveTest {
         assertEquals(0, console.shownLines().size());
     }
 
+    @Test
+    void aStreamedIncidentShowsItsErrorsUnderTheErrorsFilter(FxRobot robot) throws Exception {
+        Path log = Path.of("..", "sample-fabrics", "training-incident", "logs", "gpt-train-worker-0.log");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(log), "run from the app module of the repository");
+        List<LogConsole.Line> lines = Files.readAllLines(log).stream()
+                .map(l -> LogConsole.Line.of("gpt-train-worker-0", l.substring(l.indexOf(' ') + 1))).toList();
+        robot.interact(() -> view.logConsole().append(lines));
+        robot.clickOn("Logs");
+        assertEquals(lines.size(), view.logConsole().shownLines().size());
+        robot.interact(() -> ((javafx.scene.control.ChoiceBox<String>) robot.lookup("#logLevel")
+                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue("warnings and errors"));
+        List<LogConsole.Line> errors = view.logConsole().shownLines();
+        assertTrue(errors.stream().anyMatch(l -> l.text().contains("status=12")), "the IB completion error");
+        assertTrue(errors.stream().anyMatch(l -> l.text().contains("Watchdog caught")), "the watchdog timeouts");
+        assertTrue(errors.stream().noneMatch(l -> l.level() == LogConsole.Line.Level.NCCL), "no plain INFO lines");
+        saveScreenshot("logs-errors.png");
+    }
+
     private void saveScreenshot(String name) {
         try {
             var img = WaitForAsyncUtils.asyncFx(() -> view.getScene().snapshot(null)).get(10, TimeUnit.SECONDS);
