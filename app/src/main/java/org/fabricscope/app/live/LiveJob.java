@@ -86,6 +86,9 @@ public final class LiveJob implements AutoCloseable {
     private final Map<String, PodLogStatus> streamStates = new HashMap<>();
     private final Set<String> followed = new HashSet<>();
     private volatile ClusterSnapshot snapshot;
+    /** The opened files as sources, expanded on the first rebuild (only the rebuild thread touches these). */
+    private List<ImportSource> fileSources;
+    private List<Diagnostic> fileDiagnostics;
     private volatile boolean closed;
 
     private LiveJob(KubeConnection connection, KubeTarget target, List<Path> files, boolean followLogs, Duration rebuildEvery,
@@ -231,12 +234,19 @@ public final class LiveJob implements AutoCloseable {
             return;
         }
         try {
-            List<Diagnostic> early = new ArrayList<>(s.diagnostics());
-            BundleReader bundles = new BundleReader(early);
-            List<ImportSource> sources = new ArrayList<>();
-            for (Path p : files) {
-                sources.addAll(bundles.expand(p));
+            if (fileSources == null) {
+                // folders and archives are listed (and archives read into memory) once, not at every rebuild
+                fileDiagnostics = new ArrayList<>();
+                BundleReader bundles = new BundleReader(fileDiagnostics);
+                List<ImportSource> expanded = new ArrayList<>();
+                for (Path p : files) {
+                    expanded.addAll(bundles.expand(p));
+                }
+                fileSources = List.copyOf(expanded);
             }
+            List<Diagnostic> early = new ArrayList<>(fileDiagnostics);
+            early.addAll(s.diagnostics());
+            List<ImportSource> sources = new ArrayList<>(fileSources);
             sources.addAll(s.sources());
             ImportResult r = new FabricImporter().importSources(sources, early, ImportProgress.NONE, Cancellation.NEVER,
                     builder -> kept.feed(builder, connection.sourcePrefix() + "/" + connection.namespace() + "/pods/"));
