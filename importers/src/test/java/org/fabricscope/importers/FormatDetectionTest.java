@@ -1,0 +1,96 @@
+package org.fabricscope.importers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import org.fabricscope.importers.bundle.BundleReader;
+import org.fabricscope.model.Diagnostic;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every real file under {@code sample-fabrics/} and this module's test resources is detected as
+ * the format recorded in {@code detection/expected-formats.tsv} (captured from the detection this
+ * project shipped before the reader registry; {@code -} where the file is empty or binary).
+ * Regenerate with {@code -Dfabricscope.detection.write=true} only when a change of detection is
+ * intended, and say so in the commit.
+ */
+class FormatDetectionTest {
+    static final Path ROOT = Path.of("..");
+    static final Path SAMPLES = ROOT.resolve("sample-fabrics");
+    static final Path RESOURCES = Path.of("src", "test", "resources");
+    static final Path EXPECTED = RESOURCES.resolve("detection").resolve("expected-formats.tsv");
+
+    /** Source name (relative to the repository root, archive entries with {@code !/}) to format. */
+    static Map<String, String> detectAll() throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        List<Path> files = new ArrayList<>();
+        files.addAll(files(SAMPLES, List.of("src", "target")));
+        files.addAll(files(RESOURCES, List.of("detection")));
+        for (Path f : files) {
+            List<Diagnostic> early = new ArrayList<>();
+            for (ImportSource s : new BundleReader(early).expand(f)) {
+                out.put(key(s.name()), detect(s));
+            }
+            assertTrue(early.isEmpty(), early.toString());
+        }
+        return out;
+    }
+
+    private static List<Path> files(Path dir, List<String> skip) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile)
+                    .filter(p -> {
+                        Path rel = dir.relativize(p);
+                        return !skip.contains(rel.getName(0).toString()) && !rel.toString().startsWith(".");
+                    })
+                    .sorted().toList();
+        }
+    }
+
+    private static String key(String name) {
+        String n = name.replace('\\', '/');
+        if (n.startsWith("../")) {
+            return n.substring(3);
+        }
+        return "importers/" + n;
+    }
+
+    /** The format the importer detects for one source. */
+    private static String detect(ImportSource s) {
+        ImportResult r = new FabricImporter().importSources(List.of(s), new ArrayList<>(), ImportProgress.NONE,
+                Cancellation.NEVER);
+        Format f = r.formats().get(s.name());
+        return f == null ? "-" : f.name();
+    }
+
+    @Test
+    void everySampleAndTestFileIsDetectedAsBefore() throws IOException {
+        assumeTrue(Files.isDirectory(SAMPLES), "sample-fabrics not present");
+        Map<String, String> actual = detectAll();
+        StringBuilder sb = new StringBuilder();
+        actual.forEach((k, v) -> sb.append(k).append('\t').append(v).append('\n'));
+        if (Boolean.getBoolean("fabricscope.detection.write")) {
+            Files.createDirectories(EXPECTED.getParent());
+            Files.writeString(EXPECTED, sb.toString(), StandardCharsets.UTF_8);
+        }
+        Map<String, String> expected = new TreeMap<>();
+        for (String l : Files.readAllLines(EXPECTED, StandardCharsets.UTF_8)) {
+            if (!l.isBlank()) {
+                String[] kv = l.split("\t");
+                expected.put(kv[0], kv[1]);
+            }
+        }
+        assertEquals(expected, actual);
+    }
+}
