@@ -3,8 +3,7 @@ package org.fabricscope.importers;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,32 +12,30 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.importers.bundle.BundleReader;
-import org.fabricscope.importers.ibnet.IblinkinfoImporter;
-import org.fabricscope.importers.ibnet.IbnetdiscoverImporter;
-import org.fabricscope.importers.ibnet.IbnetdiscoverListImporter;
-import org.fabricscope.importers.ibnet.IbnetdiscoverPortsImporter;
-import org.fabricscope.importers.ibnet.IbqueryerrorsImporter;
-import org.fabricscope.importers.ibnet.NodeNameMap;
-import org.fabricscope.importers.ibnet.PerfqueryImporter;
-import org.fabricscope.importers.k8s.AllocatableImporter;
-import org.fabricscope.importers.k8s.DescribePodImporter;
-import org.fabricscope.importers.k8s.EventsTableImporter;
-import org.fabricscope.importers.k8s.KubeObjectImporter;
-import org.fabricscope.importers.nccl.NcclXmlImporter;
-import org.fabricscope.importers.nccl.NvidiaSmiTopoImporter;
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.diagnosis.ErrorThresholds;
 
 /**
  * Reads any mix of files, folders and archives of one fabric into one model. Each file's format
- * is detected from its first lines; topology files are read before link state and counters so
- * that later files can refer to what earlier ones defined. Plain blocking code: callers run it
- * off the UI thread.
+ * is detected from its {@link Head} by the {@link FormatRegistry}'s readers; files are read phase
+ * by phase ({@link ImportPhase}: topology before link state and counters, and so on) so that later
+ * files can refer to what earlier ones defined. Plain blocking code: callers run it off the UI
+ * thread.
  */
 public final class FabricImporter {
-    private static final int HEAD_BYTES = 64 * 1024;
-    private static final int HEAD_LINES = 64;
+    private static final System.Logger LOG = System.getLogger(FabricImporter.class.getName());
+
+    private final FormatRegistry registry;
+
+    /** An importer of every format FabricScope reads ({@link FormatRegistry#standard()}). */
+    public FabricImporter() {
+        this(FormatRegistry.standard());
+    }
+
+    /** An importer of the registry's formats. */
+    public FabricImporter(FormatRegistry registry) {
+        this.registry = registry;
+    }
 
     /** Imports the named paths. A path that cannot be read becomes a diagnostic, not an exception. */
     public ImportResult importPaths(List<Path> paths, ImportProgress progress, Cancellation cancel) {
@@ -67,32 +64,29 @@ public final class FabricImporter {
                                       Cancellation cancel, java.util.function.Consumer<FabricModelBuilder> more) {
         FabricModelBuilder builder = new FabricModelBuilder();
         early.forEach(builder::diagnostic);
-        Map<String, Format> formats = new LinkedHashMap<>();
+        ReadContext ctx = new ReadContext(builder, cancel);
+        Map<String, String> formats = new LinkedHashMap<>();
         List<Sniffed> sniffed = new ArrayList<>();
         long total = 0;
         for (ImportSource s : sources) {
             total += Math.max(0, s.size());
-            Format f = detect(s, builder);
-            formats.put(s.name(), f);
-            if (f == Format.UNKNOWN) {
-                String why = "not a format FabricScope reads (ibnetdiscover, iblinkinfo, perfquery, ibqueryerrors, "
-                        + "node-name-map, error_thresholds, NCCL topology/graph XML, nvidia-smi topo -m, kubectl output "
-                        + "and training-job manifests); skipped";
+            Head head = head(s, builder);
+            if (head == null) {
+                formats.put(s.name(), null);
+                continue;
+            }
+            FormatReader r = detect(s, head, builder);
+            formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
+            if (r == null) {
+                String why = registry.unknownFormatMessage();
                 builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
-            } else if (f == Format.IBSIM_NET) {
-                builder.diagnostic(Diagnostic.info(s.name(), 1,
-                        "ibsim net file: the simulator's input, not a capture of the fabric; skipped"));
-            } else if (f == Format.HWLOC_XML) {
-                builder.diagnostic(Diagnostic.warning(s.name(), 1, "hwloc topology XML (<topology>, as lstopo and "
-                        + "aws-ofi-nccl's test fixtures write it), not NCCL's topology format (<system version=\"1\">, "
-                        + "what NCCL_TOPO_DUMP_FILE writes); skipped"));
-            } else if (f != null) {
-                sniffed.add(new Sniffed(s, f));
+            } else if (r.phase() == ImportPhase.SKIPPED) {
+                read(r, s, ctx); // says why it is skipped, in file order
+            } else {
+                sniffed.add(new Sniffed(s, r));
             }
         }
-        sniffed.sort(Comparator.comparingInt(x -> order(x.format)));
-        NodeNameMap names = new NodeNameMap();
-        ErrorThresholds thresholds = null;
+        sniffed.sort(Comparator.comparing(x -> x.reader.phase())); // stable: file order within a phase
         long done = 0;
         for (Sniffed x : sniffed) {
             if (cancel.isCancelled()) {
@@ -100,74 +94,59 @@ public final class FabricImporter {
             }
             progress.update(done, total, x.source.name());
             builder.source(x.source.name());
-            try (InputStream in = x.source.open()) {
-                if (x.format == Format.THRESHOLDS) {
-                    List<Diagnostic> problems = new ArrayList<>();
-                    thresholds = ErrorThresholds.parse(new InputStreamReader(in, StandardCharsets.UTF_8),
-                            x.source.name(), problems);
-                    problems.forEach(builder::diagnostic);
-                } else if (x.format == Format.K8S_OBJECTS) {
-                    new KubeObjectImporter().read(in, x.source.name(), builder, cancel);
-                } else if (x.format == Format.K8S_ALLOCATABLE) {
-                    new AllocatableImporter().read(in, x.source.name(), builder);
-                } else if (x.format == Format.NCCL_LOG) {
-                    List<Diagnostic> problems = new ArrayList<>();
-                    new org.fabricscope.importers.logs.NcclLogParser(builder.training(), problems)
-                            .read(new TextLines(in), x.source.name(), cancel);
-                    problems.forEach(builder::diagnostic);
-                } else if (x.format == Format.NCCL_TOPOLOGY || x.format == Format.NCCL_GRAPH) {
-                    new NcclXmlImporter().read(in, x.source.name(), builder, cancel);
-                } else {
-                    LineImporter importer = x.format == Format.NODE_NAME_MAP ? names : importerFor(x.format);
-                    importer.read(new TextLines(in), x.source.name(), builder, cancel);
-                }
-            } catch (IOException e) {
-                builder.diagnostic(Diagnostic.error(x.source.name(), 0, "read failed: " + e.getMessage()
-                        + "; kept what was read before"));
-            }
+            read(x.reader, x.source, ctx);
             done += Math.max(0, x.source.size());
             progress.update(done, total, x.source.name());
         }
-        names.applyTo(builder);
+        ctx.nodeNameMap().applyTo(builder);
         more.accept(builder);
-        return new ImportResult(builder.build(), formats, thresholds);
+        return new ImportResult(builder.build(), formats, ctx.thresholds());
     }
 
-    private record Sniffed(ImportSource source, Format format) {
+    private record Sniffed(ImportSource source, FormatReader reader) {
     }
 
-    private static int order(Format f) {
-        return switch (f) {
-            case NODE_NAME_MAP, THRESHOLDS -> 0;
-            case IBNETDISCOVER -> 1;
-            case IBNETDISCOVER_PORTS, IBNETDISCOVER_LIST -> 2;
-            case IBLINKINFO -> 3;
-            case NCCL_TOPOLOGY, NCCL_GRAPH, NVIDIA_SMI_TOPO -> 5;
-            case K8S_OBJECTS, K8S_ALLOCATABLE, K8S_DESCRIBE_POD, K8S_EVENTS_TABLE -> 6;
-            case NCCL_LOG -> 7;
-            default -> 4;
-        };
+    /**
+     * Runs one reader over one file. Nothing a reader throws takes the import down: an I/O error
+     * or a failure the reader did not expect stops this file with an error naming it (and the line
+     * reached, when the reader reads through {@link ReadContext#lines}); what it read before, and
+     * every other file, is kept. Cancellation, and running out of memory or stack, still propagate.
+     */
+    private static void read(FormatReader reader, ImportSource source, ReadContext ctx) {
+        ctx.file(source.name());
+        try (InputStream in = source.open()) {
+            reader.read(in, ctx);
+        } catch (IOException | UncheckedIOException e) {
+            String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
+            ctx.report(Diagnostic.error(source.name(), 0, "read failed: " + why + "; kept what was read before"));
+        } catch (ImportCancelledException | StackOverflowError | OutOfMemoryError e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            int line = ctx.line();
+            ctx.report(Diagnostic.error(source.name(), line, "internal error reading this file"
+                    + (line > 0 ? " at line " + line : "") + " (" + ReaderFailure.describe(e)
+                    + "); stopped there, kept what was read before"));
+            LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name()
+                    + (line > 0 ? ":" + line : ""), e);
+        }
     }
 
-    private static LineImporter importerFor(Format f) {
-        return switch (f) {
-            case IBNETDISCOVER -> new IbnetdiscoverImporter();
-            case IBNETDISCOVER_PORTS -> new IbnetdiscoverPortsImporter();
-            case IBNETDISCOVER_LIST -> new IbnetdiscoverListImporter();
-            case IBLINKINFO -> new IblinkinfoImporter();
-            case PERFQUERY -> new PerfqueryImporter();
-            case IBQUERYERRORS -> new IbqueryerrorsImporter();
-            case NVIDIA_SMI_TOPO -> new NvidiaSmiTopoImporter();
-            case K8S_DESCRIBE_POD -> new DescribePodImporter();
-            case K8S_EVENTS_TABLE -> new EventsTableImporter();
-            default -> throw new IllegalArgumentException(f.name());
-        };
+    /** The most confident reader for the head, or null; a reader that fails to answer is reported and skipped. */
+    private FormatReader detect(ImportSource s, Head head, FabricModelBuilder builder) {
+        try {
+            return registry.detect(head);
+        } catch (RuntimeException e) {
+            builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
+                    + ReaderFailure.describe(e) + "); skipped"));
+            LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
+            return null;
+        }
     }
 
-    /** Reads the first lines to tell the format; null (with a diagnostic) when the file is unreadable or binary. */
-    private static Format detect(ImportSource s, FabricModelBuilder builder) {
-        try (InputStream raw = s.open(); InputStream in = new BufferedInputStream(raw, HEAD_BYTES)) {
-            byte[] head = in.readNBytes(HEAD_BYTES);
+    /** Reads the head that tells the format; null (with a diagnostic) when the file is unreadable, empty or binary. */
+    private static Head head(ImportSource s, FabricModelBuilder builder) {
+        try (InputStream raw = s.open(); InputStream in = new BufferedInputStream(raw, Head.MAX_BYTES)) {
+            byte[] head = in.readNBytes(Head.MAX_BYTES);
             if (head.length == 0) {
                 builder.diagnostic(Diagnostic.warning(s.name(), 0, "file is empty"));
                 return null;
@@ -183,18 +162,7 @@ public final class FabricImporter {
                         "binary file (NUL bytes in the first " + head.length + " bytes), not a text dump; skipped"));
                 return null;
             }
-            String text = new String(head, StandardCharsets.UTF_8);
-            List<String> lines = new ArrayList<>();
-            int start = 0;
-            while (lines.size() < HEAD_LINES && start < text.length()) {
-                int nl = text.indexOf('\n', start);
-                if (nl < 0) {
-                    nl = text.length();
-                }
-                lines.add(text.substring(start, Math.min(nl, start + 4096)));
-                start = nl + 1;
-            }
-            return Format.detect(lines);
+            return Head.of(head);
         } catch (IOException e) {
             builder.diagnostic(Diagnostic.error(s.name(), 0, "cannot read: " + e.getMessage()));
             return null;

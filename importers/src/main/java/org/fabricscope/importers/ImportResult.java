@@ -9,14 +9,21 @@ import org.fabricscope.model.diagnosis.ErrorThresholds;
 /**
  * What an import produced: the model (with every diagnostic), which format each file was read
  * as, and counter thresholds when the input carried an error_thresholds file.
+ *
+ * @param formats source name to the {@link FormatReader#id() id} of the format it was read as,
+ *                {@link FormatRegistry#UNKNOWN} when no reader recognised it, null when it was
+ *                empty, binary or unreadable
  */
-public record ImportResult(FabricModel model, Map<String, Format> formats, ErrorThresholds thresholds) {
-    /** Whether at least one file was recognised and read (a binary or empty file maps to null). */
+public record ImportResult(FabricModel model, Map<String, String> formats, ErrorThresholds thresholds) {
+    /**
+     * Whether at least one file was recognised and read: unknown, empty and binary files and
+     * formats recognised only to be skipped do not count.
+     */
     public boolean readAnything() {
-        return formats.values().stream().anyMatch(f -> f != null && f != Format.UNKNOWN && f != Format.IBSIM_NET
-                && f != Format.HWLOC_XML);
+        return !model.sources().isEmpty();
     }
 
+    /** The files some reader read, in the order they were read. */
     public List<String> sources() {
         return model.sources();
     }

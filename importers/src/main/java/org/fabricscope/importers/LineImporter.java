@@ -1,6 +1,7 @@
 package org.fabricscope.importers;
 
 import java.io.IOException;
+import java.io.InputStream;
 
 import org.fabricscope.model.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
@@ -18,6 +19,11 @@ public abstract class LineImporter {
 
     /** Stops reporting each bad line after this many in one file, and says how many more there were. */
     private static final int MAX_REPORTED_BAD_LINES = 50;
+
+    /** Reads one file for a {@link FormatReader}: the context's source, builder and cancellation, its tracked lines. */
+    public final void read(InputStream in, ReadContext ctx) throws IOException {
+        read(ctx.lines(in), ctx.source(), ctx.builder(), ctx.cancellation());
+    }
 
     public final void read(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel)
             throws IOException {

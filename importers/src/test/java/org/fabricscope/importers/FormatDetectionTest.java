@@ -70,8 +70,8 @@ class FormatDetectionTest {
     private static String detect(ImportSource s) {
         ImportResult r = new FabricImporter().importSources(List.of(s), new ArrayList<>(), ImportProgress.NONE,
                 Cancellation.NEVER);
-        Format f = r.formats().get(s.name());
-        return f == null ? "-" : f.name();
+        String f = r.formats().get(s.name());
+        return f == null ? "-" : f;
     }
 
     @Test

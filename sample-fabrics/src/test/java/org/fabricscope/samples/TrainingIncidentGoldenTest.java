@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.Cable;
 import org.fabricscope.model.FabricModel;
@@ -50,10 +49,10 @@ class TrainingIncidentGoldenTest {
 
     @Test
     void logsPodsAndNodesAreDetected() {
-        Map<String, Format> f = result.formats();
-        assertEquals(Format.NCCL_LOG, f.entrySet().stream().filter(e -> e.getKey().endsWith("gpt-train-worker-0.log"))
+        Map<String, String> f = result.formats();
+        assertEquals("nccl-log", f.entrySet().stream().filter(e -> e.getKey().endsWith("gpt-train-worker-0.log"))
                 .findFirst().orElseThrow().getValue());
-        assertEquals(Format.K8S_OBJECTS, f.entrySet().stream().filter(e -> e.getKey().endsWith("pods.json"))
+        assertEquals("k8s-objects", f.entrySet().stream().filter(e -> e.getKey().endsWith("pods.json"))
                 .findFirst().orElseThrow().getValue());
         FabricSummary s = FabricSummary.of(model, ErrorThresholds.defaults());
         assertEquals(16, s.ranks());

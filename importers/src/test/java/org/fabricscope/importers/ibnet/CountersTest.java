@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.Diagnostic;
@@ -91,7 +90,7 @@ class CountersTest {
     @Test
     void perfqueryExtendedJoinsASwitchPortByLidAndPort() {
         ImportResult r = TestSupport.importTexts("perf-x.txt", PERFQUERY_X, "topo.txt", TOPO);
-        assertEquals(Format.PERFQUERY, r.formats().get("perf-x.txt"));
+        assertEquals("perfquery", r.formats().get("perf-x.txt"));
         FabricModel m = r.model();
         assertEquals("", TestSupport.dump(TestSupport.atLeast(m, Severity.WARNING)));
         Port p = m.node(SW).port(1);
@@ -175,7 +174,7 @@ class CountersTest {
     @Test
     void ibqueryerrorsJoinsBySwitchGuidAndCaPortGuid() {
         ImportResult r = TestSupport.importTexts("qerr.txt", IBQUERYERRORS, "topo.txt", TOPO);
-        assertEquals(Format.IBQUERYERRORS, r.formats().get("qerr.txt"));
+        assertEquals("ibqueryerrors", r.formats().get("qerr.txt"));
         FabricModel m = r.model();
         assertEquals("", TestSupport.dump(TestSupport.atLeast(m, Severity.WARNING)));
         Port sw6 = m.node(SW).port(6);
@@ -230,7 +229,7 @@ class CountersTest {
                         PortXmitWait=100000000000
                         """,
                 "perf.txt", PERFQUERY_BASIC, "qerr.txt", IBQUERYERRORS, "topo.txt", TOPO);
-        assertEquals(Format.THRESHOLDS, r.formats().get("error_thresholds"));
+        assertEquals("error-thresholds", r.formats().get("error_thresholds"));
         assertNotNull(r.thresholds());
         assertEquals(2000, r.thresholds().limit("SymbolErrorCounter"));
         assertEquals(10, r.thresholds().limit("LinkDownedCounter"), "unlisted counters keep their default");

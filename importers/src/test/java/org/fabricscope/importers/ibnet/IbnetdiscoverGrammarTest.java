@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.Cable;
@@ -124,7 +123,7 @@ class IbnetdiscoverGrammarTest {
     @Test
     void detectedAsIbnetdiscover() {
         ImportResult r = TestSupport.importTexts("topo.txt", SMALL);
-        assertEquals(Format.IBNETDISCOVER, r.formats().get("topo.txt"));
+        assertEquals("ibnetdiscover", r.formats().get("topo.txt"));
         assertEquals(3, r.model().cables().size());
     }
 
@@ -272,7 +271,7 @@ class IbnetdiscoverGrammarTest {
                         0x0002c90300009999 "not-in-fabric"
                         """,
                 "topo.txt", SMALL);
-        assertEquals(Format.NODE_NAME_MAP, r.formats().get("names.map"));
+        assertEquals("node-name-map", r.formats().get("names.map"));
         FabricModel m = r.model();
         assertClean(m);
         assertEquals("leaf-renamed", m.node(SW1).displayName());

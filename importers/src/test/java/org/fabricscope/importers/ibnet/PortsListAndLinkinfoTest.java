@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.Cable;
@@ -67,7 +66,7 @@ class PortsListAndLinkinfoTest {
     @Test
     void portsReportAlone() {
         ImportResult r = TestSupport.importTexts("ports.txt", PORTS);
-        assertEquals(Format.IBNETDISCOVER_PORTS, r.formats().get("ports.txt"));
+        assertEquals("ibnetdiscover-ports", r.formats().get("ports.txt"));
         FabricModel m = clean(r);
         assertEquals(3, m.cables().size(), "each link once though both ends list it");
         assertEquals("leaf-1", m.node(LEAF).displayName());
@@ -101,7 +100,7 @@ class PortsListAndLinkinfoTest {
                 Router\t : 0x0002c90300005000 ports 2 devid 0x1234 vendid 0x2c9 "rt-1"
                 """;
         ImportResult r = TestSupport.importTexts("list.txt", list);
-        assertEquals(Format.IBNETDISCOVER_LIST, r.formats().get("list.txt"));
+        assertEquals("ibnetdiscover-list", r.formats().get("list.txt"));
         FabricModel m = clean(r);
         assertEquals(4, m.nodes().size());
         assertEquals(0, m.cables().size());
@@ -141,7 +140,7 @@ class PortsListAndLinkinfoTest {
     @Test
     void linkinfoAlone() {
         ImportResult r = TestSupport.importTexts("linkinfo.txt", LINKINFO);
-        assertEquals(Format.IBLINKINFO, r.formats().get("linkinfo.txt"));
+        assertEquals("iblinkinfo", r.formats().get("linkinfo.txt"));
         FabricModel m = clean(r);
         FabricNode leaf = m.node(LEAF);
         assertEquals("leaf-1", leaf.displayName());
@@ -210,7 +209,7 @@ class PortsListAndLinkinfoTest {
                 0x0002c90200400000 "                        leaf-1"      2    3[  ] ==(                Down/ Polling)==>             [  ] "" ( )
                 """;
         ImportResult r = TestSupport.importTexts("topo.txt", TOPO, "linkinfo-l.txt", l);
-        assertEquals(Format.IBLINKINFO, r.formats().get("linkinfo-l.txt"));
+        assertEquals("iblinkinfo", r.formats().get("linkinfo-l.txt"));
         FabricModel m = clean(r);
         assertEquals(PortState.ACTIVE, m.node(LEAF).port(5).state());
         assertEquals(PortState.DOWN, m.node(LEAF).port(3).state());

@@ -13,7 +13,10 @@ import java.util.Map;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.FabricImporter;
-import org.fabricscope.importers.Format;
+import org.fabricscope.importers.FormatReader;
+import org.fabricscope.importers.FormatRegistry;
+import org.fabricscope.importers.Head;
+import org.fabricscope.importers.ImportPhase;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.ImportSource;
@@ -48,8 +51,8 @@ class KubeImportersTest {
     void seed000AllocatableOneLinerNamedByItsFile() {
         ImportResult r = load(src("dumps/gn8is-01.allocatable.json", SEED000), src("bundle.tgz!/gn8is-02/allocatable.json", SEED000),
                 src("gn8is-03-allocatable.txt", "map[aliyun/erdma:200 cpu:15890m memory:128290128Ki nvidia.com/gpu:1 pods:64]"));
-        assertEquals(Format.K8S_ALLOCATABLE, r.formats().get("dumps/gn8is-01.allocatable.json"));
-        assertEquals(Format.K8S_ALLOCATABLE, r.formats().get("gn8is-03-allocatable.txt"));
+        assertEquals("k8s-allocatable", r.formats().get("dumps/gn8is-01.allocatable.json"));
+        assertEquals("k8s-allocatable", r.formats().get("gn8is-03-allocatable.txt"));
         FabricModel m = r.model();
         assertEquals(List.of("gn8is-01", "gn8is-02", "gn8is-03"), List.copyOf(m.k8sNodes().keySet()));
         K8sNode n = m.k8sNodes().get("gn8is-01");
@@ -115,7 +118,7 @@ class KubeImportersTest {
     @Test
     void nodesYamlListWithItemLines() {
         ImportResult r = load(src("nodes.yaml", NODES_YAML));
-        assertEquals(Format.K8S_OBJECTS, r.formats().get("nodes.yaml"));
+        assertEquals("k8s-objects", r.formats().get("nodes.yaml"));
         FabricModel m = r.model();
         K8sNode n = m.k8sNodes().get("gpu-01.example.net");
         assertEquals("gpu-01", n.hostname());
@@ -239,7 +242,7 @@ class KubeImportersTest {
                               medium: Memory
                 """;
         ImportResult r = load(src("nccl-test.yaml", yaml));
-        assertEquals(Format.K8S_OBJECTS, r.formats().get("nccl-test.yaml"));
+        assertEquals("k8s-objects", r.formats().get("nccl-test.yaml"));
         TrainingJob j = r.model().jobs().get(0);
         assertEquals("MPIJob", j.kind());
         assertEquals("bench/nccl-test", j.key());
@@ -322,7 +325,7 @@ class KubeImportersTest {
                   Normal   Scheduled         1m                 default-scheduler  Successfully assigned team-a/p-worker-1 to gpu-07
                 """;
         ImportResult r = load(src("describe.txt", text));
-        assertEquals(Format.K8S_DESCRIBE_POD, r.formats().get("describe.txt"));
+        assertEquals("k8s-describe-pod", r.formats().get("describe.txt"));
         K8sPod p = r.model().pods().get(0);
         assertEquals("team-a/p-worker-1", p.key());
         assertEquals("gpu-07", p.node());
@@ -355,8 +358,8 @@ class KubeImportersTest {
                 + "4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod..\n"
                 + "garbage line\n";
         ImportResult r = load(src("events.txt", plain), src("events-A.txt", all));
-        assertEquals(Format.K8S_EVENTS_TABLE, r.formats().get("events.txt"));
-        assertEquals(Format.K8S_EVENTS_TABLE, r.formats().get("events-A.txt"));
+        assertEquals("k8s-events-table", r.formats().get("events.txt"));
+        assertEquals("k8s-events-table", r.formats().get("events-A.txt"));
         FabricModel m = r.model();
         assertEquals(3, m.events().size());
         var keeper = m.events().get(0);
@@ -374,14 +377,20 @@ class KubeImportersTest {
         assertEquals(3, problems(m).get(0).line());
     }
 
+    /** The Kubernetes format the registry detects in these head lines, or null when it is none of them. */
+    private static String kubeFormat(List<String> lines) {
+        FormatReader r = FormatRegistry.standard().detect(Head.of(String.join("\n", lines)));
+        return r != null && r.phase() == ImportPhase.KUBERNETES ? r.id() : null;
+    }
+
     @Test
     void detectionLeavesOtherJsonAndProseAlone() {
-        assertNull(Format.detectKubernetes(List.of("{\"faults\": [{\"kind\": \"symbol_errors\"}]}")));
-        assertNull(Format.detectKubernetes(List.of("# README", "kind: Pod is what kubectl prints")));
-        assertNull(Format.detectKubernetes(List.of("Name:         gpu-01", "Roles:        <none>", "Labels: x=y")),
+        assertNull(kubeFormat(List.of("{\"faults\": [{\"kind\": \"symbol_errors\"}]}")));
+        assertNull(kubeFormat(List.of("# README", "kind: Pod is what kubectl prints")));
+        assertNull(kubeFormat(List.of("Name:         gpu-01", "Roles:        <none>", "Labels: x=y")),
                 "describe node is not describe pod");
-        assertEquals(Format.K8S_OBJECTS, Format.detectKubernetes(List.of("apiVersion: kubeflow.org/v1", "kind: PyTorchJob")));
-        assertEquals(Format.K8S_ALLOCATABLE, Format.detectKubernetes(List.of(SEED000)));
-        assertEquals(Format.K8S_ALLOCATABLE, Format.detectKubernetes(List.of("{", "  \"cpu\": \"8\",", "  \"pods\": \"110\"", "}")));
+        assertEquals("k8s-objects", kubeFormat(List.of("apiVersion: kubeflow.org/v1", "kind: PyTorchJob")));
+        assertEquals("k8s-allocatable", kubeFormat(List.of(SEED000)));
+        assertEquals("k8s-allocatable", kubeFormat(List.of("{", "  \"cpu\": \"8\",", "  \"pods\": \"110\"", "}")));
     }
 }

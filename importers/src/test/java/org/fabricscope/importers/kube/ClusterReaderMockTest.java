@@ -15,7 +15,6 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
@@ -73,7 +72,7 @@ class ClusterReaderMockTest {
         assertTrue(names.containsAll(List.of("kube://mock/nodes", "kube://mock/team-a/pods", "kube://mock/team-a/events")),
                 names.toString());
         ImportResult result = r.importWith(List.of(), List.of(), ImportProgress.NONE, Cancellation.NEVER);
-        assertEquals(Format.K8S_OBJECTS, result.formats().get("kube://mock/team-a/pods"));
+        assertEquals("k8s-objects", result.formats().get("kube://mock/team-a/pods"));
         FabricModel m = result.model();
         assertEquals(Set.of("gpu-node-1", "gpu-node-2"), m.k8sNodes().keySet());
         assertEquals(Quantity.parse("200"), m.k8sNodes().get("gpu-node-1").allocatable("aliyun/erdma"));

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.Diagnostic;
@@ -190,7 +189,7 @@ class KubeFaultsTest {
         assertTrue(r.diagnostics().stream().anyMatch(d -> d.severity() == Severity.WARNING
                 && d.message().contains("has not started (ImagePullBackOff)")), r.diagnostics().toString());
         ImportResult result = r.importWith(List.of(), List.of(), ImportProgress.NONE, Cancellation.NEVER);
-        assertEquals(Format.NCCL_LOG, result.formats().get("kube://stub/team-a/pods/bert-worker-0/pytorch"));
+        assertEquals("nccl-log", result.formats().get("kube://stub/team-a/pods/bert-worker-0/pytorch"));
         assertEquals(List.of("2.28.9"), List.copyOf(result.model().trainingLog().ncclVersions()));
         assertEquals(4, result.model().pods().size());
     }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.Severity;
@@ -149,7 +148,7 @@ class NcclGrammarTest {
                   NIC1: mlx5_1
                 """;
         ImportResult r = NcclFiles.importTexts("dgx-a/nvidia-smi-topo.txt", smi);
-        assertEquals(Format.NVIDIA_SMI_TOPO, r.formats().get("dgx-a/nvidia-smi-topo.txt"));
+        assertEquals("nvidia-smi-topo", r.formats().get("dgx-a/nvidia-smi-topo.txt"));
         HostTopology t = r.model().hostTopology("dgx-a");
         assertEquals(2, t.gpus().size());
         assertEquals(List.of("mlx5_0", "mlx5_1"), t.nets().stream().map(NetPort::name).toList());

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import org.fabricscope.importers.Format;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.FabricModel;
@@ -45,7 +44,7 @@ class NcclTopologyGoldenTest {
     @Test
     void ociH100Dump() {
         ImportResult r = NcclFiles.importAs("oci-h100-01.topo.xml", NcclFiles.OCI);
-        assertEquals(Format.NCCL_TOPOLOGY, r.formats().get("oci-h100-01.topo.xml"));
+        assertEquals("nccl-topology", r.formats().get("oci-h100-01.topo.xml"));
         assertTrue(r.readAnything());
         noProblems(r.model());
         HostTopology t = only(r);
@@ -147,7 +146,7 @@ class NcclTopologyGoldenTest {
     @Test
     void h200CaptureTopologyAndGraph() {
         ImportResult r = NcclFiles.importAs("vm/topo.xml", NcclFiles.H200_TOPO, "vm/graph.xml", NcclFiles.H200_GRAPH);
-        assertEquals(Format.NCCL_GRAPH, r.formats().get("vm/graph.xml"));
+        assertEquals("nccl-graph", r.formats().get("vm/graph.xml"));
         noProblems(r.model());
         HostTopology t = only(r);
         assertEquals("vm", t.name());
@@ -210,7 +209,7 @@ class NcclTopologyGoldenTest {
     @Test
     void h200AffinityEqualsNvidiaSmi() {
         ImportResult r = NcclFiles.importAs("vm/topo.xml", NcclFiles.H200_TOPO, "vm/nvidia-smi.txt", NcclFiles.H200_SMI);
-        assertEquals(Format.NVIDIA_SMI_TOPO, r.formats().get("vm/nvidia-smi.txt"));
+        assertEquals("nvidia-smi-topo", r.formats().get("vm/nvidia-smi.txt"));
         noProblems(r.model());
         HostTopology t = only(r);
         assertEquals(2, t.reportedMatrices().size());
@@ -252,12 +251,12 @@ class NcclTopologyGoldenTest {
     void everyReferenceFileIsDetectedFromContent() {
         ImportResult r = NcclFiles.importAs("a", NcclFiles.OCI, "b", NcclFiles.AZURE, "c", NcclFiles.H200_TOPO,
                 "d", NcclFiles.H200_GRAPH, "e", NcclFiles.H200_SOCKET_GRAPH, "f", NcclFiles.H200_SMI);
-        assertEquals(Format.NCCL_TOPOLOGY, r.formats().get("a"));
-        assertEquals(Format.NCCL_TOPOLOGY, r.formats().get("b"));
-        assertEquals(Format.NCCL_TOPOLOGY, r.formats().get("c"));
-        assertEquals(Format.NCCL_GRAPH, r.formats().get("d"));
-        assertEquals(Format.NCCL_GRAPH, r.formats().get("e"));
-        assertEquals(Format.NVIDIA_SMI_TOPO, r.formats().get("f"));
+        assertEquals("nccl-topology", r.formats().get("a"));
+        assertEquals("nccl-topology", r.formats().get("b"));
+        assertEquals("nccl-topology", r.formats().get("c"));
+        assertEquals("nccl-graph", r.formats().get("d"));
+        assertEquals("nccl-graph", r.formats().get("e"));
+        assertEquals("nvidia-smi-topo", r.formats().get("f"));
         assertNotNull(r.model());
     }
 }

@@ -1,0 +1,126 @@
+package org.fabricscope.importers;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.fabricscope.importers.ibnet.ErrorThresholdsReader;
+import org.fabricscope.importers.ibnet.IblinkinfoReader;
+import org.fabricscope.importers.ibnet.IbnetdiscoverListReader;
+import org.fabricscope.importers.ibnet.IbnetdiscoverPortsReader;
+import org.fabricscope.importers.ibnet.IbnetdiscoverReader;
+import org.fabricscope.importers.ibnet.IbqueryerrorsReader;
+import org.fabricscope.importers.ibnet.IbsimNetReader;
+import org.fabricscope.importers.ibnet.NodeNameMapReader;
+import org.fabricscope.importers.ibnet.PerfqueryReader;
+import org.fabricscope.importers.k8s.AllocatableReader;
+import org.fabricscope.importers.k8s.DescribePodReader;
+import org.fabricscope.importers.k8s.EventsTableReader;
+import org.fabricscope.importers.k8s.KubeObjectsReader;
+import org.fabricscope.importers.logs.NcclLogReader;
+import org.fabricscope.importers.nccl.HwlocXmlReader;
+import org.fabricscope.importers.nccl.NcclGraphReader;
+import org.fabricscope.importers.nccl.NcclTopologyReader;
+import org.fabricscope.importers.nccl.NvidiaSmiTopoReader;
+
+/**
+ * The formats an import knows, in registration order. {@link #detect} asks every reader how sure
+ * it is that a head is its format and takes the most confident; between equally confident readers,
+ * the one registered first.
+ */
+public final class FormatRegistry {
+    /** What {@link ImportResult#formats()} says for a file no reader recognised. */
+    public static final String UNKNOWN = "unknown";
+
+    private static final FormatRegistry STANDARD = new FormatRegistry(List.of(
+            new IbnetdiscoverReader(),
+            new IbnetdiscoverPortsReader(),
+            new IbnetdiscoverListReader(),
+            new IblinkinfoReader(),
+            new PerfqueryReader(),
+            new IbqueryerrorsReader(),
+            new NodeNameMapReader(),
+            new ErrorThresholdsReader(),
+            new IbsimNetReader(),
+            new NcclTopologyReader(),
+            new NcclGraphReader(),
+            new HwlocXmlReader(),
+            new NvidiaSmiTopoReader(),
+            new KubeObjectsReader(),
+            new AllocatableReader(),
+            new DescribePodReader(),
+            new EventsTableReader(),
+            new NcclLogReader()));
+
+    private final List<FormatReader> readers;
+    private final String unknownMessage;
+
+    private FormatRegistry(List<FormatReader> readers) {
+        this.readers = List.copyOf(readers);
+        Set<String> ids = new HashSet<>();
+        Set<String> labels = new HashSet<>();
+        for (FormatReader r : this.readers) {
+            if (r.id() == null || !r.id().matches("[a-z0-9]+(?:-[a-z0-9]+)*") || r.id().equals(UNKNOWN)) {
+                throw new IllegalArgumentException("format id must be lower case words with dashes, not \"unknown\": "
+                        + r.id());
+            }
+            if (!ids.add(r.id())) {
+                throw new IllegalArgumentException("two readers for format id " + r.id());
+            }
+            if (r.label() == null || r.label().isBlank() || !labels.add(r.label())) {
+                throw new IllegalArgumentException("format label missing or used twice: " + r.label());
+            }
+            if (r.phase() == null) {
+                throw new IllegalArgumentException("format " + r.id() + " has no phase");
+            }
+        }
+        this.unknownMessage = "not a format FabricScope reads (" + this.readers.stream()
+                .filter(r -> r.phase() != ImportPhase.SKIPPED).map(FormatReader::label)
+                .collect(Collectors.joining(", ")) + "); skipped";
+    }
+
+    /** Every format FabricScope reads, each once. */
+    public static FormatRegistry standard() {
+        return STANDARD;
+    }
+
+    /** A registry of these readers, in this order (tests, embedders); ids and labels must be unique. */
+    public static FormatRegistry of(List<? extends FormatReader> readers) {
+        return new FormatRegistry(List.copyOf(readers));
+    }
+
+    /** The readers, in registration order. */
+    public List<FormatReader> readers() {
+        return readers;
+    }
+
+    /** The reader with this id, or null. */
+    public FormatReader byId(String id) {
+        for (FormatReader r : readers) {
+            if (r.id().equals(id)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** The reader most confident that the head is its format, or null when none claims it. */
+    public FormatReader detect(Head head) {
+        FormatReader best = null;
+        int bestScore = FormatReader.NONE;
+        for (FormatReader r : readers) {
+            int c = r.confidence(head);
+            if (c > bestScore) {
+                best = r;
+                bestScore = c;
+            }
+        }
+        return best;
+    }
+
+    /** The diagnostic for a file no reader claims: {@code not a format FabricScope reads (<labels>); skipped}. */
+    public String unknownFormatMessage() {
+        return unknownMessage;
+    }
+}

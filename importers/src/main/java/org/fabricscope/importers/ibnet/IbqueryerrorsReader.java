@@ -1,0 +1,40 @@
+package org.fabricscope.importers.ibnet;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.fabricscope.importers.FormatReader;
+import org.fabricscope.importers.Head;
+import org.fabricscope.importers.ImportPhase;
+import org.fabricscope.importers.ReadContext;
+
+/** {@code ibqueryerrors}: {@code Errors for 0x... "name"}, {@code GUID 0x... port N: [Counter == v]}, {@code ## Summary:}. */
+public final class IbqueryerrorsReader implements FormatReader {
+    public static final String ID = "ibqueryerrors";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String label() {
+        return "ibqueryerrors";
+    }
+
+    @Override
+    public ImportPhase phase() {
+        return ImportPhase.COUNTERS;
+    }
+
+    @Override
+    public int confidence(Head head) {
+        IbHead h = IbHead.of(head);
+        return !h.prose() && h.qerr > 0 ? 65 : NONE; // "Errors for 0x...", "GUID 0x... port N:", "## Summary:"
+    }
+
+    @Override
+    public void read(InputStream in, ReadContext ctx) throws IOException {
+        new IbqueryerrorsImporter().read(in, ctx);
+    }
+}

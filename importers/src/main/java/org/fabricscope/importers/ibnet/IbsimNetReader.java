@@ -1,0 +1,43 @@
+package org.fabricscope.importers.ibnet;
+
+import java.io.InputStream;
+
+import org.fabricscope.importers.FormatReader;
+import org.fabricscope.importers.Head;
+import org.fabricscope.importers.ImportPhase;
+import org.fabricscope.importers.ReadContext;
+import org.fabricscope.model.Diagnostic;
+
+/**
+ * ibsim's net file: the simulator's input, shaped like ibnetdiscover output but with symbolic
+ * node ids ({@code "S-leaf-01"}). Recognised only to say it is skipped: it is not a capture.
+ */
+public final class IbsimNetReader implements FormatReader {
+    public static final String ID = "ibsim-net";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String label() {
+        return "ibsim net file";
+    }
+
+    @Override
+    public ImportPhase phase() {
+        return ImportPhase.SKIPPED;
+    }
+
+    @Override
+    public int confidence(Head head) {
+        // above every other infiniband-diags shape: its node lines would otherwise pass for ibnetdiscover's
+        return IbHead.of(head).ibsimNet() ? 75 : NONE;
+    }
+
+    @Override
+    public void read(InputStream in, ReadContext ctx) {
+        ctx.report(Diagnostic.info(ctx.source(), 1, "ibsim net file: the simulator's input, not a capture of the fabric; skipped"));
+    }
+}

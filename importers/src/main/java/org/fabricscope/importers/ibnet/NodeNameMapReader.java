@@ -1,0 +1,41 @@
+package org.fabricscope.importers.ibnet;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.fabricscope.importers.FormatReader;
+import org.fabricscope.importers.Head;
+import org.fabricscope.importers.ImportPhase;
+import org.fabricscope.importers.ReadContext;
+
+/** A {@code --node-name-map} file ({@code 0xGUID "name"} lines): read into the import's one {@link NodeNameMap}, applied after all files. */
+public final class NodeNameMapReader implements FormatReader {
+    public static final String ID = "node-name-map";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String label() {
+        return "node-name-map";
+    }
+
+    @Override
+    public ImportPhase phase() {
+        return ImportPhase.NAMES_AND_THRESHOLDS;
+    }
+
+    @Override
+    public int confidence(Head head) {
+        IbHead h = IbHead.of(head);
+        // 0xGUID "name" lines: a shape other lists can have, so weakest of all, and only when they are most lines
+        return !h.prose() && h.map > 0 && h.map >= h.other ? 20 : NONE;
+    }
+
+    @Override
+    public void read(InputStream in, ReadContext ctx) throws IOException {
+        ctx.nodeNameMap().read(in, ctx);
+    }
+}

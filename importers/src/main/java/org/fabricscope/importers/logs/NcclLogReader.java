@@ -1,0 +1,53 @@
+package org.fabricscope.importers.logs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.importers.FormatReader;
+import org.fabricscope.importers.Head;
+import org.fabricscope.importers.ImportPhase;
+import org.fabricscope.importers.ReadContext;
+import org.fabricscope.model.Diagnostic;
+
+/**
+ * NCCL {@code NCCL_DEBUG=INFO} output and the PyTorch / torchrun lines around it (per-rank files,
+ * launcher output, {@code kubectl logs}), read by {@link NcclLogParser}, one parser per file.
+ */
+public final class NcclLogReader implements FormatReader {
+    public static final String ID = "nccl-log";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String label() {
+        return "NCCL / PyTorch log";
+    }
+
+    @Override
+    public ImportPhase phase() {
+        return ImportPhase.LOGS;
+    }
+
+    @Override
+    public int confidence(Head head) {
+        // an NCCL INFO/WARN prefix or a ProcessGroupNCCL/torch.distributed line; below the formats that
+        // declare themselves (XML, kubectl objects), which can quote log lines, above nvidia-smi's
+        // matrix, which logs often print
+        return NcclLogParser.looksLikeLog(head.lines()) ? 85 : NONE;
+    }
+
+    @Override
+    public void read(InputStream in, ReadContext ctx) throws IOException {
+        List<Diagnostic> problems = new ArrayList<>();
+        try {
+            new NcclLogParser(ctx.builder().training(), problems).read(ctx.lines(in), ctx.source(), ctx.cancellation());
+        } finally {
+            problems.forEach(ctx::report);
+        }
+    }
+}
