@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +20,10 @@ import org.fabricscope.model.Diagnostic;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every real file under {@code sample-fabrics/} and this module's test resources is detected as
- * the format recorded in {@code detection/expected-formats.tsv} (captured from the detection this
- * project shipped before the reader registry; {@code -} where the file is empty or binary).
+ * Every real file under {@code sample-fabrics/} and this module's test resources is detected by
+ * the standard {@link FormatRegistry} as the format recorded in {@code detection/expected-formats.tsv}
+ * (captured from {@code Format.detect}, the detection before the reader registry, then renamed to
+ * reader ids one to one; {@code -} where the file is empty or binary).
  * Regenerate with {@code -Dfabricscope.detection.write=true} only when a change of detection is
  * intended, and say so in the commit.
  */
@@ -66,12 +68,22 @@ class FormatDetectionTest {
         return "importers/" + n;
     }
 
-    /** The format the importer detects for one source. */
-    private static String detect(ImportSource s) {
-        ImportResult r = new FabricImporter().importSources(List.of(s), new ArrayList<>(), ImportProgress.NONE,
-                Cancellation.NEVER);
-        String f = r.formats().get(s.name());
-        return f == null ? "-" : f;
+    /** The format the standard registry detects in one source's head, as the importer does. */
+    private static String detect(ImportSource s) throws IOException {
+        byte[] head;
+        try (InputStream in = s.open()) {
+            head = in.readNBytes(Head.MAX_BYTES);
+        }
+        for (byte b : head) {
+            if (b == 0) {
+                return "-";
+            }
+        }
+        if (head.length == 0) {
+            return "-";
+        }
+        FormatReader r = FormatRegistry.standard().detect(Head.of(head));
+        return r == null ? FormatRegistry.UNKNOWN : r.id();
     }
 
     @Test

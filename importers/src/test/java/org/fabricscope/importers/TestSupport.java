@@ -37,6 +37,12 @@ public final class TestSupport {
         }
     }
 
+    /** An in-memory file. */
+    public static ImportSource source(String name, String text) {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        return new ImportSource(name, data.length, () -> new ByteArrayInputStream(data));
+    }
+
     /** Imports in-memory files through the full pipeline (format detection, ordering). */
     public static ImportResult importTexts(String... nameAndText) {
         List<ImportSource> sources = new ArrayList<>();

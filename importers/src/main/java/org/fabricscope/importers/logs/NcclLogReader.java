@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.fabricscope.importers.FormatReader;
 import org.fabricscope.importers.Head;
+import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportPhase;
 import org.fabricscope.importers.ReadContext;
 import org.fabricscope.model.Diagnostic;
@@ -44,8 +45,20 @@ public final class NcclLogReader implements FormatReader {
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
         List<Diagnostic> problems = new ArrayList<>();
+        NcclLogParser parser = new NcclLogParser(ctx.builder().training(), problems);
         try {
-            new NcclLogParser(ctx.builder().training(), problems).read(ctx.lines(in), ctx.source(), ctx.cancellation());
+            parser.read(ctx.lines(in), ctx.source(), ctx.cancellation());
+        } catch (ImportCancelledException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // keep what the lines before the failure said: messages held for their next line, channels
+            // waiting for the Init line that names their communicator
+            try {
+                parser.finish(ctx.source());
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
         } finally {
             problems.forEach(ctx::report);
         }

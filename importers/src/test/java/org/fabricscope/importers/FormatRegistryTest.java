@@ -1,0 +1,212 @@
+package org.fabricscope.importers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.Severity;
+import org.junit.jupiter.api.Test;
+
+/** The standard registry's readers, detection by confidence, and the formats recognised only to be skipped. */
+class FormatRegistryTest {
+    private static final FormatRegistry STANDARD = FormatRegistry.standard();
+
+    /** Each format's phase: the order files were read in before the registry (0 names/thresholds ... 7 logs). */
+    private static final Map<String, ImportPhase> PHASES = new LinkedHashMap<>();
+
+    static {
+        PHASES.put("node-name-map", ImportPhase.NAMES_AND_THRESHOLDS);
+        PHASES.put("error-thresholds", ImportPhase.NAMES_AND_THRESHOLDS);
+        PHASES.put("ibnetdiscover", ImportPhase.TOPOLOGY);
+        PHASES.put("ibnetdiscover-ports", ImportPhase.TOPOLOGY_DETAIL);
+        PHASES.put("ibnetdiscover-list", ImportPhase.TOPOLOGY_DETAIL);
+        PHASES.put("iblinkinfo", ImportPhase.LINK_STATE);
+        PHASES.put("perfquery", ImportPhase.COUNTERS);
+        PHASES.put("ibqueryerrors", ImportPhase.COUNTERS);
+        PHASES.put("nccl-topology", ImportPhase.HOSTS);
+        PHASES.put("nccl-graph", ImportPhase.HOSTS);
+        PHASES.put("nvidia-smi-topo", ImportPhase.HOSTS);
+        PHASES.put("k8s-objects", ImportPhase.KUBERNETES);
+        PHASES.put("k8s-allocatable", ImportPhase.KUBERNETES);
+        PHASES.put("k8s-describe-pod", ImportPhase.KUBERNETES);
+        PHASES.put("k8s-events-table", ImportPhase.KUBERNETES);
+        PHASES.put("nccl-log", ImportPhase.LOGS);
+        PHASES.put("ibsim-net", ImportPhase.SKIPPED);
+        PHASES.put("hwloc-xml", ImportPhase.SKIPPED);
+    }
+
+    private static String detect(String content) {
+        FormatReader r = STANDARD.detect(Head.of(content));
+        return r == null ? FormatRegistry.UNKNOWN : r.id();
+    }
+
+    @Test
+    void everyReaderIsRegisteredOnceWithAUniqueIdAndLabel() {
+        List<FormatReader> readers = STANDARD.readers();
+        Set<String> ids = new HashSet<>();
+        Set<String> labels = new HashSet<>();
+        Set<Class<?>> classes = new HashSet<>();
+        for (FormatReader r : readers) {
+            assertTrue(ids.add(r.id()), "id used twice: " + r.id());
+            assertTrue(labels.add(r.label()), "label used twice: " + r.label());
+            assertTrue(classes.add(r.getClass()), "registered twice: " + r.getClass());
+            assertTrue(r.id().matches("[a-z0-9]+(-[a-z0-9]+)*"), r.id());
+            assertFalse(r.label().isBlank(), r.id());
+            assertSame(r, STANDARD.byId(r.id()));
+        }
+        assertEquals(PHASES.keySet(), ids, "every format, each once");
+        assertFalse(ids.contains(FormatRegistry.UNKNOWN));
+        assertNull(STANDARD.byId(FormatRegistry.UNKNOWN));
+    }
+
+    @Test
+    void phasesKeepTheReadingOrder() {
+        for (FormatReader r : STANDARD.readers()) {
+            assertEquals(PHASES.get(r.id()), r.phase(), r.id());
+        }
+        assertEquals(List.of(ImportPhase.SKIPPED, ImportPhase.NAMES_AND_THRESHOLDS, ImportPhase.TOPOLOGY,
+                ImportPhase.TOPOLOGY_DETAIL, ImportPhase.LINK_STATE, ImportPhase.COUNTERS, ImportPhase.HOSTS,
+                ImportPhase.KUBERNETES, ImportPhase.LOGS), List.of(ImportPhase.values()));
+    }
+
+    @Test
+    void confidencesStayOnTheScale() {
+        List<String> heads = List.of("", "\n\n", "hello", "<system version=\"1\"></system>", "{\"cpu\": \"8\"}",
+                "# Port counters: Lid 2 port 1 (CapMask: 0x5A00)\nSymbolErrorCounter:..............0");
+        for (String h : heads) {
+            for (FormatReader r : STANDARD.readers()) {
+                int c = r.confidence(Head.of(h));
+                assertTrue(c >= FormatReader.NONE && c <= FormatReader.CERTAIN, r.id() + " " + c);
+            }
+        }
+        assertEquals(FormatRegistry.UNKNOWN, detect(""));
+        assertEquals(FormatRegistry.UNKNOWN, detect("hello\nworld\n"));
+    }
+
+    @Test
+    void unknownFormatMessageListsTheLabelsOfTheFormatsRead() {
+        String m = STANDARD.unknownFormatMessage();
+        assertTrue(m.startsWith("not a format FabricScope reads (") && m.endsWith("); skipped"), m);
+        for (FormatReader r : STANDARD.readers()) {
+            assertEquals(r.phase() != ImportPhase.SKIPPED, m.contains(r.label()), r.label() + " in " + m);
+        }
+        ImportResult r = TestSupport.importTexts("notes.txt", "just some notes\n");
+        assertEquals(FormatRegistry.UNKNOWN, r.formats().get("notes.txt"));
+        assertEquals(List.of(Diagnostic.info("notes.txt", 1, m)), r.model().diagnostics());
+    }
+
+    @Test
+    void skipFormatsAreDetectedAndReportedAsBefore() {
+        String net = """
+                Switch 36 "S-leaf-01"
+                [1] "H-node-01"[1]
+                [2] "S-spine-01"[1]
+                """;
+        String hwloc = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE topology SYSTEM "hwloc2.dtd">
+                <topology version="2.0">
+                  <object type="Machine" os_index="0"/>
+                </topology>
+                """;
+        assertEquals("ibsim-net", detect(net));
+        assertEquals("hwloc-xml", detect(hwloc));
+        assertEquals("hwloc-xml", detect("<!-- lstopo -->\n<topology>\n</topology>\n"));
+
+        ImportResult r = TestSupport.importTexts("fabric.net", net, "topology.xml", hwloc);
+        assertEquals("ibsim-net", r.formats().get("fabric.net"));
+        assertEquals("hwloc-xml", r.formats().get("topology.xml"));
+        assertFalse(r.readAnything(), "recognised only to be skipped");
+        assertEquals(List.of(), r.sources());
+        assertEquals(List.of(
+                Diagnostic.info("fabric.net", 1, "ibsim net file: the simulator's input, not a capture of the fabric; skipped"),
+                Diagnostic.warning("topology.xml", 1, "hwloc topology XML (<topology>, as lstopo and aws-ofi-nccl's test "
+                        + "fixtures write it), not NCCL's topology format (<system version=\"1\">, what NCCL_TOPO_DUMP_FILE "
+                        + "writes); skipped")), r.model().diagnostics());
+    }
+
+    @Test
+    void headStripsCrAndByteOrderMarkAndKeepsSixtyFourLines() {
+        Head h = Head.of("\uFEFFfirst\r\nsecond\r\n\r\nfourth");
+        assertEquals(List.of("first", "second", "", "fourth"), h.lines());
+        assertEquals("first\nsecond\n\nfourth", h.text());
+        assertEquals(Head.MAX_LINES, Head.of("x\n".repeat(1000)).lines().size());
+        assertEquals(Head.MAX_LINE_CHARS, Head.of("y".repeat(10_000)).lines().get(0).length());
+        byte[] big = ("z".repeat(100) + "\n").repeat(2000).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(Head.MAX_LINES, Head.of(big).lines().size());
+        assertSame(h.derived(StringBuilder.class, x -> new StringBuilder("once")),
+                h.derived(StringBuilder.class, x -> new StringBuilder("twice")), "computed once per head");
+        // CRLF captures are told apart as LF ones
+        assertEquals("nvidia-smi-topo", detect("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\r\nGPU0\t X \tNV18\t0-55\t0\r\n"));
+    }
+
+    /** A reader for tests: claims heads whose first line is {@code marker} with the given confidence. */
+    record Marker(String id, String marker, int score) implements FormatReader {
+        @Override
+        public String label() {
+            return "marker " + id;
+        }
+
+        @Override
+        public ImportPhase phase() {
+            return ImportPhase.COUNTERS;
+        }
+
+        @Override
+        public int confidence(Head head) {
+            return !head.lines().isEmpty() && head.lines().get(0).equals(marker) ? score : NONE;
+        }
+
+        @Override
+        public void read(InputStream in, ReadContext ctx) {
+        }
+    }
+
+    @Test
+    void mostConfidentReaderWinsAndTiesGoToTheFirstRegistered() {
+        FormatRegistry reg = FormatRegistry.of(List.of(new Marker("a", "X", 40), new Marker("b", "X", 70),
+                new Marker("c", "X", 70), new Marker("d", "Y", 10)));
+        assertEquals("b", reg.detect(Head.of("X\n")).id());
+        assertEquals("d", reg.detect(Head.of("Y\n")).id());
+        assertNull(reg.detect(Head.of("Z\n")));
+        assertEquals("not a format FabricScope reads (marker a, marker b, marker c, marker d); skipped",
+                reg.unknownFormatMessage());
+    }
+
+    @Test
+    void registryRefusesDuplicateIdsAndLabels() {
+        assertThrows(IllegalArgumentException.class, () -> FormatRegistry.of(List.of(new Marker("a", "X", 1),
+                new Marker("a", "Y", 1))));
+        assertThrows(IllegalArgumentException.class, () -> FormatRegistry.of(List.of(new Marker("Not An Id", "X", 1))));
+        assertThrows(IllegalArgumentException.class, () -> FormatRegistry.of(List.of(new Marker("unknown", "X", 1))));
+        List<FormatReader> withStandard = new ArrayList<>(STANDARD.readers());
+        withStandard.add(STANDARD.readers().get(0));
+        assertThrows(IllegalArgumentException.class, () -> FormatRegistry.of(withStandard));
+    }
+
+    @Test
+    void registeringAReaderAddsAFormat() {
+        List<FormatReader> readers = new ArrayList<>(STANDARD.readers());
+        readers.add(new Marker("sm-info", "# sminfo", 90));
+        FormatRegistry reg = FormatRegistry.of(readers);
+        ImportResult r = new FabricImporter(reg).importSources(List.of(TestSupport.source("sm.txt", "# sminfo\nsm lid 1\n")),
+                new ArrayList<>(), ImportProgress.NONE, Cancellation.NEVER);
+        assertEquals("sm-info", r.formats().get("sm.txt"));
+        assertTrue(r.readAnything());
+        assertTrue(r.model().diagnostics().stream().noneMatch(d -> d.severity() == Severity.WARNING), r.model().diagnostics()
+                .toString());
+        assertTrue(reg.unknownFormatMessage().contains("marker sm-info"));
+    }
+}
