@@ -5,7 +5,7 @@ import java.io.InputStream;
 
 /**
  * One input format: how to tell it from the head of a file, when to read it, and how. Readers
- * are registered in a {@link FormatRegistry}; {@link FabricImporter} asks every reader for its
+ * are registered in a {@link FormatRegistry}; {@link FabricImporter} asks the readers for their
  * {@link #confidence} in each file's head, gives the file to the most confident one (ties: the
  * one registered first), and calls its {@link #read} in its {@link #phase}. A reader holds no
  * state between files: everything of one read lives in locals or in the {@link ReadContext}.
@@ -31,13 +31,25 @@ public interface FormatReader {
     /**
      * How sure this reader is that the head is its format, from {@link #NONE} (not mine) to
      * {@link #CERTAIN}. The scale, so that readers of different formats compare: 90 and up, the
-     * file declares what it is (an XML root, a Kubernetes {@code kind} with its
-     * {@code apiVersion}, a header line only that tool prints); 60 to 89, lines only that tool
-     * prints; below 60, shapes other text can have too, counted line by line. Called once per
-     * file with at most {@link Head#MAX_LINES} lines: keep it cheap (patterns compiled once,
-     * work shared with {@link Head#derived}) and never throw.
+     * file says what it is (an XML root, a Kubernetes {@code kind} with its {@code apiVersion}, a
+     * header only that tool prints); 40 to 89, lines only that tool prints, higher for the more
+     * specific (an NCCL line prefix over nvidia-smi's matrix, which logs print too; perfquery's
+     * header over ibnetdiscover's node lines); below 40, shapes other text has too
+     * ({@code Name=value}, {@code 0xGUID "name"}). Called at most once per file with at most
+     * {@link Head#MAX_LINES} lines: keep it cheap (patterns compiled once, work shared through
+     * {@link Head#derived}), never above {@link #maxConfidence()}, and never throw.
      */
     int confidence(Head head);
+
+    /**
+     * The most {@link #confidence} ever answers for this format ({@link #CERTAIN} unless told).
+     * The registry asks the readers in falling order of this and stops once no reader left could
+     * beat the one found, so a head that a surer format claims (an XML root, a kubectl object) costs
+     * nothing in the readers below it. Answers above it are taken as it.
+     */
+    default int maxConfidence() {
+        return CERTAIN;
+    }
 
     /** When files of this format are read. */
     ImportPhase phase();

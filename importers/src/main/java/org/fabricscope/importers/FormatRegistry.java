@@ -1,5 +1,7 @@
 package org.fabricscope.importers;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -25,9 +27,9 @@ import org.fabricscope.importers.nccl.NcclTopologyReader;
 import org.fabricscope.importers.nccl.NvidiaSmiTopoReader;
 
 /**
- * The formats an import knows, in registration order. {@link #detect} asks every reader how sure
- * it is that a head is its format and takes the most confident; between equally confident readers,
- * the one registered first.
+ * The formats an import knows, in registration order. {@link #detect} asks the readers how sure
+ * they are that a head is their format and takes the most confident; between equally confident
+ * readers, the one registered first.
  */
 public final class FormatRegistry {
     /** What {@link ImportResult#formats()} says for a file no reader recognised. */
@@ -54,7 +56,12 @@ public final class FormatRegistry {
             new NcclLogReader()));
 
     private final List<FormatReader> readers;
+    /** The readers by falling {@link FormatReader#maxConfidence()}, then registration order: the order {@link #detect} asks them. */
+    private final List<Ranked> byCeiling;
     private final String unknownMessage;
+
+    private record Ranked(FormatReader reader, int ceiling, int index) {
+    }
 
     private FormatRegistry(List<FormatReader> readers) {
         this.readers = List.copyOf(readers);
@@ -75,6 +82,13 @@ public final class FormatRegistry {
                 throw new IllegalArgumentException("format " + r.id() + " has no phase");
             }
         }
+        List<Ranked> ranked = new ArrayList<>();
+        for (int i = 0; i < this.readers.size(); i++) {
+            FormatReader r = this.readers.get(i);
+            ranked.add(new Ranked(r, Math.max(FormatReader.NONE, Math.min(FormatReader.CERTAIN, r.maxConfidence())), i));
+        }
+        ranked.sort(Comparator.comparingInt(Ranked::ceiling).reversed().thenComparingInt(Ranked::index));
+        this.byCeiling = List.copyOf(ranked);
         this.unknownMessage = "not a format FabricScope reads (" + this.readers.stream()
                 .filter(r -> r.phase() != ImportPhase.SKIPPED).map(FormatReader::label)
                 .collect(Collectors.joining(", ")) + "); skipped";
@@ -105,18 +119,28 @@ public final class FormatRegistry {
         return null;
     }
 
-    /** The reader most confident that the head is its format, or null when none claims it. */
+    /**
+     * The reader most confident that the head is its format (between equally confident ones, the
+     * first registered), or null when none claims it. Readers that could not beat the one found,
+     * by their {@link FormatReader#maxConfidence()}, are not asked.
+     */
     public FormatReader detect(Head head) {
-        FormatReader best = null;
+        Ranked best = null;
         int bestScore = FormatReader.NONE;
-        for (FormatReader r : readers) {
-            int c = r.confidence(head);
-            if (c > bestScore) {
+        for (Ranked r : byCeiling) {
+            if (r.ceiling < bestScore) {
+                break; // nobody left can beat it
+            }
+            if (best != null && r.ceiling == bestScore && r.index > best.index) {
+                continue; // could only tie, and loses the tie
+            }
+            int c = Math.min(r.reader.confidence(head), r.ceiling);
+            if (c > bestScore || (c > FormatReader.NONE && c == bestScore && r.index < best.index)) {
                 best = r;
                 bestScore = c;
             }
         }
-        return best;
+        return best == null ? null : best.reader;
     }
 
     /** The diagnostic for a file no reader claims: {@code not a format FabricScope reads (<labels>); skipped}. */

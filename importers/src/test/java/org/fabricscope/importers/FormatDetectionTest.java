@@ -82,8 +82,25 @@ class FormatDetectionTest {
         if (head.length == 0) {
             return "-";
         }
-        FormatReader r = FormatRegistry.standard().detect(Head.of(head));
+        Head h = Head.of(head);
+        FormatReader r = FormatRegistry.standard().detect(h);
+        assertEquals(askEveryReader(h), r, s.name() + ": the same reader as asking every one");
         return r == null ? FormatRegistry.UNKNOWN : r.id();
+    }
+
+    /** Detection without skipping anyone: the highest confidence, ties to the first registered; no reader above its ceiling. */
+    static FormatReader askEveryReader(Head h) {
+        FormatReader best = null;
+        int bestScore = FormatReader.NONE;
+        for (FormatReader r : FormatRegistry.standard().readers()) {
+            int c = r.confidence(h);
+            assertTrue(c >= FormatReader.NONE && c <= r.maxConfidence(), r.id() + " answered " + c);
+            if (c > bestScore) {
+                best = r;
+                bestScore = c;
+            }
+        }
+        return best;
     }
 
     @Test

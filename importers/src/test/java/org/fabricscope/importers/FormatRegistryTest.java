@@ -185,6 +185,65 @@ class FormatRegistryTest {
                 reg.unknownFormatMessage());
     }
 
+    /** Answers a fixed confidence per head (its first line is the key), up to a declared ceiling. */
+    record Scripted(String id, int ceiling, Map<String, Integer> answers) implements FormatReader {
+        @Override
+        public String label() {
+            return "scripted " + id;
+        }
+
+        @Override
+        public int maxConfidence() {
+            return ceiling;
+        }
+
+        @Override
+        public int confidence(Head head) {
+            return answers.getOrDefault(head.lines().get(0), NONE);
+        }
+
+        @Override
+        public ImportPhase phase() {
+            return ImportPhase.COUNTERS;
+        }
+
+        @Override
+        public void read(InputStream in, ReadContext ctx) {
+        }
+    }
+
+    @Test
+    void skippingReadersThatCannotWinGivesWhatAskingEveryOneGives() {
+        java.util.Random rnd = new java.util.Random(4);
+        int[] levels = {0, 10, 20, 20, 50, 75, 90, 100};
+        for (int trial = 0; trial < 500; trial++) {
+            List<Scripted> readers = new ArrayList<>();
+            int n = 1 + rnd.nextInt(8);
+            for (int i = 0; i < n; i++) {
+                int ceiling = levels[rnd.nextInt(levels.length)];
+                Map<String, Integer> answers = new java.util.HashMap<>();
+                for (int k = 0; k < 4; k++) {
+                    answers.put("h" + k, rnd.nextInt(4) == 0 ? ceiling + 5 : levels[rnd.nextInt(levels.length)] % (ceiling + 1));
+                }
+                readers.add(new Scripted("r" + i, ceiling, answers));
+            }
+            FormatRegistry reg = FormatRegistry.of(readers);
+            for (int k = 0; k < 4; k++) {
+                Head h = Head.of("h" + k + "\n");
+                FormatReader expected = null;
+                int bestScore = 0;
+                for (Scripted r : readers) {
+                    int c = Math.min(r.confidence(h), Math.max(0, Math.min(100, r.ceiling())));
+                    if (c > bestScore) {
+                        expected = r;
+                        bestScore = c;
+                    }
+                }
+                assertEquals(expected, reg.detect(h), readers + " on h" + k);
+            }
+        }
+    }
+
     @Test
     void registryRefusesDuplicateIdsAndLabels() {
         assertThrows(IllegalArgumentException.class, () -> FormatRegistry.of(List.of(new Marker("a", "X", 1),

@@ -37,9 +37,14 @@ public final class ErrorThresholdsReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 30;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.thresholds > 0 ? 30 : NONE; // Name=value lines of the physical error counters
+        return !h.prose() && h.thresholds > 0 ? maxConfidence() : NONE; // Name=value lines of the physical error counters
     }
 
     @Override

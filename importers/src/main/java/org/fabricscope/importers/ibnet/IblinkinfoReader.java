@@ -28,9 +28,14 @@ public final class IblinkinfoReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 55;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.linkinfo > 0 ? 55 : NONE; // "Switch: 0x..." headers and "==( 4X ... )==>" lines
+        return !h.prose() && h.linkinfo > 0 ? maxConfidence() : NONE; // "Switch: 0x..." headers and "==( 4X ... )==>" lines
     }
 
     @Override

@@ -28,9 +28,14 @@ public final class IbnetdiscoverListReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 50;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.list > 0 ? 50 : NONE; // "Switch : 0x... ports 36 devid ..." lines
+        return !h.prose() && h.list > 0 ? maxConfidence() : NONE; // "Switch : 0x... ports 36 devid ..." lines
     }
 
     @Override

@@ -28,9 +28,14 @@ public final class IbnetdiscoverPortsReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 45;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.ports > 0 ? 45 : NONE; // "SW  LID PORT 0xGUID ..." lines, below the other tools' shapes
+        return !h.prose() && h.ports > 0 ? maxConfidence() : NONE; // "SW  LID PORT 0xGUID ..." lines, below the other tools' shapes
     }
 
     @Override

@@ -28,9 +28,14 @@ public final class IbnetdiscoverReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 60;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.ibnet > 0 ? 60 : NONE; // node headers and guid lines
+        return !h.prose() && h.ibnet > 0 ? maxConfidence() : NONE; // node headers and guid lines
     }
 
     @Override

@@ -28,9 +28,14 @@ public final class IbqueryerrorsReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 65;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.qerr > 0 ? 65 : NONE; // "Errors for 0x...", "GUID 0x... port N:", "## Summary:"
+        return !h.prose() && h.qerr > 0 ? maxConfidence() : NONE; // "Errors for 0x...", "GUID 0x... port N:", "## Summary:"
     }
 
     @Override

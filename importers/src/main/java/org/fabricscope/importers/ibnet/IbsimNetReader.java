@@ -31,9 +31,14 @@ public final class IbsimNetReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 75;
+    }
+
+    @Override
     public int confidence(Head head) {
         // above every other infiniband-diags shape: its node lines would otherwise pass for ibnetdiscover's
-        return IbHead.of(head).ibsimNet() ? 75 : NONE;
+        return IbHead.of(head).ibsimNet() ? maxConfidence() : NONE;
     }
 
     @Override

@@ -28,10 +28,15 @@ public final class NodeNameMapReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 20;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
         // 0xGUID "name" lines: a shape other lists can have, so weakest of all, and only when they are most lines
-        return !h.prose() && h.map > 0 && h.map >= h.other ? 20 : NONE;
+        return !h.prose() && h.map > 0 && h.map >= h.other ? maxConfidence() : NONE;
     }
 
     @Override

@@ -28,9 +28,14 @@ public final class PerfqueryReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 70;
+    }
+
+    @Override
     public int confidence(Head head) {
         IbHead h = IbHead.of(head);
-        return !h.prose() && h.perf > 0 && h.perfFields > 0 ? 70 : NONE; // "# Port counters:" header and Name:....value fields
+        return !h.prose() && h.perf > 0 && h.perfFields > 0 ? maxConfidence() : NONE; // "# Port counters:" header and Name:....value fields
     }
 
     @Override

@@ -34,6 +34,11 @@ public final class AllocatableReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 95;
+    }
+
+    @Override
     public int confidence(Head head) {
         KubeHead k = KubeHead.of(head);
         if (k.first == null) {
@@ -41,12 +46,12 @@ public final class AllocatableReader implements FormatReader {
         }
         if (k.json) {
             String text = head.text();
-            return !text.contains("\"kind\"") && KubeHead.ALLOCATABLE_KEY.matcher(text).find() ? 95 : NONE;
+            return !text.contains("\"kind\"") && KubeHead.ALLOCATABLE_KEY.matcher(text).find() ? maxConfidence() : NONE;
         }
         if (ALLOCATABLE_GO.matcher(k.first).matches()) {
-            return 95;
+            return maxConfidence();
         }
-        return shellLoop(k) ? 95 : NONE;
+        return shellLoop(k) ? maxConfidence() : NONE;
     }
 
     /** A shell loop's output: a node name line (or {@code name {...}}) before each one-line map. */

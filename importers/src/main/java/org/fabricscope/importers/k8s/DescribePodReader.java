@@ -31,6 +31,11 @@ public final class DescribePodReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 90;
+    }
+
+    @Override
     public int confidence(Head head) {
         KubeHead k = KubeHead.of(head);
         if (k.first == null || !k.first.startsWith("Name:")) {
@@ -42,7 +47,7 @@ public final class DescribePodReader implements FormatReader {
             ns |= l.startsWith("Namespace:");
             podSection |= l.startsWith("Events:") || l.startsWith("Containers:") || l.startsWith("IP:");
         }
-        return ns && podSection ? 90 : NONE;
+        return ns && podSection ? maxConfidence() : NONE;
     }
 
     @Override

@@ -31,9 +31,14 @@ public final class EventsTableReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 95;
+    }
+
+    @Override
     public int confidence(Head head) {
         KubeHead k = KubeHead.of(head);
-        return k.first != null && !k.json && EVENTS_HEADER.matcher(k.first).matches() ? 95 : NONE;
+        return k.first != null && !k.json && EVENTS_HEADER.matcher(k.first).matches() ? maxConfidence() : NONE;
     }
 
     @Override

@@ -38,6 +38,11 @@ public final class KubeObjectsReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 95;
+    }
+
+    @Override
     public int confidence(Head head) {
         KubeHead k = KubeHead.of(head);
         if (k.first == null) {

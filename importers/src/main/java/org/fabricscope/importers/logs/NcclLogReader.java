@@ -35,11 +35,16 @@ public final class NcclLogReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 85;
+    }
+
+    @Override
     public int confidence(Head head) {
         // an NCCL INFO/WARN prefix or a ProcessGroupNCCL/torch.distributed line; below the formats that
         // declare themselves (XML, kubectl objects), which can quote log lines, above nvidia-smi's
         // matrix, which logs often print
-        return NcclLogParser.looksLikeLog(head.lines()) ? 85 : NONE;
+        return NcclLogParser.looksLikeLog(head.lines()) ? maxConfidence() : NONE;
     }
 
     @Override

@@ -31,10 +31,15 @@ public final class NvidiaSmiTopoReader implements FormatReader {
     }
 
     @Override
+    public int maxConfidence() {
+        return 80;
+    }
+
+    @Override
     public int confidence(Head head) {
         for (String raw : head.lines()) {
             if (raw.contains("CPU Affinity") && SMI_HEADER.matcher(ANSI.matcher(raw).replaceAll("")).matches()) {
-                return 80; // the tool's own header; below NCCL logs, which often print this matrix too
+                return maxConfidence(); // the tool's own header; below NCCL logs, which often print this matrix too
             }
         }
         return NONE;
