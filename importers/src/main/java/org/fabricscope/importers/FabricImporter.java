@@ -75,7 +75,17 @@ public final class FabricImporter {
                 formats.put(s.name(), null);
                 continue;
             }
-            FormatReader r = detect(s, head, builder);
+            FormatReader r;
+            try {
+                r = registry.detect(head);
+            } catch (RuntimeException | Error e) {
+                rethrowIfFatal(e);
+                builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
+                        + ReaderFailure.describe(e) + "); skipped"));
+                LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
+                formats.put(s.name(), null);
+                continue;
+            }
             formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
             if (r == null) {
                 String why = registry.unknownFormatMessage();
@@ -119,9 +129,8 @@ public final class FabricImporter {
         } catch (IOException | UncheckedIOException e) {
             String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
             ctx.report(Diagnostic.error(source.name(), 0, "read failed: " + why + "; kept what was read before"));
-        } catch (ImportCancelledException | StackOverflowError | OutOfMemoryError e) {
-            throw e;
         } catch (RuntimeException | Error e) {
+            rethrowIfFatal(e);
             int line = ctx.line();
             ctx.report(Diagnostic.error(source.name(), line, "internal error reading this file"
                     + (line > 0 ? " at line " + line : "") + " (" + ReaderFailure.describe(e)
@@ -131,15 +140,13 @@ public final class FabricImporter {
         }
     }
 
-    /** The most confident reader for the head, or null; a reader that fails to answer is reported and skipped. */
-    private FormatReader detect(ImportSource s, Head head, FabricModelBuilder builder) {
-        try {
-            return registry.detect(head);
-        } catch (RuntimeException e) {
-            builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
-                    + ReaderFailure.describe(e) + "); skipped"));
-            LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
-            return null;
+    /** Cancellation, and running out of memory or stack, end the import; anything else a reader throws ends one file. */
+    private static void rethrowIfFatal(Throwable e) {
+        if (e instanceof ImportCancelledException c) {
+            throw c;
+        }
+        if (e instanceof StackOverflowError || e instanceof OutOfMemoryError) {
+            throw (Error) e;
         }
     }
 

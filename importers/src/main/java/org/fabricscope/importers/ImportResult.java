@@ -12,7 +12,7 @@ import org.fabricscope.model.diagnosis.ErrorThresholds;
  *
  * @param formats source name to the {@link FormatReader#id() id} of the format it was read as,
  *                {@link FormatRegistry#UNKNOWN} when no reader recognised it, null when it was
- *                empty, binary or unreadable
+ *                empty, binary or unreadable (or telling its format failed)
  */
 public record ImportResult(FabricModel model, Map<String, String> formats, ErrorThresholds thresholds) {
     /**

@@ -145,43 +145,55 @@ class ReaderIsolationTest {
         assertThrows(StackOverflowError.class, () -> importWith(StackOverflowError::new, boom));
     }
 
-    @Test
-    void failureWithoutTrackedLinesNamesTheFileOnly() {
-        FormatReader noLines = new FormatReader() {
-            @Override
-            public String id() {
-                return "nolines";
-            }
+    /** Reads its stream whole (no tracked lines), says it reached line {@code at} when that is positive, then fails. */
+    record NoLines(int at) implements FormatReader {
+        @Override
+        public String id() {
+            return "nolines";
+        }
 
-            @Override
-            public String label() {
-                return "no lines";
-            }
+        @Override
+        public String label() {
+            return "no lines";
+        }
 
-            @Override
-            public int confidence(Head head) {
-                return head.lines().get(0).equals("NOLINES") ? CERTAIN : NONE;
-            }
+        @Override
+        public int confidence(Head head) {
+            return head.lines().get(0).equals("NOLINES") ? CERTAIN : NONE;
+        }
 
-            @Override
-            public ImportPhase phase() {
-                return ImportPhase.COUNTERS;
-            }
+        @Override
+        public ImportPhase phase() {
+            return ImportPhase.COUNTERS;
+        }
 
-            @Override
-            public void read(InputStream in, ReadContext ctx) throws IOException {
-                in.readAllBytes();
-                throw new ArrayIndexOutOfBoundsException(7);
+        @Override
+        public void read(InputStream in, ReadContext ctx) throws IOException {
+            in.readAllBytes();
+            if (at > 0) {
+                ctx.at(at);
             }
-        };
+            throw new ArrayIndexOutOfBoundsException(7);
+        }
+    }
+
+    private static List<Diagnostic> readNoLines(int at) {
         List<FormatReader> readers = new ArrayList<>(FormatRegistry.standard().readers());
-        readers.add(noLines);
+        readers.add(new NoLines(at));
         ImportResult r = new FabricImporter(FormatRegistry.of(readers)).importSources(
-                List.of(TestSupport.source("x.bin.txt", "NOLINES\n1\n")), new ArrayList<>(), ImportProgress.NONE,
+                List.of(TestSupport.source("x.txt", "NOLINES\n1\n")), new ArrayList<>(), ImportProgress.NONE,
                 Cancellation.NEVER);
-        assertEquals(List.of(Diagnostic.error("x.bin.txt", 0,
+        return errors(r.model());
+    }
+
+    @Test
+    void failureWithoutTrackedLinesNamesTheFileAndTheLineTheReaderTold() {
+        assertEquals(List.of(Diagnostic.error("x.txt", 0,
                 "internal error reading this file (index out of range); stopped there, kept what was read before")),
-                errors(r.model()));
+                readNoLines(0));
+        assertEquals(List.of(Diagnostic.error("x.txt", 2,
+                "internal error reading this file at line 2 (index out of range); stopped there, kept what was read before")),
+                readNoLines(2));
     }
 
     @Test
@@ -220,7 +232,10 @@ class ReaderIsolationTest {
                 TestSupport.source("crash.txt", "CRASH\n"), TestSupport.source("topo.txt", TOPO)),
                 new ArrayList<>(), ImportProgress.NONE, Cancellation.NEVER);
         assertEquals(List.of(Diagnostic.error("crash.txt", 0, "internal error telling this file's format (missing value); "
-                + "skipped")), errors(r.model()));
+                + "skipped")), r.model().diagnostics().stream().filter(d -> d.source().equals("crash.txt")).toList(),
+                "one diagnostic, not also an unknown-format one");
+        assertEquals(null, r.formats().get("crash.txt"));
+        assertTrue(r.formats().containsKey("crash.txt"));
         assertNotNull(r.model().node(SW1));
     }
 
