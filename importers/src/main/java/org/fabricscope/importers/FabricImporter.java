@@ -26,7 +26,7 @@ import org.fabricscope.importers.k8s.EventsTableImporter;
 import org.fabricscope.importers.k8s.KubeObjectImporter;
 import org.fabricscope.importers.nccl.NcclXmlImporter;
 import org.fabricscope.importers.nccl.NvidiaSmiTopoImporter;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.junit.jupiter.api.Test;
 

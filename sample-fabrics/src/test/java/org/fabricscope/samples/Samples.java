@@ -12,7 +12,7 @@ import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
@@ -49,7 +49,7 @@ final class Samples {
     }
 
     static List<Finding> diagnose(FabricModel m) {
-        return Diagnosis.standard(ErrorThresholds.defaults()).run(m);
+        return Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
     }
 
     /** A finding with this id whose subjects name the switch (by name) and port. */

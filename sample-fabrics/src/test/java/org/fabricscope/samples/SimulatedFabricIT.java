@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Tier;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.Tier;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -8,9 +8,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.layout.MapLayout;
 
 import javafx.animation.PauseTransition;
@@ -326,7 +326,7 @@ public final class FabricMapView extends Region {
             }
             boolean mine = false;
             for (var s : new org.fabricscope.model.ranks.RankSite[] {r.a(), r.b()}) {
-                mine |= sel == s.hca() || (sel instanceof org.fabricscope.model.Host host && host.name().equals(s.host()));
+                mine |= sel == s.hca() || (sel instanceof org.fabricscope.model.fabric.Host host && host.name().equals(s.host()));
             }
             if (!mine && !r.path().contains(sel)) {
                 continue;
@@ -334,7 +334,7 @@ public final class FabricMapView extends Region {
             List<double[]> pts = new java.util.ArrayList<>();
             for (Vertex v : r.path()) {
                 MapLayout.Item it = layout.item(v);
-                if (it == null && v instanceof org.fabricscope.model.FabricNode n && n.host() != null) {
+                if (it == null && v instanceof org.fabricscope.model.fabric.FabricNode n && n.host() != null) {
                     it = layout.item(n.host()); // a collapsed host draws its HCAs
                 }
                 if (it != null) {
@@ -470,7 +470,7 @@ public final class FabricMapView extends Region {
             } else {
                 sb.append("\nHCA, LID ").append(n.lid());
             }
-            sb.append("\nGUID ").append(org.fabricscope.model.Guids.format(n.guid()));
+            sb.append("\nGUID ").append(org.fabricscope.model.core.Guids.format(n.guid()));
         } else if (v instanceof Host h) {
             sb.append(h.name()).append("\nhost, ").append(h.adapters().size()).append(" HCAs (collapsed)");
         }

@@ -12,13 +12,13 @@ import java.util.concurrent.Executors;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Severity;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Vertex;
 
 import javafx.application.Platform;
 import javafx.concurrent.Task;
@@ -328,7 +328,7 @@ public final class MainView extends BorderPane {
                     swatch(Palette.DANGER, "NotReady / cordoned"), swatch(Palette.UNKNOWN, "readiness unknown"),
                     swatch(Palette.FAINT, "no Kubernetes node"));
         } else {
-            var speeds = org.fabricscope.model.LinkSpeed.values();
+            var speeds = org.fabricscope.model.fabric.LinkSpeed.values();
             Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
             for (var s : speeds) {
                 if (present.stream().anyMatch(token -> token.endsWith("x" + s.name()))) {

@@ -3,18 +3,18 @@ package org.fabricscope.app.ui;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Cable;
+import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.diagnosis.LinkDegradedCheck;
 import org.fabricscope.model.diagnosis.LinkDownCheck;
 import org.fabricscope.model.diagnosis.LinkErrorsCheck;
 import org.fabricscope.model.layout.MapLayout;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.ranks.RankRoute;
@@ -51,10 +51,6 @@ public final class MapColouring {
         itemColour = new int[items];
         itemDownPorts = new int[items];
         this.degraded = degraded;
-    }
-
-    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t) {
-        return compute(model, layout, mode, t, model.ranks());
     }
 
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks) {

@@ -6,9 +6,9 @@ import java.util.Set;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
@@ -34,10 +34,11 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
     public static Snapshot build(List<Path> paths, ImportResult result, ColourMode mode, Set<String> collapsed,
                                  boolean collapseAll, String job) {
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
-        List<Finding> findings = Diagnosis.standard(t).run(result.model());
+        Analysis analysis = Analysis.of(result.model(), t);
+        List<Finding> findings = analysis.findings();
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
-        RankMap ranks = result.model().ranks();
-        return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
+        RankMap ranks = analysis.ranks();
+        return new Snapshot(List.copyOf(paths), result, t, findings, analysis.summary(), layout,
                 MapColouring.compute(result.model(), layout, mode, t, ranks, job), mode, Set.copyOf(collapsed), collapseAll, job);
     }
 

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.imageio.ImageIO;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Port;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Port;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,7 +114,7 @@ class MainViewSmokeTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().collapseAll());
         assertTrue(view.snapshot().result() == before, "restyling reuses the imported model");
         long hostGlyphs = view.snapshot().layout().items().stream()
-                .filter(i -> i.vertex() instanceof org.fabricscope.model.Host).count();
+                .filter(i -> i.vertex() instanceof org.fabricscope.model.fabric.Host).count();
         assertEquals(4, hostGlyphs);
     }
 

@@ -11,8 +11,8 @@ import java.util.Set;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.ImportCancelledException;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;

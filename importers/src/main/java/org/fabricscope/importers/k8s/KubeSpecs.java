@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.PodSpecSummary;
 import org.fabricscope.model.k8s.Quantity;

@@ -1,4 +1,6 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
+
+import org.fabricscope.model.core.Evidence;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

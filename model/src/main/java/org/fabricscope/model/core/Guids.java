@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.core;
 
 /** GUID text helpers. GUIDs are 64-bit unsigned values printed in hex with or without 0x. */
 public final class Guids {

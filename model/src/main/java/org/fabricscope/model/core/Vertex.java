@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.core;
 
 /**
  * A vertex of the fabric graph. Vertices are keyed by a stable identity (a GUID, a host name), so

@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.core;
 
 import java.util.Comparator;
 

@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
 
 /** The InfiniBand node types that ibnetdiscover reports (NodeInfo.NodeType). */
 public enum NodeKind {

@@ -1,4 +1,7 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
+
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.FabricEdge;
 
 /**
  * One physical link between two ports. Each link is one edge however many files or both ends

@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
 
 /**
  * What a channel adapter is for. Only {@link #HOST} adapters make a switch a leaf and belong to a

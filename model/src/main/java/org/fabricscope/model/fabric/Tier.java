@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
 
 /** A switch's tier in a fat tree, counted up from the hosts. */
 public enum Tier {

@@ -1,4 +1,9 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
+
+import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.core.Vertex;
 
 import java.util.Collection;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.core;
 
 /** How bad a diagnostic or finding is. Declared most severe first, so natural order sorts worst first. */
 public enum Severity {

@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

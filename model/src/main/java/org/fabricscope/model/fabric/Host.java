@@ -1,4 +1,6 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
+
+import org.fabricscope.model.core.Vertex;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
 
 import java.util.AbstractList;
 import java.util.Arrays;

@@ -1,4 +1,13 @@
-package org.fabricscope.model;
+package org.fabricscope.model.analysis;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.NaturalOrder;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.Tier;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,6 @@
-package org.fabricscope.model;
+package org.fabricscope.model.fabric;
+
+import org.fabricscope.model.core.FabricEdge;
 
 /** Joins a {@link Host} to one of its channel adapters. Not a cable: it has no ports. */
 public final class HostMembership implements FabricEdge {
