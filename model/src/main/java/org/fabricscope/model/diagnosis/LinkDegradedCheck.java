@@ -150,7 +150,7 @@ public final class LinkDegradedCheck implements FabricCheck {
             Port b = c.b();
             List<String> remedies = lostLanes
                     ? List.of("A link that trained to fewer lanes has a damaged cable, a dirty connector or a bad transceiver: reseat, clean or replace the cable between "
-                                    + Subjects.port(a) + " and " + Subjects.port(b) + ".",
+                                    + Subjects.portLabel(a) + " and " + Subjects.portLabel(b) + ".",
                             "After the fix, check with iblinkinfo that the link trains at full width.")
                     : List.of("Check that both ends are configured for the same speeds (ibportstate <lid> <port> query) and that the cable is rated for the speed.",
                             "Replace the cable with one rated for the tier's speed; then re-enable the port so it retrains.");
