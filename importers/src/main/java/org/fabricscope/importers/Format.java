@@ -87,6 +87,9 @@ public enum Format {
         if (k8s != null) {
             return k8s;
         }
+        if (isJsonDocument(head)) {
+            return UNKNOWN; // JSON that is no Kubernetes object (a report, FabricScope's own --json): never a log
+        }
         if (org.fabricscope.importers.logs.NcclLogParser.looksLikeLog(head)) {
             return NCCL_LOG;
         }
@@ -180,6 +183,19 @@ public enum Format {
      * values, or Go's {@code map[...]}), or {@code kubectl describe pod} text ({@code Name:} first,
      * then {@code Namespace:} and a pod section). Null when none of these.
      */
+    private static final Pattern JSON_ARRAY_START = Pattern.compile("^\\[\\s*(?:[{\\[\"\\]]|$).*");
+
+    /** Whether the head starts a JSON object or array ({@code [E1121 ...]} and {@code [rank0]:} log prefixes are not). */
+    static boolean isJsonDocument(List<String> head) {
+        for (String l : head) {
+            String t = l.replace("\uFEFF", "").strip();
+            if (!t.isEmpty()) {
+                return t.startsWith("{") || JSON_ARRAY_START.matcher(t).matches();
+            }
+        }
+        return false;
+    }
+
     public static Format detectKubernetes(List<String> head) {
         String first = null;
         for (String l : head) {

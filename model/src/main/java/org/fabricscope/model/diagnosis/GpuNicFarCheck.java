@@ -25,7 +25,7 @@ import org.fabricscope.model.core.Vertex;
 public final class GpuNicFarCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("gpu-nic-far", Layer.HOST, Severity.WARNING,
             "GPUs whose nearest NIC is on another CPU socket (SYS)",
-            "NCCL topology path types (nvidia-smi topo -m SYS); RDMA fabric manual: troubleshooting matrix (seed 004)");
+            "GPU-NIC affinity computed from the NCCL topology's PCIe tree (nvidia-smi topo -m SYS)");
 
     @Override
     public List<FindingSpec> findings() {

@@ -34,7 +34,7 @@ public final class InsufficientResourcesCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("insufficient-resources", Layer.KUBERNETES, Severity.ERROR,
             "Pending pods that request more of a resource than any node has free, with the per-node shortfall",
-            "ACK/Arena eRDMA guide and its FAQ (seed 000); Kubernetes scheduler FailedScheduling");
+            "seed 000 FAQ (insufficient resources); the scheduler's FailedScheduling reasons");
 
     @Override
     public List<FindingSpec> findings() {

@@ -28,7 +28,7 @@ import org.fabricscope.model.core.Severity;
 public final class LinkDegradedCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("link-degraded", Layer.FABRIC, Severity.WARNING,
             "Cables narrower or slower than their ends support or than the rest of their tier",
-            "iblinkinfo 'Could be' rates (infiniband-diags); RDMA fabric manual: troubleshooting matrix (seed 004)");
+            "ibdiagnet's speed/width checks; iblinkinfo \"Could be\" rates");
 
     @Override
     public List<FindingSpec> findings() {

@@ -23,7 +23,7 @@ import org.fabricscope.model.core.Severity;
 public final class LinkDownCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("link-down", Layer.FABRIC, Severity.WARNING,
             "Ports that are down now but whose LinkDownedCounter shows a link went down: unplugged or failed cables",
-            "IBA LinkDownedCounter (perfquery); RDMA fabric manual: troubleshooting matrix (seed 004)");
+            "iblinkinfo port state + PMA LinkDownedCounter (perfquery)");
 
     @Override
     public List<FindingSpec> findings() {

@@ -21,7 +21,7 @@ import org.fabricscope.model.host.NetPort;
 public final class NicUnmatchedCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("nic-unmatched", Layer.HOST, Severity.WARNING,
             "NIC nets of a host topology that match no HCA of the loaded fabric by GUID or name",
-            "NCCL topology net guid = ibnetdiscover sysimgguid (reference FORMATS.md)");
+            "the host-to-fabric join: NCCL net guid = ibnetdiscover sysimgguid, or <host> mlx5_N");
 
     @Override
     public List<FindingSpec> findings() {

@@ -22,7 +22,7 @@ import org.fabricscope.model.host.PciKind;
 public final class PcieDegradedCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("pcie-degraded", Layer.HOST, Severity.WARNING,
             "GPUs and NICs whose PCIe link is narrower than x16 or slower than their peers on the host",
-            "NCCL topology XML PCIe link width/speed; RDMA fabric manual: troubleshooting matrix (seed 004)");
+            "NCCL topology link_width/link_speed");
 
     @Override
     public List<FindingSpec> findings() {

@@ -22,7 +22,7 @@ import org.fabricscope.model.core.Severity;
 public final class PortNotActiveCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("port-not-active", Layer.FABRIC, Severity.ERROR,
             "Ports stuck in Init or Armed: no subnet manager has activated them",
-            "IBA port states (ibportstate, iblinkinfo); opensm; RDMA fabric manual: troubleshooting matrix (seed 004)");
+            "IBA port state machine; opensm");
 
     @Override
     public List<FindingSpec> findings() {

@@ -38,7 +38,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("rank-path-errors", Layer.TRAINING, Severity.ERROR,
             "A cable with errors (or a lost link) on the fabric path between training ranks that talk over the network",
-            "RDMA fabric manual: troubleshooting matrix (seed 004); NCCL log transports joined to the fabric");
+            "the rank -> GPU -> HCA join, NCCL channel lines and the fabric's counters; seed 004");
 
     @Override
     public List<FindingSpec> findings() {

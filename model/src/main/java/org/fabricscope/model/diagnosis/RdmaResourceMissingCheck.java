@@ -26,7 +26,7 @@ import org.fabricscope.model.k8s.TrainingJob;
 public final class RdmaResourceMissingCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("rdma-resource-missing", Layer.KUBERNETES, Severity.ERROR,
             "Nodes of a job that expects RDMA that offer no RDMA extended resource (device plugin missing)",
-            "ACK/Arena eRDMA guide and its FAQ (seed 000); RunAI multi-node RoCE setup (seed 002)");
+            "seeds 000 (ACK eRDMA Controller), 002 (RDMA device plugin)");
 
     @Override
     public List<FindingSpec> findings() {

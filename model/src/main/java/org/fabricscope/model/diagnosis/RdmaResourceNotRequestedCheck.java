@@ -26,7 +26,7 @@ import org.fabricscope.model.k8s.Resources;
 public final class RdmaResourceNotRequestedCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("rdma-resource-not-requested", Layer.KUBERNETES, Severity.WARNING,
             "Training pods that request no RDMA resource although their node offers one (NCCL then uses TCP)",
-            "ACK/Arena eRDMA guide and its FAQ (seed 000); RunAI multi-node RoCE setup (seed 002)");
+            "seeds 000 (--device=aliyun/erdma=1), 002 (rdma/rdma extended resource)");
 
     @Override
     public List<FindingSpec> findings() {

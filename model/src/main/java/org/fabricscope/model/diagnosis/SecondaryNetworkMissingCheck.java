@@ -23,7 +23,7 @@ public final class SecondaryNetworkMissingCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("secondary-network-missing", Layer.KUBERNETES, Severity.ERROR,
             "Pods whose NCCL_SOCKET_IFNAME names a Multus interface (net1) with no networks annotation",
-            "distributed training on Kubernetes: failure modes (seed 003) (Multus net1)");
+            "seed 003 (Multus net1 and NCCL_SOCKET_IFNAME)");
 
     @Override
     public List<FindingSpec> findings() {

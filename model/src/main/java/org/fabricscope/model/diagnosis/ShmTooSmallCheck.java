@@ -24,7 +24,7 @@ public final class ShmTooSmallCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("shm-too-small", Layer.KUBERNETES, Severity.WARNING,
             "Training pods without a memory-backed /dev/shm emptyDir, or with a sizeLimit below 1Gi",
-            "distributed training on Kubernetes: failure modes (seed 003); RunAI multi-node RoCE setup (seed 002)");
+            "seeds 002, 003 (/dev/shm as a memory-backed emptyDir)");
 
     @Override
     public List<FindingSpec> findings() {

@@ -206,4 +206,30 @@ class ChecksTest {
         assertEquals(List.of("port-not-active", "link-degraded", "link-errors", "a-info"),
                 f.stream().map(Finding::id).toList(), "same severity: by check id");
     }
+
+    @Test
+    void aCheckMayNotRaiseAnIdItDidNotDeclare() {
+        FabricCheck rogue = new FabricCheck() {
+            public List<org.fabricscope.model.core.FindingSpec> findings() {
+                return List.of(new org.fabricscope.model.core.FindingSpec("declared", org.fabricscope.model.core.Layer.FABRIC,
+                        Severity.INFO, "what it may raise", "this test"));
+            }
+
+            public List<Finding> run(CheckContext context) {
+                return List.of(new Finding("undeclared", Severity.INFO, "surprise",
+                        List.of(new org.fabricscope.model.core.Subject.HostRef("h", "h")), List.of(), List.of()));
+            }
+        };
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new Diagnosis(List.of(rogue)).run(FabricModel.empty(), ErrorThresholds.defaults()));
+        assertTrue(e.getMessage().contains("undeclared"), e.getMessage());
+    }
+
+    @Test
+    void theStandardCatalogueDeclaresEachIdOnce() {
+        List<String> ids = Diagnosis.standard(ErrorThresholds.defaults()).catalogue().stream()
+                .map(org.fabricscope.model.core.FindingSpec::id).toList();
+        assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), ids.toString());
+        assertEquals(23, ids.size(), ids.toString());
+    }
 }
