@@ -12,7 +12,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -106,8 +105,7 @@ class GoldenFilesTest {
             return at + ": expected " + a + ", got " + b;
         }
         if (a.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : a.properties()) {
                 if (!b.has(e.getKey())) {
                     return at + "/" + e.getKey() + ": missing";
                 }
@@ -115,8 +113,8 @@ class GoldenFilesTest {
                     return firstDifference(at + "/" + e.getKey(), e.getValue(), b.get(e.getKey()));
                 }
             }
-            for (Iterator<String> it = b.fieldNames(); it.hasNext();) {
-                String k = it.next();
+            for (Map.Entry<String, JsonNode> e : b.properties()) {
+                String k = e.getKey();
                 if (!a.has(k)) {
                     return at + "/" + k + ": new field " + b.get(k);
                 }

@@ -63,7 +63,7 @@ class SimulatedFabricIT {
         // Tiers: the generator's leaf / aggregation (or spine) / core names against what we detected.
         JsonNode names = fabric.get("switchNames");
         List<String> wrong = new ArrayList<>();
-        names.fields().forEachRemaining(e -> {
+        names.properties().forEach(e -> {
             Tier want = switch (e.getKey()) {
                 case "leaf" -> Tier.LEAF;
                 case "core" -> fabric.get("tiers").asInt() == 3 ? Tier.CORE : Tier.SPINE;

@@ -68,6 +68,7 @@ public final class PodLogIngestBench {
 
     static void stub(int port, int pods, int rate) throws Exception {
         List<String> bodies = PodLogFollowerTest.ncclBodies();
+        @SuppressWarnings({"unchecked", "rawtypes"}) // an array of lists, one per group of streams: Java has no generic arrays
         List<Writer>[] groups = new List[4];
         for (int g = 0; g < groups.length; g++) {
             groups[g] = new CopyOnWriteArrayList<>();
