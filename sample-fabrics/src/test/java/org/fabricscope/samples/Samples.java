@@ -52,11 +52,12 @@ final class Samples {
         return Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
     }
 
-    /** A finding with this id whose subjects name the switch (by name) and port. */
-    static boolean hasFinding(List<Finding> findings, String id, String switchName, int port) {
-        String subject = switchName + " port " + port;
-        return findings.stream().anyMatch(f -> f.id().equals(id)
-                && f.subjects().stream().anyMatch(s -> s.equals(subject) || s.startsWith(subject + " ")));
+    /** A finding with this id whose typed subjects include this port of the node with this name (switch or HCA). */
+    static boolean hasFinding(FabricModel model, List<Finding> findings, String id, String nodeName, int port) {
+        java.util.Set<Long> guids = new java.util.HashSet<>();
+        model.nodes().stream().filter(n -> n.displayName().equals(nodeName)).forEach(n -> guids.add(n.guid()));
+        return findings.stream().anyMatch(f -> f.id().equals(id) && f.refs().stream().anyMatch(r ->
+                r instanceof org.fabricscope.model.core.Subject.PortRef p && guids.contains(p.guid()) && p.port() == port));
     }
 
     /** The finding id FabricScope reports for each kind of fault the generators inject. */

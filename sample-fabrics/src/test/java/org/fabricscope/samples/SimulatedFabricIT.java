@@ -79,7 +79,7 @@ class SimulatedFabricIT {
         });
         assertTrue(wrong.isEmpty(), wrong.toString());
         List<Finding> findings = Samples.diagnose(r.model());
-        SampleFabricsGoldenTest.assertFaultsFound(fabric.get("faults"), findings, false);
+        SampleFabricsGoldenTest.assertFaultsFound(fabric.get("faults"), r.model(), findings, false);
     }
 
     private void run(List<String> cmd) throws IOException, InterruptedException {
