@@ -241,7 +241,7 @@ public final class MainView extends BorderPane {
                 showCluster, showLogs);
         MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
         MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
-                + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
+                + org.fabricscope.app.common.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
                 + "for multi-node GPU training clusters."));
         Menu help = new Menu("_Help", null, keys, about);
         MenuBar bar = new MenuBar(file, view, help);
