@@ -12,9 +12,10 @@ import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
-import org.fabricscope.app.ui.ColourMode;
-import org.fabricscope.app.ui.MapColouring;
-import org.fabricscope.app.ui.MapRasterizer;
+import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.app.render.MapColouring;
+import org.fabricscope.app.render.MapPalette;
+import org.fabricscope.app.render.MapRasterizer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,6 +53,7 @@ final class BenchCommand implements Callable<Integer> {
         long[] layoutNs = new long[rounds];
         long[] renderNs = new long[rounds];
         ImportResult r = null;
+        MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
         for (int i = -warmup; i < rounds; i++) {
             long t0 = System.nanoTime();
             r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
@@ -61,7 +63,8 @@ final class BenchCommand implements Callable<Integer> {
             MapLayout layout = TieredLayout.compute(r.model(), java.util.Set.of(), false);
             long t3 = System.nanoTime();
             // one full-detail frame of the whole fabric, fitted into 1600x1000, as the map draws it
-            MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, analysis.thresholds(), analysis.ranks());
+            MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, analysis.thresholds(), analysis.ranks(),
+                    palette);
             long t4 = System.nanoTime();
             double scale = Math.min(1600 / Math.max(1, layout.maxX() - layout.minX()),
                     1000 / Math.max(1, layout.maxY() - layout.minY()));

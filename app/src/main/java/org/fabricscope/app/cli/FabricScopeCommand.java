@@ -3,7 +3,7 @@ package org.fabricscope.app.cli;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 
-import org.fabricscope.app.Version;
+import org.fabricscope.app.common.Version;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

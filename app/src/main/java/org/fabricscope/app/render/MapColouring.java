@@ -1,4 +1,4 @@
-package org.fabricscope.app.ui;
+package org.fabricscope.app.render;
 
 import java.util.List;
 import java.util.Map;
@@ -7,6 +7,7 @@ import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
@@ -29,20 +30,25 @@ import java.util.TreeSet;
  * the FX thread) so drawing a frame only reads arrays.
  */
 public final class MapColouring {
-    final int[] linkColour;
-    final int[] linkThickness;
-    final int[] itemColour;
-    /** Ports of each item's node that lost their link (down now, LinkDownedCounter above zero). */
-    final int[] itemDownPorts;
-    /** Whether the map marks lost links on glyphs (the speed/width mode). */
-    final boolean markDown;
-    final Map<Cable, String> degraded;
-    /** Rank placement and routes (drawn over the map in the transport mode); empty without training logs. */
-    final RankMap ranks;
-    /** Per item, the ranks it holds as a short label ({@code r8-15}); null for none. Transport mode only. */
-    final String[] rankLabels;
+    private static final LinkSpeed[] SPEEDS = LinkSpeed.values();
 
-    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown, RankMap ranks) {
+    private final MapPalette palette;
+    private final int[] linkColour;
+    private final int[] linkThickness;
+    private final int[] itemColour;
+    /** Ports of each item's node that lost their link (down now, LinkDownedCounter above zero). */
+    private final int[] itemDownPorts;
+    /** Whether the map marks lost links on glyphs (the speed/width mode). */
+    private final boolean markDown;
+    private final Map<Cable, String> degraded;
+    /** Rank placement and routes (drawn over the map in the transport mode); empty without training logs. */
+    private final RankMap ranks;
+    /** Per item, the ranks it holds as a short label ({@code r8-15}); null for none. Transport mode only. */
+    private final String[] rankLabels;
+
+    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown, RankMap ranks,
+                         MapPalette palette) {
+        this.palette = palette;
         this.markDown = markDown;
         this.ranks = ranks;
         rankLabels = new String[items];
@@ -53,16 +59,63 @@ public final class MapColouring {
         this.degraded = degraded;
     }
 
-    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks) {
-        return compute(model, layout, mode, t, ranks, null);
+    /** The palette the colours were taken from (the rasteriser draws its background and badges with it). */
+    public MapPalette palette() {
+        return palette;
+    }
+
+    /** ARGB colour of link {@code i} of the layout. */
+    public int linkColour(int i) {
+        return linkColour[i];
+    }
+
+    /** Thickness in pixels of link {@code i}: 1, or 3 for emphasised links. */
+    public int linkThickness(int i) {
+        return linkThickness[i];
+    }
+
+    /** ARGB colour of the glyph of the item with this index. */
+    public int itemColour(int item) {
+        return itemColour[item];
+    }
+
+    /** Ports of the item's node (or host's HCAs) that lost their link. */
+    public int itemDownPorts(int item) {
+        return itemDownPorts[item];
+    }
+
+    /** Whether the map marks lost links on glyphs (the speed/width mode). */
+    public boolean marksDownPorts() {
+        return markDown;
+    }
+
+    /** Degraded cables (narrower or slower than they could run) and why. */
+    public Map<Cable, String> degraded() {
+        return degraded;
+    }
+
+    /** Rank placement and routes; empty without training logs. */
+    public RankMap ranks() {
+        return ranks;
+    }
+
+    /** The ranks the item holds as a short label ({@code r8-15}); null for none or outside the transport mode. */
+    public String rankLabel(int item) {
+        return rankLabels[item];
+    }
+
+    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
+                                       MapPalette palette) {
+        return compute(model, layout, mode, t, ranks, null, palette);
     }
 
     /** {@code job}: in the Kubernetes mode, the training job ({@code namespace/name}) whose hosts stand out; null for all. */
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
-                                       String job) {
+                                       String job, MapPalette palette) {
         Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
         List<MapLayout.Link> links = layout.links();
-        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED, ranks);
+        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED, ranks,
+                palette);
         if (mode == ColourMode.TRANSPORT) {
             c.transport(model, layout, ranks);
             return c;
@@ -87,8 +140,8 @@ public final class MapColouring {
                         }
                     }
                 }
-                colour = worst == Severity.ERROR ? Palette.DANGER : worst == Severity.WARNING ? Palette.WARNING
-                        : anyCounters ? Palette.OK : Palette.UNKNOWN;
+                colour = worst == Severity.ERROR ? palette.danger() : worst == Severity.WARNING ? palette.warning()
+                        : anyCounters ? palette.ok() : palette.unknown();
                 emphasis = worst != null;
             } else {
                 boolean deg = false;
@@ -99,7 +152,7 @@ public final class MapColouring {
                         speed = Math.max(speed, cable.speed().ordinal());
                     }
                 }
-                colour = deg ? Palette.DEGRADED : speed < 0 ? Palette.UNKNOWN : Palette.SPEED[speed];
+                colour = deg ? palette.degraded() : speed < 0 ? palette.unknown() : palette.speed(SPEEDS[speed]);
                 emphasis = deg;
             }
             c.linkColour[i] = colour;
@@ -110,20 +163,20 @@ public final class MapColouring {
             int down = 0;
             if (it.vertex() instanceof FabricNode n) {
                 colour = switch (it.row()) {
-                    case CORE -> Palette.CORE;
-                    case SPINE -> Palette.SPINE;
-                    case LEAF -> Palette.LEAF;
-                    case OTHER -> Palette.OTHER;
-                    default -> Palette.HCA;
+                    case CORE -> palette.core();
+                    case SPINE -> palette.spine();
+                    case LEAF -> palette.leaf();
+                    case OTHER -> palette.other();
+                    default -> palette.hca();
                 };
                 down = downPorts(n);
             } else if (it.vertex() instanceof Host h) {
-                colour = Palette.HOST;
+                colour = palette.host();
                 for (FabricNode a : h.adapters()) {
                     down += downPorts(a);
                 }
             } else {
-                colour = Palette.HCA;
+                colour = palette.hca();
             }
             c.itemColour[it.index()] = colour;
             c.itemDownPorts[it.index()] = down;
@@ -164,13 +217,13 @@ public final class MapColouring {
                     worst = worst == null ? tr : slower(worst, tr);
                 }
             }
-            linkColour[i] = worst == null ? Palette.FAINT : Palette.TRANSPORT[worst.ordinal()];
+            linkColour[i] = worst == null ? palette.faint() : palette.transport(worst);
             linkThickness[i] = worst == null ? 1 : 3;
         }
         for (MapLayout.Item it : layout.items()) {
             Transport tr = byVertex.get(it.vertex());
             boolean isSwitch = it.vertex() instanceof FabricNode n && n.isSwitch();
-            itemColour[it.index()] = tr != null ? Palette.TRANSPORT[tr.ordinal()] : isSwitch ? Palette.UNKNOWN : Palette.FAINT;
+            itemColour[it.index()] = tr != null ? palette.transport(tr) : isSwitch ? palette.unknown() : palette.faint();
             TreeSet<Integer> nums = rankNumbers.get(it.vertex());
             rankLabels[it.index()] = nums == null ? null : ranges(nums);
         }
@@ -224,7 +277,7 @@ public final class MapColouring {
      */
     private void kubernetes(FabricModel model, MapLayout layout, String job) {
         for (int i = 0; i < linkColour.length; i++) {
-            linkColour[i] = Palette.FAINT;
+            linkColour[i] = palette.faint();
             linkThickness[i] = 1;
         }
         for (MapLayout.Item it : layout.items()) {
@@ -232,21 +285,21 @@ public final class MapColouring {
                     : it.vertex() instanceof FabricNode n ? n.host() : null;
             int colour;
             if (h == null) {
-                colour = it.vertex() instanceof FabricNode n && n.isSwitch() ? Palette.UNKNOWN : Palette.FAINT;
+                colour = it.vertex() instanceof FabricNode n && n.isSwitch() ? palette.unknown() : palette.faint();
             } else {
                 K8sNode node = model.k8sNodeOf(h);
                 if (node == null) {
-                    colour = Palette.FAINT;
+                    colour = palette.faint();
                 } else if (Boolean.FALSE.equals(node.ready()) || node.unschedulable()) {
-                    colour = Palette.DANGER;
+                    colour = palette.danger();
                 } else if (model.k8s().podsOn(node.name()).stream().anyMatch(p -> runsJob(p, job))) {
-                    colour = Palette.JOB;
+                    colour = palette.job();
                 } else if (job != null && model.k8s().podsOn(node.name()).stream().anyMatch(p -> runsJob(p, null))) {
-                    colour = Palette.OTHER_JOB;
+                    colour = palette.otherJob();
                 } else if (Boolean.TRUE.equals(node.ready())) {
-                    colour = Palette.OK;
+                    colour = palette.ok();
                 } else {
-                    colour = Palette.UNKNOWN;
+                    colour = palette.unknown();
                 }
             }
             itemColour[it.index()] = colour;

@@ -1,4 +1,4 @@
-package org.fabricscope.app.ui;
+package org.fabricscope.app.render;
 
 import java.util.Arrays;
 import java.util.List;
@@ -22,21 +22,21 @@ public final class MapRasterizer {
         this.pixels = new int[width * height];
     }
 
-    /** Renders links and glyphs for one viewport; pure function of its arguments. */
+    /** Renders links and glyphs for one viewport, in the colouring's palette; pure function of its arguments. */
     public static MapRasterizer render(MapLayout l, MapColouring c, int w, int h, double s, double x, double y) {
         MapRasterizer r = new MapRasterizer(w, h);
-        r.clear(Palette.BACKGROUND);
+        r.clear(c.palette().background());
         List<MapLayout.Link> links = l.links();
         // thin links first, emphasised (errors, degraded) last so they stay on top
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < links.size(); i++) {
-                int thick = c.linkThickness[i];
+                int thick = c.linkThickness(i);
                 if ((pass == 0) == (thick > 1)) {
                     continue;
                 }
                 MapLayout.Link k = links.get(i);
                 double[] e = ends(k);
-                r.line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, c.linkColour[i], thick);
+                r.line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, c.linkColour(i), thick);
             }
         }
         for (MapLayout.Item it : l.items()) {
@@ -47,19 +47,19 @@ public final class MapRasterizer {
             if (ix > w || iy > h || ix + iw < 0 || iy + ih < 0) {
                 continue;
             }
-            r.fillRect(ix, iy, iw, ih, c.itemColour[it.index()]);
-            int lost = c.itemDownPorts[it.index()];
-            if (c.markDown && lost > 0) {
+            r.fillRect(ix, iy, iw, ih, c.itemColour(it.index()));
+            int lost = c.itemDownPorts(it.index());
+            if (c.marksDownPorts() && lost > 0) {
                 // a red badge on the glyph's top-right corner: this switch has ports that lost their link
                 double b = Math.max(6, Math.min(12, ih * 0.8));
-                r.fillRect(ix + iw - b / 2, iy - b / 2, b, b, Palette.DANGER);
+                r.fillRect(ix + iw - b / 2, iy - b / 2, b, b, c.palette().danger());
             }
         }
         return r;
     }
 
     /** A link runs from the lower edge of the upper glyph to the upper edge of the lower one. */
-    static double[] ends(MapLayout.Link k) {
+    public static double[] ends(MapLayout.Link k) {
         MapLayout.Item a = k.a();
         MapLayout.Item b = k.b();
         if (a.y() == b.y()) {

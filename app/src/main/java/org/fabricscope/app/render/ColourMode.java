@@ -1,4 +1,4 @@
-package org.fabricscope.app.ui;
+package org.fabricscope.app.render;
 
 /** What link colours mean on the map. */
 public enum ColourMode {

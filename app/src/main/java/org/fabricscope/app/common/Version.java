@@ -1,4 +1,4 @@
-package org.fabricscope.app;
+package org.fabricscope.app.common;
 
 import java.io.IOException;
 import java.io.InputStream;
