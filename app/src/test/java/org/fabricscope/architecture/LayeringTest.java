@@ -1,6 +1,10 @@
 package org.fabricscope.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -15,7 +19,9 @@ class LayeringTest {
 
     @BeforeAll
     static void importClasses() {
+        // the importers' test-jar (a test dependency of app) is on the class path too: leave it out
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
                 .importPackages("org.fabricscope");
     }
 
@@ -48,6 +54,70 @@ class LayeringTest {
         noClasses().that().resideInAnyPackage("org.fabricscope.app.cli..", "org.fabricscope.app.live..")
                 .should().dependOnClassesThat().resideInAPackage("javafx..")
                 .because("the CLI must start and run on a machine with no display")
+                .check(classes);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("org.fabricscope.(**)").should().beFreeOfCycles()
+                // Known, not fixed here: the readers in importers.bundle/ibnet/k8s/logs/nccl extend or take
+                // the base types that share the root package with FabricImporter/Format, which name every
+                // reader. The fix is to move these five types to their own package (importers.core), in
+                // the importers module, which the reader-contract branch is reworking. Only dependencies on
+                // exactly these types are ignored; any other cycle fails.
+                .ignoreDependency(resideInAPackage("org.fabricscope.importers.."),
+                        resideInAPackage("org.fabricscope.importers").and(simpleName("LineImporter")
+                                .or(simpleName("TextLines")).or(simpleName("Cancellation"))
+                                .or(simpleName("ImportCancelledException")).or(simpleName("ImportSource"))))
+                .because("a cycle between packages makes them one unit: neither can be understood, tested or"
+                        + " moved without the other (model was made acyclic: model.core, model.fabric, model, then"
+                        + " the layers)")
+                .check(classes);
+    }
+
+    @Test
+    void cliDoesNotDependOnTheUi() {
+        noClasses().that().resideInAPackage("org.fabricscope.app.cli..")
+                .should().dependOnClassesThat().resideInAPackage("org.fabricscope.app.ui..")
+                .because("the CLI runs without JavaFX; it opens the window through the DesktopLauncher service"
+                        + " (app.common) and renders the bench frame with app.render")
+                .check(classes);
+    }
+
+    @Test
+    void renderingDoesNotUseJavaFx() {
+        noClasses().that().resideInAPackage("org.fabricscope.app.render..")
+                .should().dependOnClassesThat().resideInAPackage("javafx..")
+                .because("maps are coloured and rasterised off the FX thread and by the CLI's bench, with no toolkit;"
+                        + " the palette reaches them as ARGB ints read from app.css")
+                .check(classes);
+    }
+
+    @Test
+    void renderingDependsOnlyOnTheModel() {
+        noClasses().that().resideInAPackage("org.fabricscope.app.render..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.fabricscope.app.ui..", "org.fabricscope.app.cli..",
+                        "org.fabricscope.app.live..", "org.fabricscope.importers..")
+                .because("the UI and the CLI both draw with it")
+                .check(classes);
+    }
+
+    @Test
+    void sharedAppTypesDependOnNoOtherAppPackage() {
+        noClasses().that().resideInAPackage("org.fabricscope.app.common..")
+                .should().dependOnClassesThat(resideInAPackage("org.fabricscope.app..")
+                        .and(not(resideInAPackage("org.fabricscope.app.common.."))))
+                .because("app.common (Version, DesktopLauncher) is what the CLI and the UI share; it sits below both")
+                .check(classes);
+    }
+
+    @Test
+    void modelCoreDependsOnNoOtherPackageOfOurs() {
+        noClasses().that().resideInAPackage("org.fabricscope.model.core..")
+                .should().dependOnClassesThat(resideInAPackage("org.fabricscope..")
+                        .and(not(resideInAPackage("org.fabricscope.model.core.."))))
+                .because("model.core holds the types every model layer shares (vertices, findings, severities,"
+                        + " diagnostics); it must stay at the bottom for the layers above it to stay acyclic")
                 .check(classes);
     }
 }

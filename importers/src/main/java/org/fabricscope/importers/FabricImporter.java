@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.importers.bundle.BundleReader;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 
 /**

@@ -3,7 +3,7 @@ package org.fabricscope.importers;
 import java.io.IOException;
 import java.io.InputStream;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 
 /**
@@ -89,8 +89,8 @@ public abstract class LineImporter {
         }
     }
 
-    protected final org.fabricscope.model.Evidence evidence(String text) {
-        return new org.fabricscope.model.Evidence(source, lineNumber, text.strip());
+    protected final org.fabricscope.model.core.Evidence evidence(String text) {
+        return new org.fabricscope.model.core.Evidence(source, lineNumber, text.strip());
     }
 
     /** Parses a decimal int, or -1. */

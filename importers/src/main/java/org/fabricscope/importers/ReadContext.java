@@ -3,7 +3,7 @@ package org.fabricscope.importers;
 import java.io.InputStream;
 
 import org.fabricscope.importers.ibnet.NodeNameMap;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import org.fabricscope.importers.bundle.BundleReader;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.junit.jupiter.api.Test;
 
 /**

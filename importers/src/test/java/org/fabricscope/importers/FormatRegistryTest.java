@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Severity;
 import org.junit.jupiter.api.Test;
 
 /** The standard registry's readers, detection by confidence, and the formats recognised only to be skipped. */

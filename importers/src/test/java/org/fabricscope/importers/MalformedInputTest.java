@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Severity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -13,15 +13,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.PhysState;
-import org.fabricscope.model.PortState;
-import org.fabricscope.model.Severity;
-import org.fabricscope.model.Tier;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.PhysState;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.fabric.Tier;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.junit.jupiter.api.Test;
@@ -99,7 +99,7 @@ class RailCaptureGoldenTest {
         // symbol errors on leaf-su1-r3 port 23 (both perfquery and ibqueryerrors report them)
         assertEquals(1873, m.node(LEAF_SU1_R3).port(23).counter("SymbolErrorCounter"));
         assertEquals(42, m.node(0x0c42a10300010205L).port(7).counter("LinkErrorRecoveryCounter"));
-        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m);
+        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
         assertTrue(f.stream().anyMatch(x -> x.id().equals("link-degraded") && x.severity() == Severity.ERROR
                 && x.subjects().stream().anyMatch(sub -> sub.startsWith("leaf-su1-r6 port 12"))), f.toString());
         assertTrue(f.stream().anyMatch(x -> x.id().equals("link-errors") && x.severity() == Severity.ERROR

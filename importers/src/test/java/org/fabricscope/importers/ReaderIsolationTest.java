@@ -12,10 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.NodeKind;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.training.Rank;
 import org.junit.jupiter.api.Test;
 

@@ -15,14 +15,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.CaRole;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.CaRole;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
-import org.fabricscope.model.Tier;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.fabric.Tier;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +62,7 @@ class SeleneGoldenTest {
     void nodeCounts() {
         assertEquals(666, model.switches().size());
         assertEquals(4341, model.channelAdapters().size());
-        assertEquals(0, model.nodes().stream().filter(n -> n.kind() == org.fabricscope.model.NodeKind.ROUTER).count());
+        assertEquals(0, model.nodes().stream().filter(n -> n.kind() == org.fabricscope.model.fabric.NodeKind.ROUTER).count());
     }
 
     @Test
@@ -152,7 +152,7 @@ class SeleneGoldenTest {
     @Test
     void noWarningsOrErrors() {
         assertEquals("", TestSupport.dump(TestSupport.atLeast(model, Severity.WARNING)));
-        List<Finding> findings = Diagnosis.fabric(ErrorThresholds.defaults()).run(model);
+        List<Finding> findings = Diagnosis.fabric(ErrorThresholds.defaults()).run(model, ErrorThresholds.defaults());
         assertEquals(List.of(), findings);
     }
 

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Severity;
 
 /** Small helpers shared by the importer tests. */
 public final class TestSupport {

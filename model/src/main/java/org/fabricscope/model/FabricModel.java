@@ -1,5 +1,18 @@
 package org.fabricscope.model;
 
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.FabricEdge;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.core.NaturalOrder;
+import org.fabricscope.model.core.Vertex;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.HostMembership;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.Tier;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -11,7 +24,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.fabricscope.model.fabric.FabricLayer;
 import org.fabricscope.model.host.Gpu;
+import org.fabricscope.model.training.TrainingLog;
 import org.fabricscope.model.host.GpuFabricPath;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.k8s.K8sEvent;
@@ -30,65 +45,36 @@ import org.jgrapht.graph.Pseudograph;
  * the import produced. Immutable once built; safe to hand to another thread.
  */
 public final class FabricModel {
-    private final Map<Long, FabricNode> nodes;
-    private final List<Cable> cables;
-    private final Map<String, Host> hosts;
+    private final FabricLayer fabric;
     private final List<Diagnostic> diagnostics;
-    private final List<String> sources;
     private final Graph<Vertex, FabricEdge> graph;
-    private final Map<Integer, FabricNode> byLid = new HashMap<>();
-    private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
     private final Map<String, HostTopology> hostTopologies;
     private final K8sLayer k8s;
-    /** Set once by the builder, before the model is handed out. */
-    org.fabricscope.model.training.TrainingLog training = new org.fabricscope.model.training.TrainingLog();
+    private final TrainingLog training;
 
-    FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
-                List<Diagnostic> diagnostics, List<String> sources) {
-        this(nodes, cables, hosts, diagnostics, sources, Map.of());
-    }
-
-    FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
-                List<Diagnostic> diagnostics, List<String> sources, Map<String, HostTopology> hostTopologies) {
-        this(nodes, cables, hosts, diagnostics, sources, hostTopologies, K8sLayer.EMPTY);
-    }
-
-    FabricModel(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts,
-                List<Diagnostic> diagnostics, List<String> sources, Map<String, HostTopology> hostTopologies,
-                K8sLayer k8s) {
+    /** Built by {@link FabricModelBuilder}; every layer is complete and immutable when it gets here. */
+    FabricModel(FabricLayer fabric, List<Diagnostic> diagnostics, Map<String, HostTopology> hostTopologies,
+                K8sLayer k8s, TrainingLog training) {
+        this.fabric = fabric;
         this.k8s = k8s == null ? K8sLayer.EMPTY : k8s;
+        this.training = training == null ? TrainingLog.EMPTY : training;
         this.hostTopologies = Collections.unmodifiableMap(new LinkedHashMap<>(hostTopologies));
-        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
-        this.cables = Collections.unmodifiableList(cables);
-        this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
         this.diagnostics = List.copyOf(diagnostics);
-        this.sources = List.copyOf(sources);
         Pseudograph<Vertex, FabricEdge> g = new Pseudograph<>(null, null, false);
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : fabric.nodes().values()) {
             g.addVertex(n);
-            for (Port p : n.ports()) {
-                if (p.lid != 0) {
-                    byLid.putIfAbsent(p.lid, n);
-                }
-                if (p.portGuid != 0) {
-                    byPortGuid.putIfAbsent(p.portGuid, n);
-                }
-            }
-            if (n.lid != 0) {
-                byLid.put(n.lid, n);
-            }
         }
-        for (Cable c : cables) {
+        for (Cable c : fabric.cables()) {
             g.addEdge(c.a().node(), c.b().node(), c);
         }
-        for (Host h : hosts.values()) {
+        for (Host h : fabric.hosts().values()) {
             g.addVertex(h);
             for (FabricNode a : h.adapters()) {
                 g.addEdge(h, a, new HostMembership(h, a));
             }
         }
         for (HostTopology t : hostTopologies.values()) {
-            Host h = hosts.get(t.name());
+            Host h = fabric.hosts().get(t.name());
             if (h == null) {
                 h = new Host(t.name()); // a host known only from its topology: in the graph, not in hosts()
             }
@@ -98,24 +84,17 @@ public final class FabricModel {
         this.graph = new AsUnmodifiableGraph<>(g);
     }
 
-    /** The Kubernetes layer: nodes, pods, events, training jobs and the node-to-host join (empty when none was read). */
     /** What NCCL and PyTorch logs said: ranks, channel transports, events. Empty when no log was read. */
-    public org.fabricscope.model.training.TrainingLog trainingLog() {
+    public TrainingLog trainingLog() {
         return training;
     }
 
-    private volatile org.fabricscope.model.ranks.RankMap rankMap;
-
-    /** The training ranks placed on the fabric (computed on first use, then shared: the model does not change). */
-    public org.fabricscope.model.ranks.RankMap ranks() {
-        org.fabricscope.model.ranks.RankMap m = rankMap;
-        if (m == null) {
-            m = org.fabricscope.model.ranks.RankMap.of(this);
-            rankMap = m;
-        }
-        return m;
+    /** The fabric layer: switches, CAs, cables and hosts, with their lookups. */
+    public FabricLayer fabric() {
+        return fabric;
     }
 
+    /** The Kubernetes layer: nodes, pods, events, training jobs and the node-to-host join (empty when none was read). */
     public K8sLayer k8s() {
         return k8s;
     }
@@ -140,7 +119,7 @@ public final class FabricModel {
     /** The fabric host a Kubernetes node joined (by name, hostname label or InternalIP), or null. */
     public Host hostOf(K8sNode node) {
         String h = k8s.hostOf(node.name());
-        return h == null ? null : hosts.get(h);
+        return h == null ? null : fabric.hosts().get(h);
     }
 
     /** The Kubernetes node a fabric host is (its readiness, allocatable, pods), or null. */
@@ -195,41 +174,40 @@ public final class FabricModel {
     }
 
     public Collection<FabricNode> nodes() {
-        return nodes.values();
+        return fabric.nodes().values();
     }
 
     public FabricNode node(long guid) {
-        return nodes.get(guid);
+        return fabric.nodes().get(guid);
     }
 
     /** The node answering on this LID (a switch's port 0 LID or a CA port's LID), or null. */
     public FabricNode nodeByLid(int lid) {
-        return byLid.get(lid);
+        return fabric.nodeByLid(lid);
     }
 
     public FabricNode nodeByPortGuid(long guid) {
-        FabricNode n = nodes.get(guid);
-        return n != null ? n : byPortGuid.get(guid);
+        return fabric.nodeByPortGuid(guid);
     }
 
     public List<FabricNode> switches() {
-        return nodes.values().stream().filter(FabricNode::isSwitch).toList();
+        return fabric.nodes().values().stream().filter(FabricNode::isSwitch).toList();
     }
 
     public List<FabricNode> channelAdapters() {
-        return nodes.values().stream().filter(n -> n.kind() == NodeKind.CA).toList();
+        return fabric.nodes().values().stream().filter(n -> n.kind() == NodeKind.CA).toList();
     }
 
     public List<Cable> cables() {
-        return cables;
+        return fabric.cables();
     }
 
     public Map<String, Host> hosts() {
-        return hosts;
+        return fabric.hosts();
     }
 
     public Host host(String name) {
-        return hosts.get(name);
+        return fabric.hosts().get(name);
     }
 
     public List<Diagnostic> diagnostics() {
@@ -238,11 +216,11 @@ public final class FabricModel {
 
     /** The files (or archive entries) the model was read from. */
     public List<String> sources() {
-        return sources;
+        return fabric.sources();
     }
 
     public boolean isEmpty() {
-        return nodes.isEmpty();
+        return fabric.nodes().isEmpty();
     }
 
     public Map<Tier, List<FabricNode>> switchesByTier() {
@@ -250,7 +228,7 @@ public final class FabricModel {
         for (Tier t : Tier.values()) {
             m.put(t, new ArrayList<>());
         }
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : fabric.nodes().values()) {
             if (n.isSwitch()) {
                 m.get(n.tier()).add(n);
             }
@@ -278,7 +256,7 @@ public final class FabricModel {
         List<Vertex> exact = new ArrayList<>();
         List<Vertex> sameSystem = new ArrayList<>();
         List<Vertex> partial = new ArrayList<>();
-        for (Host h : hosts.values()) {
+        for (Host h : fabric.hosts().values()) {
             String name = h.name().toLowerCase(Locale.ROOT);
             if (name.equals(q)) {
                 exact.add(h);
@@ -286,13 +264,13 @@ public final class FabricModel {
                 partial.add(h);
             }
         }
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : fabric.nodes().values()) {
             boolean isExact = n.displayName().toLowerCase(Locale.ROOT).equals(q)
                     || (Guids.isValid(guid) && n.guid() == guid)
                     || (lid > 0 && n.lid() == lid);
             if (!isExact) {
                 for (Port p : n.ports()) {
-                    if ((Guids.isValid(guid) && p.portGuid() == guid) || (lid > 0 && p.lid == lid)) {
+                    if ((Guids.isValid(guid) && p.portGuid() == guid) || (lid > 0 && p.lid() == lid)) {
                         isExact = true;
                         break;
                     }

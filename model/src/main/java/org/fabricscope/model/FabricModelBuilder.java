@@ -1,259 +1,30 @@
 package org.fabricscope.model;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
 
+import org.fabricscope.model.fabric.FabricBuilder;
+import org.fabricscope.model.fabric.FabricLayer;
 import org.fabricscope.model.host.HostLayer;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.HostTopologyBuilder;
+import org.fabricscope.model.k8s.K8sLayerBuilder;
+import org.fabricscope.model.training.TrainingLogBuilder;
 
 /**
- * Collects what importers read, from any number of files in any order, and builds one
- * {@link FabricModel}. Nodes merge by GUID, cables by their two ports, counters join ports by
- * LID and port number once everything is read. Not thread-safe: one import owns one builder.
+ * Collects what importers read, from any number of files in any order, and builds one immutable
+ * {@link FabricModel}: the fabric layer (inherited from {@link FabricBuilder}: nodes merge by GUID,
+ * cables by their two ports, counters join ports once everything is read), host topologies,
+ * the Kubernetes layer and the training layer. Each layer's builder is handed to the importers;
+ * only built, immutable layers go into the model. Not thread-safe: one import owns one builder.
  */
-public final class FabricModelBuilder {
-    private static final Pattern MANAGED_SWITCH_DESC = Pattern.compile("^MF0;([^:]+):([^/\\s]+)(?:/.*)?$");
-
-    private final Map<Long, FabricNode> nodes = new LinkedHashMap<>();
-    private final Map<CableKey, Cable> cables = new LinkedHashMap<>();
-    private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
-    private final List<PendingCounters> pendingCounters = new ArrayList<>();
-    private final List<Diagnostic> diagnostics = new ArrayList<>();
-    private final List<String> sources = new ArrayList<>();
+public final class FabricModelBuilder extends FabricBuilder {
     private final List<HostTopologyBuilder> hostTopologies = new ArrayList<>();
-    private final org.fabricscope.model.k8s.K8sLayerBuilder k8s = new org.fabricscope.model.k8s.K8sLayerBuilder();
-    private final org.fabricscope.model.training.TrainingLog training = new org.fabricscope.model.training.TrainingLog();
-
-    private record PendingCounters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
-                                   Evidence evidence, boolean allPorts) {
-    }
-
-    /** The node with this GUID, created on first mention. A known GUID keeps its first kind. */
-    public FabricNode node(long guid, NodeKind kind) {
-        FabricNode n = nodes.get(guid);
-        if (n == null) {
-            n = new FabricNode(guid, kind);
-            nodes.put(guid, n);
-        }
-        return n;
-    }
-
-    public FabricNode findNode(long guid) {
-        return nodes.get(guid);
-    }
-
-    /** The node with this node GUID, or owning a port with this port GUID; null if none. */
-    public FabricNode findNodeByPortGuid(long guid) {
-        FabricNode n = nodes.get(guid);
-        return n != null ? n : byPortGuid.get(guid);
-    }
-
-    /** First node whose trimmed description or switch name equals {@code name}, or null. */
-    public FabricNode findNodeByName(String name) {
-        String key = name.strip();
-        for (FabricNode n : nodes.values()) {
-            if (n.description.strip().equals(key) || key.equals(n.switchName)) {
-                return n;
-            }
-        }
-        return null;
-    }
-
-    /** The switch whose port-0 LID, or the CA whose port LID, is {@code lid}; null if none. */
-    public FabricNode findNodeByLid(int lid) {
-        if (lid <= 0) {
-            return null;
-        }
-        for (FabricNode n : nodes.values()) {
-            if (n.lid == lid) {
-                return n;
-            }
-            if (!n.isSwitch()) {
-                for (Port p : n.ports.values()) {
-                    if (p.lid == lid) {
-                        return n;
-                    }
-                }
-            }
-        }
-        return null;
-    }
-
-    public Port port(FabricNode node, int number) {
-        return node.ports.computeIfAbsent(number, k -> new Port(node, k));
-    }
-
-    public void setDescription(FabricNode n, String description) {
-        if (description == null) {
-            return;
-        }
-        n.description = description;
-        Matcher m = MANAGED_SWITCH_DESC.matcher(description.strip());
-        if (m.matches()) {
-            n.switchName = m.group(1);
-            n.switchModel = m.group(2);
-        } else {
-            n.switchName = null;
-            n.switchModel = null;
-        }
-    }
-
-    /** Sets the description only when no file has given one yet. */
-    public void offerDescription(FabricNode n, String description) {
-        if (n.description.isEmpty() && description != null && !description.isEmpty()) {
-            setDescription(n, description);
-        }
-    }
-
-    public void setNodeInfo(FabricNode n, int numPorts, long sysImgGuid, int vendorId, int deviceId) {
-        if (numPorts > 0) {
-            n.numPorts = numPorts;
-        }
-        if (sysImgGuid != 0) {
-            n.sysImgGuid = sysImgGuid;
-        }
-        if (vendorId != 0) {
-            n.vendorId = vendorId;
-        }
-        if (deviceId != 0) {
-            n.deviceId = deviceId;
-        }
-    }
-
-    public void setSwitchPort0(FabricNode n, int lid, int lmc, Boolean enhanced) {
-        if (lid != 0) {
-            n.lid = lid;
-        }
-        n.lmc = lmc;
-        if (enhanced != null) {
-            n.enhancedPort0 = enhanced;
-        }
-    }
-
-    public void setEvidence(FabricNode n, Evidence e) {
-        if (n.evidence == null) {
-            n.evidence = e;
-        }
-    }
-
-    public void setPortAddress(Port p, long portGuid, int lid, int lmc) {
-        if (portGuid != 0) {
-            p.portGuid = portGuid;
-            byPortGuid.put(portGuid, p.node());
-        }
-        if (lid != 0) {
-            p.lid = lid;
-            p.lmc = lmc;
-        }
-    }
-
-    public void setExtNumber(Port p, int ext) {
-        p.extNumber = ext;
-    }
-
-    public void setPortRate(Port p, LinkWidth width, LinkSpeed speed) {
-        if (width != null) {
-            p.width = width;
-        }
-        if (speed != null) {
-            p.speed = speed;
-        }
-    }
-
-    public void setPortState(Port p, PortState state, PhysState phys, LinkWidth couldBeWidth,
-                             LinkSpeed couldBeSpeed, Evidence e) {
-        if (state != null && state != PortState.UNKNOWN) {
-            p.state = state;
-        }
-        if (phys != null && phys != PhysState.UNKNOWN) {
-            p.physState = phys;
-        }
-        if (couldBeWidth != null) {
-            p.couldBeWidth = couldBeWidth;
-        }
-        if (couldBeSpeed != null) {
-            p.couldBeSpeed = couldBeSpeed;
-        }
-        p.stateEvidence = e;
-        if (p.evidence == null) {
-            p.evidence = e;
-        }
-    }
-
-    /**
-     * Records a cable between two ports. Both ends of a link usually report it: the second report
-     * fills in what the first lacked. A port already cabled elsewhere gets a warning and keeps its
-     * first cable.
-     */
-    public Cable link(Port x, Port y, LinkWidth width, LinkSpeed speed, Evidence evidence) {
-        if (x.evidence == null) {
-            x.evidence = evidence;
-        }
-        CableKey key = cableKey(x, y);
-        Cable c = cables.get(key);
-        if (c == null) {
-            for (Port p : new Port[] {x, y}) {
-                if (p.cable != null) {
-                    Port other = p.cable.other(p);
-                    diagnostics.add(Diagnostic.warning(evidence.source(), evidence.line(),
-                            p.label() + " is reported cabled to " + (p == x ? y : x).label()
-                                    + " but was already cabled to " + (other == null ? "?" : other.label())
-                                    + "; keeping the first"));
-                    return p.cable;
-                }
-            }
-            boolean xFirst = x.node().id().compareTo(y.node().id()) < 0
-                    || (x.node() == y.node() && x.number() <= y.number());
-            c = xFirst ? new Cable(x, y) : new Cable(y, x);
-            c.evidence = evidence;
-            x.cable = c;
-            y.cable = c;
-            cables.put(key, c);
-        }
-        if (width != null && c.width == null) {
-            c.width = width;
-        }
-        if (speed != null && c.speed == null) {
-            c.speed = speed;
-        }
-        return c;
-    }
-
-    /** Both ends of a cable, in a fixed order, so either end's report finds the same cable. */
-    private record CableKey(long guidA, int portA, long guidB, int portB) {
-        /** GUIDs of one vendor differ in few bits; mix them so the map does not degrade to trees. */
-        @Override
-        public int hashCode() {
-            long h = guidA * 0x9E3779B97F4A7C15L + portA;
-            h = (h ^ (h >>> 29)) * 0xBF58476D1CE4E5B9L + guidB;
-            h = (h ^ (h >>> 31)) * 0x94D049BB133111EBL + portB;
-            return (int) (h ^ (h >>> 32));
-        }
-    }
-
-    private static CableKey cableKey(Port x, Port y) {
-        long gx = x.node().guid();
-        long gy = y.node().guid();
-        boolean xFirst = gx < gy || (gx == gy && x.number() <= y.number());
-        return xFirst ? new CableKey(gx, x.number(), gy, y.number()) : new CableKey(gy, y.number(), gx, x.number());
-    }
-
-    /**
-     * PMA counters of one port, addressed as perfquery addresses it: by LID and port number
-     * (port 255 or {@code allPorts} for an aggregate over all ports), with the GUID or node name
-     * when the tool printed it. Matched to ports when the model is built, so file order is free.
-     */
-    public void counters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
-                         Evidence evidence, boolean allPorts) {
-        pendingCounters.add(new PendingCounters(lid, port, guid, nodeName, new LinkedHashMap<>(counters),
-                evidence, allPorts));
-    }
+    private final K8sLayerBuilder k8s = new K8sLayerBuilder();
+    private final TrainingLogBuilder training = new TrainingLogBuilder();
 
     /**
      * Adds one file's view of a host (NCCL topology, graph dump, nvidia-smi matrix). Which host it
@@ -263,166 +34,23 @@ public final class FabricModelBuilder {
         hostTopologies.add(draft);
     }
 
-    /** The Kubernetes layer being collected: nodes, allocatable maps, pods, events, jobs. */
     /** The training layer that log importers fill (ranks, channels, events). */
-    public org.fabricscope.model.training.TrainingLog training() {
+    public TrainingLogBuilder training() {
         return training;
     }
 
-    public org.fabricscope.model.k8s.K8sLayerBuilder k8s() {
+    /** The Kubernetes layer being collected: nodes, allocatable maps, pods, events, jobs. */
+    public K8sLayerBuilder k8s() {
         return k8s;
     }
 
-    public void diagnostic(Diagnostic d) {
-        diagnostics.add(d);
-    }
-
-    public void source(String name) {
-        sources.add(name);
-    }
-
-    public int nodeCount() {
-        return nodes.size();
-    }
-
+    /** Builds every layer and joins them. Call once, when every file has been read. */
     public FabricModel build() {
-        resolveCounters();
-        classifyAdapters();
-        Map<String, Host> hosts = groupHosts();
-        TierClassifier.assign(nodes.values(), cables.values());
-        Map<String, HostTopology> topologies = HostLayer.resolve(hostTopologies, nodes.values(), diagnostics);
-        java.util.Set<String> hostNames = new java.util.LinkedHashSet<>(hosts.keySet());
+        FabricLayer fabric = buildFabric();
+        Map<String, HostTopology> topologies = HostLayer.resolve(hostTopologies, fabric.nodes().values(),
+                diagnosticList());
+        Set<String> hostNames = new LinkedHashSet<>(fabric.hosts().keySet());
         hostNames.addAll(topologies.keySet());
-        FabricModel model = new FabricModel(nodes, new ArrayList<>(cables.values()), hosts, diagnostics, sources, topologies,
-                k8s.build(hostNames));
-        model.training = training;
-        return model;
-    }
-
-    private void resolveCounters() {
-        if (pendingCounters.isEmpty()) {
-            return;
-        }
-        Map<Integer, FabricNode> switchByLid = new HashMap<>();
-        Map<Integer, Port> caPortByLid = new HashMap<>();
-        for (FabricNode n : nodes.values()) {
-            if (n.isSwitch()) {
-                if (n.lid != 0) {
-                    switchByLid.put(n.lid, n);
-                }
-            } else {
-                for (Port p : n.ports.values()) {
-                    if (p.lid != 0) {
-                        int span = 1 << Math.min(p.lmc, 7);
-                        for (int i = 0; i < span; i++) {
-                            caPortByLid.put(p.lid + i, p);
-                        }
-                    }
-                }
-            }
-        }
-        for (PendingCounters pc : pendingCounters) {
-            FabricNode node = null;
-            if (Guids.isValid(pc.guid)) {
-                node = nodes.get(pc.guid);
-                if (node == null) {
-                    node = byPortGuid.get(pc.guid);
-                }
-            }
-            if (node == null && pc.lid > 0) {
-                FabricNode sw = switchByLid.get(pc.lid);
-                if (sw != null) {
-                    node = sw;
-                } else {
-                    Port cp = caPortByLid.get(pc.lid);
-                    if (cp != null) {
-                        node = cp.node();
-                    }
-                }
-            }
-            if (node == null && pc.nodeName != null) {
-                node = findNodeByName(pc.nodeName);
-            }
-            if (node == null) {
-                diagnostics.add(Diagnostic.warning(pc.evidence.source(), pc.evidence.line(),
-                        "counters for " + (pc.lid > 0 ? "LID " + pc.lid : pc.nodeName != null ? "\"" + pc.nodeName + "\""
-                                : Guids.format(pc.guid)) + " port " + pc.port
-                                + " match no node of the loaded fabric; load its ibnetdiscover output too"));
-                continue;
-            }
-            if (pc.allPorts || pc.port == 255) {
-                diagnostics.add(Diagnostic.info(pc.evidence.source(), pc.evidence.line(),
-                        "aggregate counters over all ports of " + node.displayName()
-                                + " cannot be placed on one port; read per-port counters (perfquery without -a)"));
-                continue;
-            }
-            Port p = port(node, pc.port);
-            p.counters.putAll(pc.counters);
-            p.counterEvidence = pc.evidence;
-            for (String name : pc.counters.keySet()) {
-                p.counterSources.put(name, pc.evidence);
-            }
-        }
-    }
-
-    /** SHARP aggregation nodes and a switch's own management CA are not hosts. */
-    private void classifyAdapters() {
-        Map<Long, Boolean> switchSysImg = new HashMap<>();
-        for (FabricNode n : nodes.values()) {
-            if (n.isSwitch() && n.sysImgGuid != 0) {
-                switchSysImg.put(n.sysImgGuid, true);
-            }
-        }
-        for (FabricNode n : nodes.values()) {
-            if (n.kind() != NodeKind.CA) {
-                continue;
-            }
-            String d = n.description.strip();
-            if (d.contains("Aggregation Node")) {
-                n.role = CaRole.SHARP_AGGREGATION;
-            } else if ((n.sysImgGuid != 0 && switchSysImg.containsKey(n.sysImgGuid))
-                    || MANAGED_SWITCH_DESC.matcher(d).matches()) {
-                n.role = CaRole.SWITCH_MANAGEMENT;
-            } else {
-                n.role = CaRole.HOST;
-            }
-        }
-    }
-
-    private Map<String, Host> groupHosts() {
-        Map<String, Host> hosts = new LinkedHashMap<>();
-        for (FabricNode n : nodes.values()) {
-            if (!n.isHostAdapter()) {
-                continue;
-            }
-            String name = hostNameOf(n);
-            Host h = hosts.computeIfAbsent(name, Host::new);
-            h.addAdapter(n);
-            n.host = h;
-        }
-        return hosts;
-    }
-
-    /**
-     * The host part of an HCA description: {@code "selene-cache-02 mlx5_1 "} gives
-     * {@code selene-cache-02}. A description of one word is the host itself; none at all falls
-     * back to the system image GUID, which the ports of one adapter share.
-     */
-    public static String hostNameOf(FabricNode ca) {
-        String d = ca.description.strip();
-        if (d.isEmpty()) {
-            return Guids.format(ca.sysImgGuid != 0 ? ca.sysImgGuid : ca.guid());
-        }
-        int sp = indexOfWhitespace(d);
-        return sp < 0 ? d : d.substring(0, sp);
-    }
-
-    private static int indexOfWhitespace(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (Character.isWhitespace(s.charAt(i))) {
-                return i;
-            }
-        }
-        return -1;
+        return new FabricModel(fabric, diagnosticList(), topologies, k8s.build(hostNames), training.build());
     }
 }

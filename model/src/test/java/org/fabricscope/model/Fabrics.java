@@ -1,5 +1,13 @@
 package org.fabricscope.model;
 
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.Port;
+
 /** Builds small synthetic fabrics through the public builder API, as an importer would. */
 public final class Fabrics {
     private final FabricModelBuilder b = new FabricModelBuilder();

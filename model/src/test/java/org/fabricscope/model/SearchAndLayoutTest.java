@@ -1,5 +1,14 @@
 package org.fabricscope.model;
 
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.core.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.NodeKind;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,15 @@
 package org.fabricscope.model;
 
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.fabric.CaRole;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.Tier;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

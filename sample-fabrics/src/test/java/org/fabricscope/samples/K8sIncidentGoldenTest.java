@@ -11,9 +11,9 @@ import java.util.List;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sNode;

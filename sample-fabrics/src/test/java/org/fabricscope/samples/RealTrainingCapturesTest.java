@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.junit.jupiter.api.Test;
 

@@ -12,7 +12,7 @@ import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
@@ -49,14 +49,15 @@ final class Samples {
     }
 
     static List<Finding> diagnose(FabricModel m) {
-        return Diagnosis.standard(ErrorThresholds.defaults()).run(m);
+        return Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
     }
 
-    /** A finding with this id whose subjects name the switch (by name) and port. */
-    static boolean hasFinding(List<Finding> findings, String id, String switchName, int port) {
-        String subject = switchName + " port " + port;
-        return findings.stream().anyMatch(f -> f.id().equals(id)
-                && f.subjects().stream().anyMatch(s -> s.equals(subject) || s.startsWith(subject + " ")));
+    /** A finding with this id whose typed subjects include this port of the node with this name (switch or HCA). */
+    static boolean hasFinding(FabricModel model, List<Finding> findings, String id, String nodeName, int port) {
+        java.util.Set<Long> guids = new java.util.HashSet<>();
+        model.nodes().stream().filter(n -> n.displayName().equals(nodeName)).forEach(n -> guids.add(n.guid()));
+        return findings.stream().anyMatch(f -> f.id().equals(id) && f.refs().stream().anyMatch(r ->
+                r instanceof org.fabricscope.model.core.Subject.PortRef p && guids.contains(p.guid()) && p.port() == port));
     }
 
     /** The finding id FabricScope reports for each kind of fault the generators inject. */

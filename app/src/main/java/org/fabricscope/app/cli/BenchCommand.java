@@ -8,14 +8,14 @@ import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
-import org.fabricscope.app.ui.ColourMode;
-import org.fabricscope.app.ui.MapColouring;
-import org.fabricscope.app.ui.MapRasterizer;
+import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.app.render.MapColouring;
+import org.fabricscope.app.render.MapPalette;
+import org.fabricscope.app.render.MapRasterizer;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,17 +53,18 @@ final class BenchCommand implements Callable<Integer> {
         long[] layoutNs = new long[rounds];
         long[] renderNs = new long[rounds];
         ImportResult r = null;
+        MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
         for (int i = -warmup; i < rounds; i++) {
             long t0 = System.nanoTime();
             r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
             long t1 = System.nanoTime();
-            Diagnosis.standard(ErrorThresholds.defaults()).run(r.model());
-            FabricSummary.of(r.model(), ErrorThresholds.defaults());
+            Analysis analysis = Analysis.of(r.model(), ErrorThresholds.defaults());
             long t2 = System.nanoTime();
             MapLayout layout = TieredLayout.compute(r.model(), java.util.Set.of(), false);
             long t3 = System.nanoTime();
             // one full-detail frame of the whole fabric, fitted into 1600x1000, as the map draws it
-            MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, ErrorThresholds.defaults());
+            MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, analysis.thresholds(), analysis.ranks(),
+                    palette);
             long t4 = System.nanoTime();
             double scale = Math.min(1600 / Math.max(1, layout.maxX() - layout.minX()),
                     1000 / Math.max(1, layout.maxY() - layout.minY()));
@@ -81,7 +82,7 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("java %s, %d cores, max heap %d MiB; %d warm-up + %d timed rounds%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, warmup, rounds);
-        for (var row : List.of(new Object[] {"import+model", importNs}, new Object[] {"diagnose+summary", diagNs},
+        for (var row : List.of(new Object[] {"import+model", importNs}, new Object[] {"analysis", diagNs},
                 new Object[] {"layout+colours", layoutNs},
                 new Object[] {"render 1600x1000", renderNs})) {
             long[] v = ((long[]) row[1]).clone();

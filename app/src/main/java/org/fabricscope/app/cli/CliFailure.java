@@ -2,6 +2,8 @@ package org.fabricscope.app.cli;
 
 /** A failure the CLI reports as one line and an exit status, never as a stack trace. */
 final class CliFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final int status;
 
     CliFailure(int status, String message) {

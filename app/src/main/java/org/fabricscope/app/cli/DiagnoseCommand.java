@@ -4,10 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Finding;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
@@ -33,20 +32,20 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Override
     public Integer call() throws JsonProcessingException {
         InputOptions.Loaded in = input.load();
-        List<Finding> findings = Diagnosis.standard(in.thresholds()).run(in.result().model());
+        List<Finding> findings = in.analysis().findings();
         var out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> doc = new java.util.LinkedHashMap<>();
-            doc.put("findings", findings);
+            doc.put("findings", findings.stream().map(Json::finding).toList());
             doc.put("diagnostics", in.diagnostics());
             out.println(Json.MAPPER.writeValueAsString(doc));
             return 0;
         }
-        long problems = in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO).count();
+        long problems = in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO).count();
         if (problems > 0) {
             var err = spec.commandLine().getErr();
             err.printf("%d input problems (fabricscope summary lists them), first:%n", problems);
-            in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO).limit(5)
+            in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO).limit(5)
                     .forEach(d -> err.println("  " + d));
         }
         if (findings.isEmpty()) {

@@ -13,13 +13,13 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.FabricEdge;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.core.FabricEdge;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Vertex;
 import org.jgrapht.nio.Attribute;
 import org.jgrapht.nio.DefaultAttribute;
 import org.jgrapht.nio.GraphExporter;
@@ -154,7 +154,7 @@ final class ExportCommand implements Callable<Integer> {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("nodes", nodes);
         root.put("cables", cables);
-        var ranks = model.ranks();
+        var ranks = org.fabricscope.model.ranks.RankMap.of(model);
         if (!ranks.isEmpty()) {
             root.put("ranks", ranks.sites().stream().map(ExportCommand::rankJson).toList());
             root.put("rankPairs", ranks.routes().stream().map(ExportCommand::pairJson).toList());

@@ -3,7 +3,10 @@ package org.fabricscope.app.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
+
+import org.fabricscope.app.common.DesktopLauncher;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -28,7 +31,11 @@ final class GuiCommand implements Callable<Integer> {
             throw new CliFailure(3, "no display (DISPLAY is not set): use 'fabricscope summary' or 'diagnose' on a headless machine,"
                     + " or run under xvfb-run");
         }
-        org.fabricscope.app.ui.FabricScopeApp.launchWith(paths, find);
+        // the window is found at run time, so that nothing here refers to the UI (or loads JavaFX) before it is asked for
+        DesktopLauncher desktop = ServiceLoader.load(DesktopLauncher.class, GuiCommand.class.getClassLoader()).findFirst()
+                .orElseThrow(() -> new CliFailure(70, "this build has no desktop window (no " + DesktopLauncher.class.getName()
+                        + " service); use 'fabricscope summary' or 'diagnose'"));
+        desktop.launch(paths, find);
         return 0;
     }
 }

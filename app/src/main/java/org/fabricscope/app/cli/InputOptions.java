@@ -19,7 +19,7 @@ import org.fabricscope.importers.kube.ClusterReader;
 import org.fabricscope.importers.kube.KubeConnector;
 import org.fabricscope.importers.kube.KubeException;
 import org.fabricscope.importers.kube.KubeTarget;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,8 +70,11 @@ final class InputOptions {
             description = "Counter thresholds in infiniband-diags error_thresholds format (Name=value).")
     Path thresholdsFile;
 
-    /** What a command works on: the import, the thresholds in force, and every diagnostic of both. */
-    record Loaded(ImportResult result, ErrorThresholds thresholds, List<Diagnostic> diagnostics) {
+    /** What a command works on: the import, its analysis (thresholds in force, ranks, findings, summary), and every diagnostic. */
+    record Loaded(ImportResult result, org.fabricscope.model.analysis.Analysis analysis, List<Diagnostic> diagnostics) {
+        ErrorThresholds thresholds() {
+            return analysis.thresholds();
+        }
     }
 
     /** Imports the paths and reads the thresholds; fails with status 1 when nothing could be read. */
@@ -79,7 +82,7 @@ final class InputOptions {
         ImportResult r = importPaths();
         List<Diagnostic> problems = new ArrayList<>(r.model().diagnostics());
         ErrorThresholds t = thresholds(r, problems);
-        return new Loaded(r, t, List.copyOf(problems));
+        return new Loaded(r, org.fabricscope.model.analysis.Analysis.of(r.model(), t), List.copyOf(problems));
     }
 
     /** Imports the paths and the live read; fails with status 1 when nothing could be read. */
@@ -88,7 +91,7 @@ final class InputOptions {
         ImportResult r = kube ? importWithCluster() : new FabricImporter().importPaths(paths, ImportProgress.NONE,
                 Cancellation.NEVER);
         if (!r.readAnything()) {
-            String why = r.model().diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.Severity.INFO)
+            String why = r.model().diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO)
                     .findFirst().map(Diagnostic::toString).orElse("no fabric dump found in " + paths);
             throw new CliFailure(1, "nothing to read: " + why);
         }

@@ -1,8 +1,13 @@
 package org.fabricscope.app.cli;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Subject;
+
+import org.fabricscope.model.core.Severity;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonSerializer;
@@ -22,5 +27,30 @@ final class Json {
             }));
 
     private Json() {
+    }
+
+    /**
+     * A finding as {@code diagnose --json} publishes it: {@code id, severity, title, subjects} (the
+     * labels), {@code evidence, remedies}, then {@code refs}, the subjects as typed keys
+     * ({@code {"kind": "port", "guid": "0x...", "port": 23, "label": "..."}}). Fields only grow.
+     */
+    static Map<String, Object> finding(Finding f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", f.id());
+        m.put("severity", f.severity());
+        m.put("title", f.title());
+        m.put("subjects", f.subjects());
+        m.put("evidence", f.evidence());
+        m.put("remedies", f.remedies());
+        m.put("refs", f.refs().stream().map(Json::ref).toList());
+        return m;
+    }
+
+    static Map<String, Object> ref(Subject s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", s.kind());
+        m.putAll(s.keys());
+        m.put("label", s.label());
+        return m;
     }
 }

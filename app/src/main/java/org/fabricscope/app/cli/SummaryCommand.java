@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.FabricSummary;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.analysis.FabricSummary;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
@@ -34,7 +34,7 @@ final class SummaryCommand implements Callable<Integer> {
     @Override
     public Integer call() throws JsonProcessingException {
         InputOptions.Loaded in = input.load();
-        FabricSummary s = FabricSummary.of(in.result().model(), in.thresholds());
+        FabricSummary s = in.analysis().summary();
         List<Diagnostic> all = in.diagnostics();
         var out = spec.commandLine().getOut();
         if (json) {

@@ -31,7 +31,7 @@ import org.fabricscope.importers.kube.LogLineBatch;
 import org.fabricscope.importers.kube.LogLineBatcher;
 import org.fabricscope.importers.kube.PodLogFollower;
 import org.fabricscope.importers.kube.PodLogStatus;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -8,7 +8,7 @@ import java.util.Map;
 
 import org.fabricscope.importers.kube.LogLine;
 import org.fabricscope.importers.logs.NcclLogParser;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 
 /**

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Host;
+import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.NodeFit;

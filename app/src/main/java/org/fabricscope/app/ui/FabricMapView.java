@@ -8,9 +8,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.app.render.MapColouring;
+import org.fabricscope.app.render.MapPalette;
+import org.fabricscope.app.render.MapRasterizer;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.layout.MapLayout;
 
 import javafx.animation.PauseTransition;
@@ -49,6 +52,13 @@ public final class FabricMapView extends Region {
     private final AtomicLong renderGeneration = new AtomicLong();
     private final PauseTransition settle = new PauseTransition(Duration.millis(60));
     private final Tooltip tooltip = new Tooltip();
+    /** Overlay colours, from the stylesheet's palette (read on the FX thread the first time). */
+    private final MapPalette palette = UiPalette.current();
+    private final Color background = UiPalette.fx(palette.background());
+    private final Color hint = UiPalette.fx(palette.hint());
+    private final Color label = UiPalette.fx(palette.label());
+    private final Color labelMuted = UiPalette.fx(palette.labelMuted());
+    private final Color selection = UiPalette.fx(palette.selection());
 
     private MapLayout layout;
     private MapColouring colouring;
@@ -68,7 +78,7 @@ public final class FabricMapView extends Region {
     private long lastRenderNanos;
 
     public FabricMapView() {
-        getStyleClass().add("fabric-map");
+        getStyleClass().add(Styles.FABRIC_MAP);
         getChildren().add(canvas);
         setFocusTraversable(true);
         settle.setOnFinished(e -> requestRender());
@@ -225,10 +235,10 @@ public final class FabricMapView extends Region {
         GraphicsContext g = canvas.getGraphicsContext2D();
         double w = canvas.getWidth();
         double h = canvas.getHeight();
-        g.setFill(Color.web(Palette.css(Palette.BACKGROUND)));
+        g.setFill(background);
         g.fillRect(0, 0, w, h);
         if (layout == null) {
-            g.setFill(Color.GRAY);
+            g.setFill(hint);
             g.setTextAlign(TextAlignment.CENTER);
             g.fillText("Open ibnetdiscover / iblinkinfo / perfquery dumps (Ctrl+O), or drop files here", w / 2, h / 2);
             return;
@@ -256,14 +266,14 @@ public final class FabricMapView extends Region {
             if (sx < -50 || sy < -20 || sx > w + 50 || sy > h + 20) {
                 continue;
             }
-            g.setFill(Color.web("#1f2328"));
+            g.setFill(label);
             g.fillText(shortName(it.vertex()), sx, sy + it.height() * scale / 2 + 8, Math.max(60, it.width() * scale * 1.6));
             labels++;
         }
         drawRowLabels(g);
         drawRanks(g, w, h);
-        highlight(g, hover, Color.web("#57606a"));
-        highlight(g, selected, Color.web(Palette.css(Palette.SELECTION)));
+        highlight(g, hover, labelMuted);
+        highlight(g, selected, selection);
         if (selected != null) {
             // the selection's cables: a halo under each, then the cable in its own colour
             int drawn = 0;
@@ -275,12 +285,12 @@ public final class FabricMapView extends Region {
                 }
                 double[] e = MapRasterizer.ends(k);
                 g.setGlobalAlpha(0.35);
-                g.setStroke(Color.web(Palette.css(Palette.SELECTION)));
+                g.setStroke(selection);
                 g.setLineWidth(6);
                 g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
                 g.setGlobalAlpha(1);
-                g.setStroke(Color.web(Palette.css(colouring.linkColour[i])));
-                g.setLineWidth(Math.max(1.5, colouring.linkThickness[i]));
+                g.setStroke(UiPalette.fx(colouring.linkColour(i)));
+                g.setLineWidth(Math.max(1.5, colouring.linkThickness(i)));
                 g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
                 drawn++;
             }
@@ -293,14 +303,13 @@ public final class FabricMapView extends Region {
      * pair's transport colour.
      */
     private void drawRanks(GraphicsContext g, double w, double h) {
-        if (colouring == null || colouring.ranks == null || colouring.ranks.isEmpty()) {
+        if (colouring == null || colouring.ranks() == null || colouring.ranks().isEmpty()) {
             return;
         }
-        String[] labels = colouring.rankLabels;
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 10));
         g.setTextAlign(TextAlignment.CENTER);
         for (MapLayout.Item it : layout.items()) {
-            String l = labels[it.index()];
+            String l = colouring.rankLabel(it.index());
             if (l == null) {
                 continue;
             }
@@ -310,9 +319,9 @@ public final class FabricMapView extends Region {
                 continue;
             }
             double tw = Math.max(22, l.length() * 6.2);
-            g.setFill(Color.web("#ffffff", 0.9));
+            g.setFill(UiPalette.fx(palette.badge(), 0.9));
             g.fillRoundRect(sx - tw / 2, sy - 7, tw, 14, 6, 6);
-            g.setFill(Color.web(Palette.css(colouring.itemColour[it.index()])));
+            g.setFill(UiPalette.fx(colouring.itemColour(it.index())));
             g.fillText(l, sx, sy);
         }
         if (selected == null) {
@@ -320,13 +329,13 @@ public final class FabricMapView extends Region {
         }
         Vertex sel = selected.vertex();
         int drawn = 0;
-        for (var r : colouring.ranks.routes()) {
+        for (var r : colouring.ranks().routes()) {
             if (!r.routed() || drawn > 400) {
                 continue;
             }
             boolean mine = false;
             for (var s : new org.fabricscope.model.ranks.RankSite[] {r.a(), r.b()}) {
-                mine |= sel == s.hca() || (sel instanceof org.fabricscope.model.Host host && host.name().equals(s.host()));
+                mine |= sel == s.hca() || (sel instanceof org.fabricscope.model.fabric.Host host && host.name().equals(s.host()));
             }
             if (!mine && !r.path().contains(sel)) {
                 continue;
@@ -334,7 +343,7 @@ public final class FabricMapView extends Region {
             List<double[]> pts = new java.util.ArrayList<>();
             for (Vertex v : r.path()) {
                 MapLayout.Item it = layout.item(v);
-                if (it == null && v instanceof org.fabricscope.model.FabricNode n && n.host() != null) {
+                if (it == null && v instanceof org.fabricscope.model.fabric.FabricNode n && n.host() != null) {
                     it = layout.item(n.host()); // a collapsed host draws its HCAs
                 }
                 if (it != null) {
@@ -343,8 +352,8 @@ public final class FabricMapView extends Region {
             }
             // a halo, then the pair's transport colour on top, so the path reads over the coloured cables
             for (int pass = 0; pass < 2; pass++) {
-                g.setStroke(pass == 0 ? Color.web(Palette.css(Palette.SELECTION), 0.45)
-                        : Color.web(Palette.css(Palette.TRANSPORT[r.transport().ordinal()])));
+                g.setStroke(pass == 0 ? UiPalette.fx(palette.selection(), 0.45)
+                        : UiPalette.fx(colouring.palette().transport(r.transport())));
                 g.setLineWidth(pass == 0 ? 9 : 3.5);
                 for (int i = 1; i < pts.size(); i++) {
                     g.strokeLine(pts.get(i - 1)[0], pts.get(i - 1)[1], pts.get(i)[0], pts.get(i)[1]);
@@ -357,7 +366,7 @@ public final class FabricMapView extends Region {
     private void drawRowLabels(GraphicsContext g) {
         g.setTextAlign(TextAlignment.LEFT);
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
-        g.setFill(Color.web("#57606a"));
+        g.setFill(labelMuted);
         for (var e : layout.rowY().entrySet()) {
             double sy = e.getValue() * scale + ty;
             if (sy > 0 && sy < canvas.getHeight()) {
@@ -470,13 +479,13 @@ public final class FabricMapView extends Region {
             } else {
                 sb.append("\nHCA, LID ").append(n.lid());
             }
-            sb.append("\nGUID ").append(org.fabricscope.model.Guids.format(n.guid()));
+            sb.append("\nGUID ").append(org.fabricscope.model.core.Guids.format(n.guid()));
         } else if (v instanceof Host h) {
             sb.append(h.name()).append("\nhost, ").append(h.adapters().size()).append(" HCAs (collapsed)");
         }
         List<String> notes = new ArrayList<>();
-        if (colouring != null && colouring.itemDownPorts[it.index()] > 0) {
-            notes.add(colouring.itemDownPorts[it.index()] + " port(s) lost their link");
+        if (colouring != null && colouring.itemDownPorts(it.index()) > 0) {
+            notes.add(colouring.itemDownPorts(it.index()) + " port(s) lost their link");
         }
         int cables = 0;
         for (MapLayout.Link k : layout.links()) {

@@ -22,9 +22,10 @@ public final class FabricScopeApp extends Application {
 
     @Override
     public void start(Stage stage) {
+        UiPalette.current(); // the map's colours, read from app.css once, here on the FX thread
         view = new MainView();
         Scene scene = new Scene(view, 1440, 900);
-        scene.getStylesheets().add(FabricScopeApp.class.getResource("app.css").toExternalForm());
+        scene.getStylesheets().add(UiPalette.stylesheet());
         stage.setTitle("FabricScope");
         stage.setScene(scene);
         stage.show();

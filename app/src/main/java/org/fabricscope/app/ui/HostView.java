@@ -2,8 +2,8 @@ package org.fabricscope.app.ui;
 
 import java.util.List;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.host.AffinityMatrix;
 import org.fabricscope.model.host.Cpu;
 import org.fabricscope.model.host.Gpu;

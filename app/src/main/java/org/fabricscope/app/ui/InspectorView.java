@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -42,7 +42,7 @@ public final class InspectorView extends VBox {
         ports.setPlaceholder(new Label("No ports"));
         ports.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         ports.getColumns().add(column("Port", p -> String.valueOf(p.number()) + (p.extNumber() > 0 ? " (ext " + p.extNumber() + ")" : ""), 48));
-        ports.getColumns().add(column("State", p -> p.state() == org.fabricscope.model.PortState.UNKNOWN ? (p.cable() != null ? "linked" : "")
+        ports.getColumns().add(column("State", p -> p.state() == org.fabricscope.model.fabric.PortState.UNKNOWN ? (p.cable() != null ? "linked" : "")
                 : p.state().name().toLowerCase() + "/" + p.physState().name().toLowerCase().replace('_', ' '), 95));
         ports.getColumns().add(column("Rate", p -> p.cable() != null ? p.cable().rateToken()
                 : p.width() != null ? p.width().token() + (p.speed() == null ? "" : p.speed().name()) : "", 64));
@@ -55,9 +55,9 @@ public final class InspectorView extends VBox {
                 getStyleClass().removeAll("row-danger", "row-warning", "row-degraded");
                 if (!empty && p != null) {
                     var s = org.fabricscope.model.diagnosis.LinkErrorsCheck.worst(p, thresholds);
-                    if (s == org.fabricscope.model.Severity.ERROR) {
+                    if (s == org.fabricscope.model.core.Severity.ERROR) {
                         getStyleClass().add("row-danger");
-                    } else if (s == org.fabricscope.model.Severity.WARNING) {
+                    } else if (s == org.fabricscope.model.core.Severity.WARNING) {
                         getStyleClass().add("row-warning");
                     } else if (p.cable() != null && degraded.containsKey(p.cable())) {
                         getStyleClass().add("row-degraded");
@@ -194,7 +194,7 @@ public final class InspectorView extends VBox {
         if (v instanceof FabricNode n) {
             title.setText(n.displayName());
             StringBuilder sb = new StringBuilder();
-            sb.append(n.isSwitch() ? (n.tier().label() + " switch") : n.kind() == org.fabricscope.model.NodeKind.CA
+            sb.append(n.isSwitch() ? (n.tier().label() + " switch") : n.kind() == org.fabricscope.model.fabric.NodeKind.CA
                     ? (n.isHostAdapter() ? "host HCA" : n.role().name().toLowerCase().replace('_', ' ')) : "router");
             if (n.switchModel() != null) {
                 sb.append(" · ").append(n.switchModel());

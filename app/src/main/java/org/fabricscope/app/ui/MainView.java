@@ -9,16 +9,18 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Severity;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Vertex;
 
 import javafx.application.Platform;
 import javafx.concurrent.Task;
@@ -239,7 +241,7 @@ public final class MainView extends BorderPane {
                 showCluster, showLogs);
         MenuItem keys = item("Keyboard shortcuts", new KeyCodeCombination(KeyCode.F1), this::showShortcuts);
         MenuItem about = item("About FabricScope", null, () -> info("About FabricScope", "FabricScope "
-                + org.fabricscope.app.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
+                + org.fabricscope.app.common.Version.get() + "\nFabric topology visualizer and troubleshooting assistant\n"
                 + "for multi-node GPU training clusters."));
         Menu help = new Menu("_Help", null, keys, about);
         MenuBar bar = new MenuBar(file, view, help);
@@ -304,8 +306,8 @@ public final class MainView extends BorderPane {
     private void updateLegend() {
         legend.getChildren().clear();
         if (colourMode.getValue() == ColourMode.ERRORS) {
-            legend.getChildren().addAll(swatch(Palette.OK, "within thresholds"), swatch(Palette.WARNING, "over threshold"),
-                    swatch(Palette.DANGER, "far over (error)"), swatch(Palette.UNKNOWN, "no counters read"));
+            legend.getChildren().addAll(swatch(UiPalette.current().ok(), "within thresholds"), swatch(UiPalette.current().warning(), "over threshold"),
+                    swatch(UiPalette.current().danger(), "far over (error)"), swatch(UiPalette.current().unknown(), "no counters read"));
         } else if (colourMode.getValue() == ColourMode.TRANSPORT) {
             for (org.fabricscope.model.training.Transport t : org.fabricscope.model.training.Transport.values()) {
                 String label = switch (t) {
@@ -316,27 +318,27 @@ public final class MainView extends BorderPane {
                     case NET_OTHER -> "other NET";
                     case NET_SOCKET -> "TCP socket";
                 };
-                legend.getChildren().add(swatch(Palette.TRANSPORT[t.ordinal()], label));
+                legend.getChildren().add(swatch(UiPalette.current().transport(t), label));
             }
-            legend.getChildren().add(swatch(Palette.FAINT, "no ranks"));
+            legend.getChildren().add(swatch(UiPalette.current().faint(), "no ranks"));
             if (snapshot != null && snapshot.ranks().isEmpty()) {
                 legend.getChildren().add(new Label("(no NCCL logs loaded)"));
             }
         } else if (colourMode.getValue() == ColourMode.KUBERNETES) {
-            legend.getChildren().addAll(swatch(Palette.JOB, highlightJob == null ? "runs training pods" : "runs " + highlightJob),
-                    highlightJob == null ? new Label() : swatch(Palette.OTHER_JOB, "other jobs"), swatch(Palette.OK, "node Ready"),
-                    swatch(Palette.DANGER, "NotReady / cordoned"), swatch(Palette.UNKNOWN, "readiness unknown"),
-                    swatch(Palette.FAINT, "no Kubernetes node"));
+            legend.getChildren().addAll(swatch(UiPalette.current().job(), highlightJob == null ? "runs training pods" : "runs " + highlightJob),
+                    highlightJob == null ? new Label() : swatch(UiPalette.current().otherJob(), "other jobs"), swatch(UiPalette.current().ok(), "node Ready"),
+                    swatch(UiPalette.current().danger(), "NotReady / cordoned"), swatch(UiPalette.current().unknown(), "readiness unknown"),
+                    swatch(UiPalette.current().faint(), "no Kubernetes node"));
         } else {
-            var speeds = org.fabricscope.model.LinkSpeed.values();
+            var speeds = org.fabricscope.model.fabric.LinkSpeed.values();
             Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
             for (var s : speeds) {
                 if (present.stream().anyMatch(token -> token.endsWith("x" + s.name()))) {
-                    legend.getChildren().add(swatch(Palette.SPEED[s.ordinal()], s.name()));
+                    legend.getChildren().add(swatch(UiPalette.current().speed(s), s.name()));
                 }
             }
-            legend.getChildren().addAll(swatch(Palette.DEGRADED, "degraded (narrow/slow)"), swatch(Palette.UNKNOWN, "unknown rate"),
-                    swatch(Palette.DANGER, "corner badge: a port lost its link"));
+            legend.getChildren().addAll(swatch(UiPalette.current().degraded(), "degraded (narrow/slow)"), swatch(UiPalette.current().unknown(), "unknown rate"),
+                    swatch(UiPalette.current().danger(), "corner badge: a port lost its link"));
         }
     }
 
@@ -344,7 +346,7 @@ public final class MainView extends BorderPane {
         Label l = new Label(text);
         Region box = new Region();
         box.setMinSize(14, 6);
-        box.setStyle("-fx-background-color: " + Palette.css(argb) + ";");
+        box.setStyle("-fx-background-color: " + MapPalette.css(argb) + ";");
         l.setGraphic(box);
         return l;
     }
@@ -486,7 +488,7 @@ public final class MainView extends BorderPane {
     private void apply(Snapshot s, boolean fit) {
         boolean newData = snapshot == null || snapshot.result() != s.result();
         snapshot = s;
-        inspector.setContext(s.colouring().degraded, s.thresholds());
+        inspector.setContext(s.colouring().degraded(), s.thresholds());
         inspector.setLayers(s.model(), s.ranks());
         map.show(s.layout(), s.colouring(), fit);
         if (newData) {

@@ -4,11 +4,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
+import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.app.render.MapColouring;
+import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.diagnosis.Diagnosis;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
@@ -17,6 +20,9 @@ import org.fabricscope.model.ranks.RankMap;
 /**
  * Everything the window shows for one load, built off the FX thread and handed over whole:
  * the model, its findings, the layout and the colours. Never changed after construction.
+ * No JavaFX types; it stays with the window because it is the window's hand-over (the CLI has
+ * {@code Analysis}). Colours come from the stylesheet's palette ({@link UiPalette#current()})
+ * unless one is given.
  */
 public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds thresholds, List<Finding> findings,
                        FabricSummary summary, MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
@@ -24,7 +30,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
 
     /** The training ranks placed on the fabric (computed once per load). */
     public RankMap ranks() {
-        return colouring.ranks;
+        return colouring.ranks();
     }
 
     public FabricModel model() {
@@ -33,15 +39,21 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
 
     public static Snapshot build(List<Path> paths, ImportResult result, ColourMode mode, Set<String> collapsed,
                                  boolean collapseAll, String job) {
-        ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
-        List<Finding> findings = Diagnosis.standard(t).run(result.model());
-        MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
-        RankMap ranks = result.model().ranks();
-        return new Snapshot(List.copyOf(paths), result, t, findings, FabricSummary.of(result.model(), t), layout,
-                MapColouring.compute(result.model(), layout, mode, t, ranks, job), mode, Set.copyOf(collapsed), collapseAll, job);
+        return build(paths, result, mode, collapsed, collapseAll, job, UiPalette.current());
     }
 
-    /** The same data drawn another way (colour mode or collapsed hosts changed). */
+    public static Snapshot build(List<Path> paths, ImportResult result, ColourMode mode, Set<String> collapsed,
+                                 boolean collapseAll, String job, MapPalette palette) {
+        ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
+        Analysis analysis = Analysis.of(result.model(), t);
+        List<Finding> findings = analysis.findings();
+        MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
+        RankMap ranks = analysis.ranks();
+        return new Snapshot(List.copyOf(paths), result, t, findings, analysis.summary(), layout,
+                MapColouring.compute(result.model(), layout, mode, t, ranks, job, palette), mode, Set.copyOf(collapsed), collapseAll, job);
+    }
+
+    /** The same data drawn another way (colour mode or collapsed hosts changed), in the same palette. */
     public Snapshot restyle(ColourMode newMode, Set<String> newCollapsed, boolean newCollapseAll) {
         return restyle(newMode, newCollapsed, newCollapseAll, job);
     }
@@ -50,7 +62,7 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
         MapLayout l = newCollapsed.equals(collapsed) && newCollapseAll == collapseAll ? layout
                 : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
         return new Snapshot(paths, result, thresholds, findings, summary, l,
-                MapColouring.compute(result.model(), l, newMode, thresholds, colouring.ranks, newJob), newMode,
+                MapColouring.compute(result.model(), l, newMode, thresholds, colouring.ranks(), newJob, colouring.palette()), newMode,
                 Set.copyOf(newCollapsed), newCollapseAll, newJob);
     }
 }

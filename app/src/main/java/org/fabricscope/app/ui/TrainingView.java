@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.ranks.RankSite;
 import org.fabricscope.model.training.NcclEvent;

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.imageio.ImageIO;
 
+import org.fabricscope.app.render.ColourMode;
 import org.fabricscope.importers.kube.KubeFixtures;
 import org.fabricscope.importers.kube.KubeTarget;
 import org.junit.jupiter.api.Test;

@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 import javax.imageio.ImageIO;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Port;
+import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Port;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,7 +115,7 @@ class MainViewSmokeTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().collapseAll());
         assertTrue(view.snapshot().result() == before, "restyling reuses the imported model");
         long hostGlyphs = view.snapshot().layout().items().stream()
-                .filter(i -> i.vertex() instanceof org.fabricscope.model.Host).count();
+                .filter(i -> i.vertex() instanceof org.fabricscope.model.fabric.Host).count();
         assertEquals(4, hostGlyphs);
     }
 
@@ -203,13 +204,13 @@ class MainViewSmokeTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.TRANSPORT);
         var layout = view.snapshot().layout();
         var colouring = view.snapshot().colouring();
-        int ib = Palette.TRANSPORT[org.fabricscope.model.training.Transport.NET_IB.ordinal()];
+        int ib = UiPalette.current().transport(org.fabricscope.model.training.Transport.NET_IB);
         var route = view.snapshot().ranks().routes().get(0);
         assertTrue(route.routed(), "the pair crosses the fabric");
         int coloured = 0;
         for (int i = 0; i < layout.links().size(); i++) {
             boolean onRoute = layout.links().get(i).cables().stream().anyMatch(route.cables()::contains);
-            assertEquals(onRoute ? ib : Palette.FAINT, colouring.linkColour[i], "link " + layout.links().get(i));
+            assertEquals(onRoute ? ib : UiPalette.current().faint(), colouring.linkColour(i), "link " + layout.links().get(i));
             coloured += onRoute ? 1 : 0;
         }
         assertTrue(coloured >= 3, "HCA-leaf, leaf-spine(s), leaf-HCA: " + coloured);
@@ -219,16 +220,16 @@ class MainViewSmokeTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.KUBERNETES);
         var l2 = view.snapshot().layout();
         var model = view.snapshot().model();
-        assertEquals(Palette.JOB, view.snapshot().colouring().itemColour[l2.item(model.host("gpu-01").adapters().get(0)).index()]);
-        assertEquals(Palette.DANGER, view.snapshot().colouring().itemColour[l2.item(model.host("gpu-02").adapters().get(0)).index()]);
+        assertEquals(UiPalette.current().job(), view.snapshot().colouring().itemColour(l2.item(model.host("gpu-01").adapters().get(0)).index()));
+        assertEquals(UiPalette.current().danger(), view.snapshot().colouring().itemColour(l2.item(model.host("gpu-02").adapters().get(0)).index()));
         // picking the job in the Kubernetes tab keeps the Kubernetes colours and remembers the job
         javafx.scene.control.ComboBox<String> job = robot.lookup("#k8sJob").queryAs(javafx.scene.control.ComboBox.class);
         assertEquals(2, job.getItems().size(), "all jobs, and ml/train");
         robot.interact(() -> job.setValue(job.getItems().get(1)));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> "ml/train".equals(view.snapshot().job()));
         assertEquals(ColourMode.KUBERNETES, view.snapshot().mode());
-        assertEquals(Palette.JOB, view.snapshot().colouring().itemColour[
-                view.snapshot().layout().item(model.host("gpu-01").adapters().get(0)).index()]);
+        assertEquals(UiPalette.current().job(), view.snapshot().colouring().itemColour(
+                view.snapshot().layout().item(model.host("gpu-01").adapters().get(0)).index()));
         saveScreenshot(robot, "ranks-and-k8s.png");
     }
 

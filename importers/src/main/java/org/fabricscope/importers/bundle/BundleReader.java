@@ -18,8 +18,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 import org.fabricscope.importers.ImportSource;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.NaturalOrder;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.NaturalOrder;
 
 /**
  * Turns what the user named (files, folders, {@code .tar.gz}, {@code .tgz}, {@code .tar},

@@ -11,7 +11,7 @@ import org.fabricscope.importers.FormatReader;
 import org.fabricscope.importers.Head;
 import org.fabricscope.importers.ImportPhase;
 import org.fabricscope.importers.ReadContext;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
 /**

@@ -8,15 +8,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.LinkSpeed;
-import org.fabricscope.model.LinkWidth;
-import org.fabricscope.model.NodeKind;
-import org.fabricscope.model.PhysState;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.PortState;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.PhysState;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
 
 /**
  * Reads {@code iblinkinfo} output (rdma-core infiniband-diags): {@code Switch: 0x<guid> <name>:}
@@ -176,7 +176,7 @@ public final class IblinkinfoImporter extends LineImporter {
                 remote = builder.findNodeByName(pl.remoteName);
             }
             if (remote == null) {
-                builder.diagnostic(org.fabricscope.model.Diagnostic.info(source, pl.evidence.line(),
+                builder.diagnostic(org.fabricscope.model.core.Diagnostic.info(source, pl.evidence.line(),
                         "peer \"" + pl.remoteName + "\" (LID " + pl.remoteLid + ") is not described in the loaded files; "
                                 + "its cable is left out"));
                 continue;

@@ -4,11 +4,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.NodeKind;
-import org.fabricscope.model.Port;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.Port;
 
 /**
  * Reads {@code ibnetdiscover} topology output, the grammar of rdma-core's

@@ -4,9 +4,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.NodeKind;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.NodeKind;
 
 /**
  * Reads {@code ibnetdiscover -l/-S/-H/-R} node lists:

@@ -4,12 +4,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.LinkSpeed;
-import org.fabricscope.model.LinkWidth;
-import org.fabricscope.model.NodeKind;
-import org.fabricscope.model.Port;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.Port;
 
 /**
  * Reads {@code ibnetdiscover -p} (ports) output:

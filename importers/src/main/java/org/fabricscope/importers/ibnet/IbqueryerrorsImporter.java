@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.Guids;
+import org.fabricscope.model.core.Guids;
 
 /**
  * Reads {@code ibqueryerrors} output: {@code Errors for 0x<guid> "<name>"} node headers and
@@ -35,7 +35,7 @@ public final class IbqueryerrorsImporter extends LineImporter {
             nodeName = n.group(2);
             if (Guids.isValid(nodeGuid) && builder.findNode(nodeGuid) == null) {
                 // Only switches are printed with their node GUID: ibqueryerrors alone still names the bad ports.
-                org.fabricscope.model.FabricNode sw = builder.node(nodeGuid, org.fabricscope.model.NodeKind.SWITCH);
+                org.fabricscope.model.fabric.FabricNode sw = builder.node(nodeGuid, org.fabricscope.model.fabric.NodeKind.SWITCH);
                 builder.offerDescription(sw, nodeName);
                 builder.setEvidence(sw, evidence(l));
             }

@@ -6,7 +6,7 @@ import org.fabricscope.importers.FormatReader;
 import org.fabricscope.importers.Head;
 import org.fabricscope.importers.ImportPhase;
 import org.fabricscope.importers.ReadContext;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 
 /**
  * ibsim's net file: the simulator's input, shaped like ibnetdiscover output but with symbolic

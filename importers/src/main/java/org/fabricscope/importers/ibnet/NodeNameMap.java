@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.NodeKind;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.NodeKind;
 
 /**
  * A {@code --node-name-map} file: {@code <guid> "<name>"} lines, {@code #} comments. Applied as

@@ -3,8 +3,8 @@ package org.fabricscope.importers.ibnet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.model.LinkSpeed;
-import org.fabricscope.model.LinkWidth;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
 
 /** Splits ibnetdiscover's rate tokens, {@code 4xHDR}, {@code 12xQDR}, {@code ??SDR}, {@code 1x???}. */
 final class RateToken {

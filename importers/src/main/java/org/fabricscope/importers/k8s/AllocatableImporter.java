@@ -9,8 +9,8 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.Quantity;
 

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sPod;

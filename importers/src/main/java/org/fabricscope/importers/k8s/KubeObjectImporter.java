@@ -11,8 +11,8 @@ import java.util.Set;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.ImportCancelledException;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;
@@ -306,14 +306,14 @@ public final class KubeObjectImporter {
         JsonNode meta = o.path("metadata");
         String ns = meta.path("namespace").asText("default");
         List<TrainingJob.Replica> replicas = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> specs = o.path("spec").fields();
+        Iterator<Map.Entry<String, JsonNode>> specs = o.path("spec").properties().iterator();
         Evidence ev = new Evidence(source, line, kind + " " + ns + "/" + name);
         while (specs.hasNext()) {
             Map.Entry<String, JsonNode> s = specs.next();
             if (!s.getKey().endsWith("ReplicaSpecs") || !s.getValue().isObject()) {
                 continue;
             }
-            s.getValue().fields().forEachRemaining(r -> {
+            s.getValue().properties().forEach(r -> {
                 JsonNode template = r.getValue().path("template");
                 PodSpecSummary spec = KubeSpecs.podSpec(template.path("metadata"), template.path("spec"), source, line, builder);
                 replicas.add(new TrainingJob.Replica(r.getKey(), r.getValue().path("replicas").asInt(1), spec,

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.PodSpecSummary;
 import org.fabricscope.model.k8s.Quantity;
@@ -23,7 +23,7 @@ final class KubeSpecs {
     static Map<String, String> strings(JsonNode obj) {
         Map<String, String> out = new LinkedHashMap<>();
         if (obj != null && obj.isObject()) {
-            obj.fields().forEachRemaining(e -> {
+            obj.properties().forEach(e -> {
                 if (e.getValue().isValueNode() && !e.getValue().isNull()) {
                     out.put(e.getKey(), e.getValue().asText());
                 }
@@ -38,7 +38,7 @@ final class KubeSpecs {
         if (obj == null || !obj.isObject()) {
             return out;
         }
-        obj.fields().forEachRemaining(e -> {
+        obj.properties().forEach(e -> {
             String text = e.getValue().isValueNode() ? e.getValue().asText() : null;
             Quantity q = Quantity.tryParse(text);
             if (q == null) {

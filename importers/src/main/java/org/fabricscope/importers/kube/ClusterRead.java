@@ -8,7 +8,7 @@ import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.ImportSource;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 
 /**
  * What one read of a cluster produced: the objects as kubectl-style JSON sources named

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportSource;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;

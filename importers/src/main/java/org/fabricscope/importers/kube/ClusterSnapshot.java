@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import org.fabricscope.importers.ImportSource;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 
 /**
  * What a {@link ClusterWatch} holds at one moment: the current nodes, pods and events (and the

@@ -12,15 +12,15 @@ import java.util.regex.Pattern;
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.TextLines;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Ring;
 import org.fabricscope.model.training.RingNeighbor;
-import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 import org.fabricscope.model.training.Transport;
 import org.fabricscope.model.training.TreeNode;
 
@@ -70,7 +70,7 @@ public final class NcclLogParser {
                     + ".*?vendor[ _]err[ =]?(\\d+)");
     private static final Pattern SOCKET_CLOSED = Pattern.compile("Connection closed by remote peer (\\S+)");
 
-    private final TrainingLog log;
+    private final TrainingLogBuilder log;
     private final List<Diagnostic> diagnostics;
     private final TorchLines torch;
     private String source;
@@ -143,7 +143,7 @@ public final class NcclLogParser {
         }
     }
 
-    public NcclLogParser(TrainingLog log, List<Diagnostic> diagnostics) {
+    public NcclLogParser(TrainingLogBuilder log, List<Diagnostic> diagnostics) {
         this.log = log;
         this.diagnostics = diagnostics;
         this.torch = new TorchLines(log);
@@ -281,7 +281,7 @@ public final class NcclLogParser {
      * (after launcher decorations), or a ProcessGroupNCCL or torch.distributed (torchrun) line.
      */
     public static boolean looksLikeLog(List<String> head) {
-        NcclLogParser probe = new NcclLogParser(new TrainingLog(), new ArrayList<>());
+        NcclLogParser probe = new NcclLogParser(new TrainingLogBuilder(), new ArrayList<>());
         for (String raw : head) {
             String l = stripDecoration(raw);
             int at = l.indexOf(" NCCL ");

@@ -10,7 +10,7 @@ import org.fabricscope.importers.Head;
 import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportPhase;
 import org.fabricscope.importers.ReadContext;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 
 /**
  * NCCL {@code NCCL_DEBUG=INFO} output and the PyTorch / torchrun lines around it (per-rank files,

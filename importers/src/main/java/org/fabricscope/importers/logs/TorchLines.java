@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.NcclEvent;
-import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 
 /**
  * The PyTorch side of a training log (FORMATS.md §3.6): ProcessGroupNCCL watchdog lines of every
@@ -57,11 +57,11 @@ final class TorchLines {
     /** A held message no line of its stream extended for this many lines of any stream is emitted. */
     private static final int STALE_AFTER = 500;
 
-    private final TrainingLog log;
+    private final TrainingLogBuilder log;
     private final Map<String, Held> held = new HashMap<>();
     private long seen;
 
-    TorchLines(TrainingLog log) {
+    TorchLines(TrainingLogBuilder log) {
         this.log = log;
     }
 

@@ -16,8 +16,8 @@ import javax.xml.stream.XMLStreamReader;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.ImportCancelledException;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.host.Cpu;
 import org.fabricscope.model.host.Gpu;

@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.host.HostTopologyBuilder;
 import org.fabricscope.model.host.NvidiaSmiMatrix;
 import org.fabricscope.model.host.PathType;
@@ -127,7 +127,7 @@ public final class NvidiaSmiTopoImporter extends LineImporter {
             host.matrix(new NvidiaSmiMatrix(p.devices, rows, p.cpu, p.numa, legend, p.evidence));
         }
         if (matrices.isEmpty()) {
-            builder.diagnostic(org.fabricscope.model.Diagnostic.warning(source, 0,
+            builder.diagnostic(org.fabricscope.model.core.Diagnostic.warning(source, 0,
                     "no nvidia-smi topo -m matrix found (a header line with GPU0 ... CPU Affinity)"));
         } else {
             builder.hostTopology(host);

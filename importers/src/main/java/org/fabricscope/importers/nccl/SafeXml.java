@@ -44,6 +44,8 @@ final class SafeXml {
 
     /** Thrown by {@link Capped} when a file is larger than {@link #MAX_BYTES}. */
     static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
         TooLarge() {
             super("file is larger than " + (MAX_BYTES >> 20) + " MiB");
         }

@@ -24,9 +24,9 @@ import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Severity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

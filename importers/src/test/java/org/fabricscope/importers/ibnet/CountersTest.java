@@ -9,11 +9,11 @@ import java.util.Map;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.diagnosis.LinkErrorsCheck;
@@ -114,7 +114,7 @@ class CountersTest {
         assertEquals(1500, p.counter("SymbolErrorCounter"));
         assertEquals(4294967295L, p.counter("PortXmitData"));
         assertEquals(Severity.ERROR, LinkErrorsCheck.worst(p, ErrorThresholds.defaults()));
-        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m);
+        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
         assertEquals(1, f.size(), f.toString());
         assertEquals("link-errors", f.get(0).id());
         assertTrue(f.get(0).subjects().get(1).startsWith("ib-sw-1 port 1"), f.get(0).subjects().toString());
@@ -187,7 +187,7 @@ class CountersTest {
         assertEquals(4, m.node(CA).port(1).counterEvidence().line());
         // congestion counters only: warnings, and LinkDowned 9 is within its threshold of 10
         assertEquals(Severity.WARNING, LinkErrorsCheck.worst(sw6, ErrorThresholds.defaults()));
-        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m);
+        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
         assertEquals(2, f.size());
         assertTrue(f.stream().allMatch(x -> x.severity() == Severity.WARNING));
         assertTrue(f.stream().allMatch(x -> x.title().startsWith("Congestion counters")));

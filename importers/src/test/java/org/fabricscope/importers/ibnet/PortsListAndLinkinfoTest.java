@@ -9,18 +9,18 @@ import java.util.List;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.LinkSpeed;
-import org.fabricscope.model.LinkWidth;
-import org.fabricscope.model.NodeKind;
-import org.fabricscope.model.PhysState;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.PortState;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.PhysState;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.diagnosis.LinkDegradedCheck;
@@ -176,7 +176,7 @@ class PortsListAndLinkinfoTest {
     @Test
     void linkinfoFindingsDegradedAndNotActive() {
         FabricModel m = TestSupport.importTexts("linkinfo.txt", LINKINFO).model();
-        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m);
+        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
         assertEquals(Severity.ERROR, f.get(0).severity());
         assertTrue(f.stream().anyMatch(x -> x.id().equals("link-degraded") && x.severity() == Severity.ERROR
                 && x.title().contains("1xHDR")), f.toString());

@@ -19,7 +19,7 @@ import org.fabricscope.importers.ImportCancelledException;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.k8s.K8sPod;
@@ -86,7 +86,7 @@ class ClusterReaderMockTest {
         assertEquals(1, m.k8s().events().size(), "the FailedScheduling event, not the web pod's");
         assertNotNull(m.k8s().events().get(0).scheduling());
 
-        List<Finding> findings = Diagnosis.standard(ErrorThresholds.defaults()).run(m);
+        List<Finding> findings = Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
         Finding insufficient = findings.stream().filter(f -> f.id().equals("insufficient-resources")).findFirst().orElseThrow();
         assertTrue(insufficient.title().contains("team-a/bert-worker-1") && insufficient.title().contains("nvidia.com/gpu"),
                 insufficient.title());

@@ -157,6 +157,7 @@ class ClusterWatchMockTest {
             Recorder rec = new Recorder();
             try (ClusterWatch w = ClusterWatch.open(new KubeConnector(), KubeTarget.current().withKubeconfig(kc).withJob("bert"),
                     Duration.ofMillis(50), rec)) {
+                assertTrue(w != null, "the watch opens although every list is forbidden");
                 java.util.Set<String> seen = new java.util.TreeSet<>();
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (seen.size() < 3 && System.nanoTime() < end) {

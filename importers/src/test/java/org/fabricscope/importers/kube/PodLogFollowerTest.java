@@ -20,9 +20,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.fabricscope.importers.logs.NcclLogParser;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -171,7 +172,7 @@ class PodLogFollowerTest {
     void liveLinesFeedTheNcclParser() throws Exception {
         List<String> nccl = ncclBodies();
         pod("job-worker-0", 3 * nccl.size() + 10, nccl).cut(40, true);
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         List<Diagnostic> diagnostics = new ArrayList<>();
         NcclLogParser parser = new NcclLogParser(log, diagnostics);
         try (LogLineBatcher batcher = new LogLineBatcher(1000);

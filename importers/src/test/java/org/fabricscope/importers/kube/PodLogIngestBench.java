@@ -24,8 +24,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricscope.importers.logs.NcclLogParser;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 
 /**
  * Live-ingest benchmark (run by hand, not a test): a stub API server streams N pods' logs at R lines/s
@@ -67,6 +68,7 @@ public final class PodLogIngestBench {
 
     static void stub(int port, int pods, int rate) throws Exception {
         List<String> bodies = PodLogFollowerTest.ncclBodies();
+        @SuppressWarnings({"unchecked", "rawtypes"}) // an array of lists, one per group of streams: Java has no generic arrays
         List<Writer>[] groups = new List[4];
         for (int g = 0; g < groups.length; g++) {
             groups[g] = new CopyOnWriteArrayList<>();
@@ -225,7 +227,7 @@ public final class PodLogIngestBench {
         Config config = new ConfigBuilder().withMasterUrl(url).withNamespace("bench").withRequestRetryBackoffLimit(0).build();
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         List<Diagnostic> diagnostics = new ArrayList<>();
         NcclLogParser parser = new NcclLogParser(log, diagnostics);
         Histogram hist = new Histogram();

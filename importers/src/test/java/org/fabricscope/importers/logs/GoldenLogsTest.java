@@ -16,9 +16,9 @@ import java.util.TreeSet;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.TextLines;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
@@ -26,6 +26,7 @@ import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Ring;
 import org.fabricscope.model.training.TrainingChecks;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 import org.fabricscope.model.training.Transport;
 import org.fabricscope.model.training.TreeNode;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenLogsTest {
     private static TrainingLog parse(String... resources) throws IOException {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         List<Diagnostic> d = new ArrayList<>();
         NcclLogParser p = new NcclLogParser(log, d);
         for (String n : resources) {
@@ -49,7 +50,7 @@ class GoldenLogsTest {
         }
         p.finish();
         assertTrue(d.isEmpty(), d.toString());
-        return log;
+        return log.build();
     }
 
     /** Transport of each rank pair of each communicator, {@code "a-b" -> label}, the slowest when several. */

@@ -14,18 +14,19 @@ import java.util.Map;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.TextLines;
-import org.fabricscope.model.Diagnostic;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 import org.fabricscope.model.training.Transport;
 import org.junit.jupiter.api.Test;
 
 /** The NCCL/PyTorch log parser on the real 2xH200 capture and on each version variant of FORMATS.md §3. */
 class NcclLogParserTest {
     private static TrainingLog parseResources(String... names) throws IOException {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         List<Diagnostic> d = new ArrayList<>();
         NcclLogParser p = new NcclLogParser(log, d);
         for (String n : names) {
@@ -34,14 +35,14 @@ class NcclLogParserTest {
             }
         }
         assertTrue(d.isEmpty(), d.toString());
-        return log;
+        return log.build();
     }
 
     private static TrainingLog parse(String text) throws IOException {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         new NcclLogParser(log, new ArrayList<>()).read(
                 new TextLines(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))), "test.log", Cancellation.NEVER);
-        return log;
+        return log.build();
     }
 
     @Test
@@ -72,12 +73,12 @@ class NcclLogParserTest {
         assertTrue(r.formats().values().stream().allMatch(f -> "nccl-log".equals(f)), r.formats().toString());
         assertEquals(2, r.model().trainingLog().ranks().size());
         assertEquals(Map.of("NET/Socket", 1), r.model().trainingLog().transportsByPair());
-        org.fabricscope.model.FabricSummary s = org.fabricscope.model.FabricSummary.of(r.model(),
+        org.fabricscope.model.analysis.FabricSummary s = org.fabricscope.model.analysis.FabricSummary.of(r.model(),
                 org.fabricscope.model.diagnosis.ErrorThresholds.defaults());
         assertEquals(2, s.ranks());
         assertEquals(List.of("2.28.9"), s.ncclVersions());
         assertTrue(org.fabricscope.model.diagnosis.Diagnosis.standard(org.fabricscope.model.diagnosis.ErrorThresholds.defaults())
-                .run(r.model()).isEmpty(), "one host talking to itself over sockets is not a multi-node TCP fallback");
+                .run(r.model(), org.fabricscope.model.diagnosis.ErrorThresholds.defaults()).isEmpty(), "one host talking to itself over sockets is not a multi-node TCP fallback");
     }
 
     @Test

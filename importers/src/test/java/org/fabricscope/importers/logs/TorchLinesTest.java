@@ -11,6 +11,7 @@ import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * messages per stream.
  */
 class TorchLinesTest {
-    private final TrainingLog log = new TrainingLog();
+    private final TrainingLogBuilder log = new TrainingLogBuilder();
     private final NcclLogParser parser = new NcclLogParser(log, new ArrayList<>());
 
     private void feed(String source, String... lines) {
@@ -30,7 +31,7 @@ class TorchLinesTest {
     }
 
     private List<NcclEvent> events(NcclEvent.Kind kind) {
-        return log.events().stream().filter(e -> e.kind() == kind).toList();
+        return log.build().events().stream().filter(e -> e.kind() == kind).toList();
     }
 
     @Test
@@ -42,7 +43,7 @@ class TorchLinesTest {
                 "[rank3]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:632] [PG ID 1 PG GUID 3 Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=77, OpType=_REDUCE_SCATTER_BASE, NumelIn=544997376, NumelOut=68124672, Timeout(ms)=600000) ran for 600061 milliseconds before timing out.");
         parser.finish();
         List<NcclEvent> t = events(NcclEvent.Kind.WATCHDOG_TIMEOUT);
-        assertEquals(4, t.size(), log.events().toString());
+        assertEquals(4, t.size(), log.build().events().toString());
         assertEquals(1, t.get(0).rank());
         assertEquals("469508", t.get(0).field("seqNum"));
         assertEquals("1802212", t.get(0).field("ranForMs"));
@@ -72,7 +73,7 @@ class TorchLinesTest {
                 "[rank0]:[E ProcessGroupNCCL.cpp:570] [Rank 0] To avoid data inconsistency, we are taking the entire process down.");
         parser.finish();
         List<NcclEvent> p = events(NcclEvent.Kind.WATCHDOG_PROGRESS);
-        assertEquals(2, p.size(), log.events().toString());
+        assertEquals(2, p.size(), log.build().events().toString());
         assertEquals("808", p.get(0).field("atWork"));
         assertEquals("811", p.get(0).field("lastEnqueued"));
         assertEquals("120048", p.get(1).field("lastCompleted"), "no trailing period: held, then emitted at the next record");
@@ -118,7 +119,7 @@ class TorchLinesTest {
         assertEquals(2, events(NcclEvent.Kind.NCCL_ERROR).size());
         parser.finish("c.log");
         List<NcclEvent> e = events(NcclEvent.Kind.NCCL_ERROR);
-        assertEquals(3, e.size(), log.events().toString());
+        assertEquals(3, e.size(), log.build().events().toString());
         NcclEvent first = e.get(0);
         assertEquals(1, first.rank(), "the untagged continuation lines belong to the rank that started the message");
         assertEquals("remote process exited or there was a network error", first.field("error"));
@@ -250,7 +251,7 @@ class TorchLinesTest {
                 "[2026-01-02 03:04:05] x:1:9 [0] transport/net_ib.cc:1 (ncclIbCheckVProps) NCCL WARN NET/IB: Got completion from peer 10.0.0.2<1> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 (Send) hca erdma_0",
                 "[pod/llm-worker-1/trainer] 2025-06-26T06:14:00.000001Z y:2:2 [0] NCCL INFO NET/IB : No device found.");
         parser.finish();
-        List<GdrSupport> g = log.gdrSupport();
+        List<GdrSupport> g = log.build().gdrSupport();
         assertEquals(5, g.size());
         assertTrue(g.get(0).enabled());
         assertEquals("mlx5_0", g.get(0).hca());

@@ -12,18 +12,19 @@ import java.util.List;
 
 import org.fabricscope.importers.Cancellation;
 import org.fabricscope.importers.TextLines;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.training.TrainingChecks;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.training.TrainingLogBuilder;
 import org.junit.jupiter.api.Test;
 
 /** The training findings, each from log lines that should raise it, and none from a healthy job. */
 class TrainingChecksTest {
     private static List<Finding> findings(String text) throws IOException {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         new NcclLogParser(log, new ArrayList<>()).read(
                 new TextLines(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))), "job.log", Cancellation.NEVER);
-        return TrainingChecks.run(log);
+        return TrainingChecks.run(log.build());
     }
 
     private static List<String> ids(List<Finding> f) {
@@ -32,14 +33,14 @@ class TrainingChecksTest {
 
     @Test
     void healthySingleHostJobRaisesNothing() throws IOException {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         NcclLogParser p = new NcclLogParser(log, new ArrayList<>());
         for (String n : List.of("normal/nccl.vm.640.log", "normal/nccl.vm.641.log")) {
             try (InputStream in = TrainingChecksTest.class.getResourceAsStream("/reference/nccl-logs/h200x2-nccl-2.28.9/" + n)) {
                 p.read(new TextLines(in), n, Cancellation.NEVER);
             }
         }
-        assertEquals(List.of(), ids(TrainingChecks.run(log)), "NVLink on one host; 'No device found.' is normal there");
+        assertEquals(List.of(), ids(TrainingChecks.run(log.build())), "NVLink on one host; 'No device found.' is normal there");
     }
 
     @Test

@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.host.GpuFabricPath;
@@ -65,7 +65,7 @@ class FabricJoinTest {
         assertEquals("leaf-1", p.leaf().displayName());
         assertEquals(1, p.leafPort().number());
 
-        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(m);
+        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
         List<Finding> unmatched = fs.stream().filter(f -> f.id().equals("nic-unmatched")).toList();
         assertEquals(14, unmatched.size(), "the 14 nets whose HCAs this fabric excerpt leaves out");
         assertTrue(unmatched.stream().allMatch(f -> f.evidence().get(0).source().equals("dump/topo.xml")));

@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.NetPort;
 import org.fabricscope.model.host.NvLink;

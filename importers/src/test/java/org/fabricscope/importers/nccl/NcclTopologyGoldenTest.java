@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.host.AffinityMatrix;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.HostNameSource;

@@ -5,7 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.FindingSpec;
 
 /** Runs a list of checks over a model and returns their findings, most severe first. */
 public final class Diagnosis {
@@ -51,10 +52,36 @@ public final class Diagnosis {
         return checks;
     }
 
-    public List<Finding> run(FabricModel model) {
+    /** Every finding id the checks may raise, in check order: the catalogue {@code fabricscope checks} prints. */
+    public List<FindingSpec> catalogue() {
+        List<FindingSpec> out = new ArrayList<>();
+        for (FabricCheck c : checks) {
+            out.addAll(c.findings());
+        }
+        return out;
+    }
+
+    /** Runs the checks over a model with its ranks computed here (tests, one-off callers). */
+    public List<Finding> run(FabricModel model, ErrorThresholds thresholds) {
+        return run(CheckContext.of(model, thresholds));
+    }
+
+    /**
+     * Runs every check, most severe finding first. A check that raises an id it did not declare is a
+     * programming error, reported as such rather than published as an undocumented id.
+     */
+    public List<Finding> run(CheckContext context) {
         List<Finding> out = new ArrayList<>();
         for (FabricCheck c : checks) {
-            out.addAll(c.run(model));
+            java.util.Set<String> declared = new java.util.HashSet<>();
+            c.findings().forEach(s -> declared.add(s.id()));
+            for (Finding f : c.run(context)) {
+                if (!declared.contains(f.id())) {
+                    throw new IllegalStateException(c.getClass().getSimpleName() + " raised '" + f.id()
+                            + "', which it does not declare in findings()");
+                }
+                out.add(f);
+            }
         }
         out.sort(ORDER);
         return out;

@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Severity;
 
 /**
  * Per-counter limits above which a port counter is an error. The defaults are those of

@@ -1,14 +1,17 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.NetPort;
@@ -22,18 +25,18 @@ import org.fabricscope.model.host.NetPort;
 public final class GdrDisabledCheck implements FabricCheck {
     private static final int MAX_EVIDENCE = 8;
 
+    static final FindingSpec SPEC = new FindingSpec("gdr-disabled", Layer.HOST, Severity.WARNING,
+            "GPUs or NICs without GPUDirect RDMA (gdr 0) where their peers have it (gdr 1)",
+            "NCCL topology gdr attribute; seeds 000, 004");
+
     @Override
-    public String id() {
-        return "gdr-disabled";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "GPUs or NICs without GPUDirect RDMA (gdr 0) where their peers have it (gdr 1)";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         boolean anyGpu = false;
         boolean anyNet = false;
         for (HostTopology t : model.hostTopologies().values()) {
@@ -43,7 +46,7 @@ public final class GdrDisabledCheck implements FabricCheck {
         List<Finding> out = new ArrayList<>();
         for (HostTopology t : model.hostTopologies().values()) {
             if (anyGpu) {
-                Map<String, Evidence> off = new LinkedHashMap<>();
+                Map<Subject, Evidence> off = new LinkedHashMap<>();
                 for (Gpu g : t.gpus()) {
                     if (g.gdr() == 0) {
                         off.put(HostSubjects.gpu(g), g.evidence());
@@ -52,7 +55,7 @@ public final class GdrDisabledCheck implements FabricCheck {
                 add(out, t, "GPU", off);
             }
             if (anyNet) {
-                Map<String, Evidence> off = new LinkedHashMap<>();
+                Map<Subject, Evidence> off = new LinkedHashMap<>();
                 for (NetPort n : t.nets()) {
                     if (n.onPcie() && n.gdr() == 0) {
                         off.put(HostSubjects.net(n), n.evidence());
@@ -64,7 +67,7 @@ public final class GdrDisabledCheck implements FabricCheck {
         return out;
     }
 
-    private void add(List<Finding> out, HostTopology t, String kind, Map<String, Evidence> off) {
+    private void add(List<Finding> out, HostTopology t, String kind, Map<Subject, Evidence> off) {
         if (off.isEmpty()) {
             return;
         }
@@ -74,7 +77,7 @@ public final class GdrDisabledCheck implements FabricCheck {
                 evidence.add(new Evidence(e.source(), e.line(), e.text() + "  (gdr 0 where peers have 1)"));
             }
         }
-        out.add(new Finding(id(), Severity.WARNING,
+        out.add(new Finding(SPEC.id(), Severity.WARNING,
                 "GPUDirect RDMA is off for " + off.size() + " " + kind + (off.size() == 1 ? "" : "s") + " on " + t.name()
                         + " while other " + kind + "s have it",
                 List.copyOf(off.keySet()), evidence,

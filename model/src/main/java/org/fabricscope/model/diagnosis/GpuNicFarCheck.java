@@ -1,18 +1,21 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.host.AffinityMatrix;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.NetPort;
 import org.fabricscope.model.host.PathType;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * {@code gpu-nic-far}: a GPU whose nearest NIC is only reachable through the CPU interconnect
@@ -20,18 +23,18 @@ import org.fabricscope.model.Vertex;
  * crosses QPI/UPI/xGMI, and NCCL will not use GPUDirect RDMA at that distance by default.
  */
 public final class GpuNicFarCheck implements FabricCheck {
+    static final FindingSpec SPEC = new FindingSpec("gpu-nic-far", Layer.HOST, Severity.WARNING,
+            "GPUs whose nearest NIC is on another CPU socket (SYS)",
+            "GPU-NIC affinity computed from the NCCL topology's PCIe tree (nvidia-smi topo -m SYS)");
+
     @Override
-    public String id() {
-        return "gpu-nic-far";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "GPUs whose nearest NIC is on another CPU socket (SYS)";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (HostTopology t : model.hostTopologies().values()) {
             AffinityMatrix m = t.affinity();
@@ -52,9 +55,9 @@ public final class GpuNicFarCheck implements FabricCheck {
                                 n.evidence().text() + "  (" + m.label(g, n) + " from " + g.label() + ")"));
                     }
                 }
-                String subject = HostSubjects.gpu(g);
-                out.add(new Finding(id(), Severity.WARNING,
-                        subject + " reaches its nearest NIC only through the CPU interconnect (SYS)",
+                Subject.GpuRef subject = HostSubjects.gpu(g);
+                out.add(new Finding(SPEC.id(), Severity.WARNING,
+                        subject.label() + " reaches its nearest NIC only through the CPU interconnect (SYS)",
                         List.of(subject), evidence,
                         List.of("Place a NIC on this GPU's CPU socket, ideally under the same PCIe switch "
                                         + "(PIX/PXB in nvidia-smi topo -m); GPUDirect RDMA needs GPU and NIC on the "

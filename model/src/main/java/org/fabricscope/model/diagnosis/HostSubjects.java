@@ -1,5 +1,7 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.NetPort;
@@ -10,23 +12,25 @@ final class HostSubjects {
     private HostSubjects() {
     }
 
-    static String gpu(Gpu g) {
-        return g.topology().name() + " " + g.label() + (g.busId().isEmpty() ? "" : " (" + g.busId() + ")");
+    static Subject.GpuRef gpu(Gpu g) {
+        return new Subject.GpuRef(g.topology().name(), g.busId(), g.index(),
+                g.topology().name() + " " + g.label() + (g.busId().isEmpty() ? "" : " (" + g.busId() + ")"));
     }
 
-    static String net(NetPort n) {
-        return n.nic().topology().name() + " " + n.name();
+    static Subject.NicRef net(NetPort n) {
+        return new Subject.NicRef(n.nic().topology().name(), n.name(), n.nic().topology().name() + " " + n.name());
     }
 
-    static String pci(HostTopology t, PciDevice p) {
+    static Subject pci(HostTopology t, PciDevice p) {
         if (p.gpu() != null) {
             return gpu(p.gpu());
         }
         if (p.nic() != null && !p.nic().nets().isEmpty()) {
             StringBuilder sb = new StringBuilder(t.name()).append(" NIC");
             p.nic().nets().forEach(n -> sb.append(' ').append(n.name()));
-            return sb.append(" (").append(p.busId()).append(')').toString();
+            String label = sb.append(" (").append(p.busId()).append(')').toString();
+            return new Subject.NicRef(t.name(), p.nic().nets().get(0).name(), label);
         }
-        return t.name() + " " + p.kind().name() + " " + p.busId();
+        return new Subject.PciRef(t.name(), p.busId(), t.name() + " " + p.kind().name() + " " + p.busId());
     }
 }

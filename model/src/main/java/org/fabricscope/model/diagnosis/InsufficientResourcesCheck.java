@@ -1,5 +1,8 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -7,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sLayer;
 import org.fabricscope.model.k8s.K8sNode;
@@ -29,18 +32,18 @@ public final class InsufficientResourcesCheck implements FabricCheck {
     /** Per resource, the title lists at most this many nodes (those closest to fitting on a big cluster). */
     static final int MAX_NODES_SHOWN = 8;
 
+    static final FindingSpec SPEC = new FindingSpec("insufficient-resources", Layer.KUBERNETES, Severity.ERROR,
+            "Pending pods that request more of a resource than any node has free, with the per-node shortfall",
+            "seed 000 FAQ (insufficient resources); the scheduler's FailedScheduling reasons");
+
     @Override
-    public String id() {
-        return "insufficient-resources";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "Pending pods that request more of a resource than any node has free, with the per-node shortfall";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         K8sLayer k8s = model.k8s();
         List<Finding> out = new ArrayList<>();
         for (K8sPod pod : k8s.pods()) {
@@ -80,8 +83,8 @@ public final class InsufficientResourcesCheck implements FabricCheck {
                 continue;
             }
             List<String> detail = new ArrayList<>();
-            List<String> subjects = new ArrayList<>();
-            subjects.add("pod " + pod.key());
+            List<Subject> subjects = new ArrayList<>();
+            subjects.add(Subjects.pod(pod));
             Set<K8sNode> cited = new LinkedHashSet<>();
             for (String res : resources) {
                 Quantity want = req.get(res);
@@ -131,7 +134,7 @@ public final class InsufficientResourcesCheck implements FabricCheck {
                     + "and kubectl get node <node> -o jsonpath='{.status.allocatable}' to see what each node offers.");
             remedies.add("Check the scheduling conditions: node selectors, affinity and taint tolerations; kubectl describe pod "
                     + pod.name() + " -n " + pod.namespace() + " shows the scheduler's reason for each node.");
-            out.add(new Finding(id(), Severity.ERROR, title.toString(), subjects, evidence, remedies));
+            out.add(new Finding(SPEC.id(), Severity.ERROR, title.toString(), subjects, evidence, remedies));
         }
         return out;
     }

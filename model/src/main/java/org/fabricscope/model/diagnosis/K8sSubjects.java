@@ -1,9 +1,11 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.PodSpecSummary;
@@ -17,7 +19,7 @@ final class K8sSubjects {
     private K8sSubjects() {
     }
 
-    record Spec(String subject, String label, PodSpecSummary spec, Evidence evidence) {
+    record Spec(Subject subject, String label, PodSpecSummary spec, Evidence evidence) {
     }
 
     /** The cited lines of these settings (where the reader found them), then the object itself. */
@@ -39,7 +41,7 @@ final class K8sSubjects {
         List<Spec> out = new ArrayList<>();
         for (K8sPod p : model.pods()) {
             if (p.training() && !p.terminated()) {
-                out.add(new Spec("pod " + p.key(), "Pod " + p.key(), p.spec(), p.evidence()));
+                out.add(new Spec(Subjects.pod(p), "Pod " + p.key(), p.spec(), p.evidence()));
             }
         }
         for (TrainingJob j : model.jobs()) {
@@ -51,7 +53,7 @@ final class K8sSubjects {
                         && !r.template().effectiveRequests().containsKey(org.fabricscope.model.k8s.Resources.GPU)) {
                     continue; // mpirun only: no NCCL traffic of its own
                 }
-                out.add(new Spec("job " + j.key() + " " + r.type(), j.kind() + " " + j.key() + " replica " + r.type(),
+                out.add(new Spec(Subjects.replica(j, r.type()), j.kind() + " " + j.key() + " replica " + r.type(),
                         r.template(), r.evidence() != null ? r.evidence() : j.evidence()));
             }
         }

@@ -1,5 +1,8 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -7,14 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Cable;
+import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.LinkSpeed;
-import org.fabricscope.model.LinkWidth;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Severity;
 
 /**
  * {@code link-degraded}: a cable running narrower or slower than it could. Two references:
@@ -23,14 +26,13 @@ import org.fabricscope.model.Severity;
  * A lost lane (4x to 1x) is an error: a quarter of the bandwidth and a sign of a failing cable.
  */
 public final class LinkDegradedCheck implements FabricCheck {
-    @Override
-    public String id() {
-        return "link-degraded";
-    }
+    static final FindingSpec SPEC = new FindingSpec("link-degraded", Layer.FABRIC, Severity.WARNING,
+            "Cables narrower or slower than their ends support or than the rest of their tier",
+            "ibdiagnet's speed/width checks; iblinkinfo \"Could be\" rates");
 
     @Override
-    public String description() {
-        return "Cables narrower or slower than their ends support or than the rest of their tier";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     /** Why a cable is degraded, by cable, in model order; cables running at full rate are absent. */
@@ -138,7 +140,8 @@ public final class LinkDegradedCheck implements FabricCheck {
     }
 
     @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (Map.Entry<Cable, String> e : assess(model).entrySet()) {
             Cable c = e.getKey();
@@ -147,14 +150,14 @@ public final class LinkDegradedCheck implements FabricCheck {
             Port b = c.b();
             List<String> remedies = lostLanes
                     ? List.of("A link that trained to fewer lanes has a damaged cable, a dirty connector or a bad transceiver: reseat, clean or replace the cable between "
-                                    + Subjects.port(a) + " and " + Subjects.port(b) + ".",
+                                    + Subjects.portLabel(a) + " and " + Subjects.portLabel(b) + ".",
                             "After the fix, check with iblinkinfo that the link trains at full width.")
                     : List.of("Check that both ends are configured for the same speeds (ibportstate <lid> <port> query) and that the cable is rated for the speed.",
                             "Replace the cable with one rated for the tier's speed; then re-enable the port so it retrains.");
-            out.add(new Finding(id(), lostLanes ? Severity.ERROR : Severity.WARNING,
+            out.add(new Finding(SPEC.id(), lostLanes ? Severity.ERROR : Severity.WARNING,
                     "Degraded link " + c.rateToken() + ": " + a.label() + " <-> " + b.label(),
                     List.of(Subjects.port(a), Subjects.port(b)),
-                    c.evidence() == null ? List.of() : List.of(new org.fabricscope.model.Evidence(
+                    c.evidence() == null ? List.of() : List.of(new org.fabricscope.model.core.Evidence(
                             c.evidence().source(), c.evidence().line(), e.getValue() + " | " + c.evidence().text())),
                     remedies));
         }

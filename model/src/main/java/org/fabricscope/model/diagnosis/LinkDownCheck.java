@@ -1,16 +1,19 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.PhysState;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.PortState;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.PhysState;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.core.Severity;
 
 /**
  * {@code link-down}: a port that is Down now (iblinkinfo: Down/Polling or Down/Disabled) although
@@ -18,14 +21,13 @@ import org.fabricscope.model.Severity;
  * Ports that were never linked (LinkDownedCounter 0 or unread) are spare ports, not findings.
  */
 public final class LinkDownCheck implements FabricCheck {
-    @Override
-    public String id() {
-        return "link-down";
-    }
+    static final FindingSpec SPEC = new FindingSpec("link-down", Layer.FABRIC, Severity.WARNING,
+            "Ports that are down now but whose LinkDownedCounter shows a link went down: unplugged or failed cables",
+            "iblinkinfo port state + PMA LinkDownedCounter (perfquery)");
 
     @Override
-    public String description() {
-        return "Ports that are down now but whose LinkDownedCounter shows a link went down: unplugged or failed cables";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     /** Whether this port lost a link that it had: down now, with LinkDownedCounter above zero. */
@@ -34,7 +36,8 @@ public final class LinkDownCheck implements FabricCheck {
     }
 
     @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (FabricNode n : model.nodes()) {
             for (Port p : n.ports()) {
@@ -48,7 +51,7 @@ public final class LinkDownCheck implements FabricCheck {
                 Evidence ce = p.counterEvidence("LinkDownedCounter");
                 evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(),
                         "LinkDownedCounter=" + p.counter("LinkDownedCounter")));
-                out.add(new Finding(id(), Severity.WARNING,
+                out.add(new Finding(SPEC.id(), Severity.WARNING,
                         p.label() + " is down (" + p.physState().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
                                 + ") after its link went down " + p.counter("LinkDownedCounter") + " time(s)",
                         List.of(Subjects.port(p)), evidence,

@@ -1,15 +1,18 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Severity;
 
 /**
  * {@code link-errors}: port counters over their thresholds (see {@link ErrorThresholds}). One
@@ -22,14 +25,13 @@ public final class LinkErrorsCheck implements FabricCheck {
         this.thresholds = thresholds;
     }
 
-    @Override
-    public String id() {
-        return "link-errors";
-    }
+    static final FindingSpec SPEC = new FindingSpec("link-errors", Layer.FABRIC, Severity.ERROR,
+            "Port error counters above the infiniband-diags error thresholds",
+            "infiniband-diags error_thresholds defaults (10 / 100 / 1000), overridable with --thresholds or an error_thresholds file; seed 004's troubleshooting matrix");
 
     @Override
-    public String description() {
-        return "Port error counters above the infiniband-diags error thresholds";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     /** The worst severity among this port's counters, or null when all are within thresholds. */
@@ -45,7 +47,8 @@ public final class LinkErrorsCheck implements FabricCheck {
     }
 
     @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (FabricNode n : model.nodes()) {
             for (Port p : n.ports()) {
@@ -69,7 +72,7 @@ public final class LinkErrorsCheck implements FabricCheck {
                         }
                     }
                 }
-                List<String> subjects = new ArrayList<>();
+                List<Subject> subjects = new ArrayList<>();
                 subjects.add(Subjects.port(p));
                 Port peer = p.peer();
                 if (peer != null) {
@@ -81,13 +84,13 @@ public final class LinkErrorsCheck implements FabricCheck {
                     evidence.add(p.cable().evidence());
                 }
                 List<String> remedies = physical
-                        ? List.of("Reseat or replace the cable" + (peer == null ? "" : " to " + Subjects.port(peer))
+                        ? List.of("Reseat or replace the cable" + (peer == null ? "" : " to " + Subjects.portLabel(peer))
                                         + "; check the transceivers at both ends and clean the fibre connectors.",
                                 "Clear the counters (perfquery -R) and read them again to see whether they still grow.",
                                 "If errors keep rising after a reseat, move the cable to another port to tell cable from port.")
                         : List.of("Counters of congestion: look for hot spots and oversubscribed uplinks on this switch.",
                                 "Clear the counters (perfquery -R) and read them again under load.");
-                out.add(new Finding(id(), worst,
+                out.add(new Finding(SPEC.id(), worst,
                         (physical ? "Link errors on " : "Congestion counters on ") + p.label(),
                         subjects, evidence, remedies));
             }

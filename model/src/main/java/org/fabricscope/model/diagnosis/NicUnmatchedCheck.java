@@ -1,12 +1,15 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.NetPort;
 
@@ -16,18 +19,18 @@ import org.fabricscope.model.host.NetPort;
  * loaded; socket NICs (GUID 0, not on PCIe) are not fabric HCAs and are left out.
  */
 public final class NicUnmatchedCheck implements FabricCheck {
+    static final FindingSpec SPEC = new FindingSpec("nic-unmatched", Layer.HOST, Severity.WARNING,
+            "NIC nets of a host topology that match no HCA of the loaded fabric by GUID or name",
+            "the host-to-fabric join: NCCL net guid = ibnetdiscover sysimgguid, or <host> mlx5_N");
+
     @Override
-    public String id() {
-        return "nic-unmatched";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "NIC nets of a host topology that match no HCA of the loaded fabric by GUID or name";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         if (model.channelAdapters().isEmpty()) {
             return out;
@@ -37,9 +40,9 @@ public final class NicUnmatchedCheck implements FabricCheck {
                 if (n.hca() != null || (!Guids.isValid(n.guid()) && !n.onPcie())) {
                     continue;
                 }
-                String subject = HostSubjects.net(n);
-                out.add(new Finding(id(), Severity.WARNING,
-                        subject + " (guid " + (n.guidText().isEmpty() ? "none" : n.guidText())
+                Subject.NicRef subject = HostSubjects.net(n);
+                out.add(new Finding(SPEC.id(), Severity.WARNING,
+                        subject.label() + " (guid " + (n.guidText().isEmpty() ? "none" : n.guidText())
                                 + ") matches no HCA of the loaded fabric",
                         List.of(subject), n.evidence() == null ? List.of() : List.of(n.evidence()),
                         List.of("Load the ibnetdiscover output of the subnet this NIC is cabled to (a multi-rail "

@@ -1,12 +1,15 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.PciDevice;
 import org.fabricscope.model.host.PciKind;
@@ -17,18 +20,18 @@ import org.fabricscope.model.host.PciKind;
  * and an empty {@code link_speed} as unknown; neither is a finding.
  */
 public final class PcieDegradedCheck implements FabricCheck {
+    static final FindingSpec SPEC = new FindingSpec("pcie-degraded", Layer.HOST, Severity.WARNING,
+            "GPUs and NICs whose PCIe link is narrower than x16 or slower than their peers on the host",
+            "NCCL topology link_width/link_speed");
+
     @Override
-    public String id() {
-        return "pcie-degraded";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "GPUs and NICs whose PCIe link is narrower than x16 or slower than their peers on the host";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (HostTopology t : model.hostTopologies().values()) {
             for (PciKind kind : new PciKind[] {PciKind.GPU, PciKind.NIC}) {
@@ -55,9 +58,9 @@ public final class PcieDegradedCheck implements FabricCheck {
                     if (why.isEmpty()) {
                         continue;
                     }
-                    String what = HostSubjects.pci(t, p);
-                    out.add(new Finding(id(), Severity.WARNING,
-                            "PCIe link of " + what + " is degraded: " + String.join("; ", why),
+                    Subject what = HostSubjects.pci(t, p);
+                    out.add(new Finding(SPEC.id(), Severity.WARNING,
+                            "PCIe link of " + what.label() + " is degraded: " + String.join("; ", why),
                             List.of(what), List.of(evidence(p)),
                             List.of("Check the slot width and generation: a 400 Gb/s HCA needs a PCIe Gen5 x16 slot; "
                                             + "in a Gen4 slot or on x8 lanes its throughput is capped by the PCIe bus "

@@ -1,15 +1,18 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.PortState;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.core.Severity;
 
 /**
  * {@code port-not-active}: ports whose physical link is up but whose logical state stays Init or
@@ -17,18 +20,18 @@ import org.fabricscope.model.Severity;
  * means no subnet manager runs at all; a few mean the SM cannot reach or configure them.
  */
 public final class PortNotActiveCheck implements FabricCheck {
+    static final FindingSpec SPEC = new FindingSpec("port-not-active", Layer.FABRIC, Severity.ERROR,
+            "Ports stuck in Init or Armed: no subnet manager has activated them",
+            "IBA port state machine; opensm");
+
     @Override
-    public String id() {
-        return "port-not-active";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "Ports stuck in Init or Armed: no subnet manager has activated them";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Port> stuck = new ArrayList<>();
         int known = 0;
         for (FabricNode n : model.nodes()) {
@@ -52,7 +55,7 @@ public final class PortNotActiveCheck implements FabricCheck {
                         "Check for a partition (P_Key) or M_Key mismatch on these ports; bounce the port with ibportstate.");
         List<Finding> out = new ArrayList<>();
         if (noSm) {
-            List<String> subjects = new ArrayList<>();
+            List<Subject> subjects = new ArrayList<>();
             List<Evidence> evidence = new ArrayList<>();
             for (Port p : stuck) {
                 subjects.add(Subjects.port(p));
@@ -60,12 +63,12 @@ public final class PortNotActiveCheck implements FabricCheck {
                     evidence.add(p.stateEvidence());
                 }
             }
-            out.add(new Finding(id(), Severity.ERROR,
+            out.add(new Finding(SPEC.id(), Severity.ERROR,
                     stuck.size() + " of " + known + " linked ports are in Init/Armed: no subnet manager is running",
                     subjects, evidence, remedies));
         } else {
             for (Port p : stuck) {
-                out.add(new Finding(id(), Severity.ERROR, p.label() + " is " + p.state().name().toLowerCase(java.util.Locale.ROOT)
+                out.add(new Finding(SPEC.id(), Severity.ERROR, p.label() + " is " + p.state().name().toLowerCase(java.util.Locale.ROOT)
                         + ", not active", List.of(Subjects.port(p)),
                         p.stateEvidence() == null ? List.of() : List.of(p.stateEvidence()), remedies));
             }

@@ -1,5 +1,8 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -7,12 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.ranks.RankRoute;
@@ -33,19 +36,19 @@ public final class RankPathErrorsCheck implements FabricCheck {
         this.thresholds = thresholds;
     }
 
+    static final FindingSpec SPEC = new FindingSpec("rank-path-errors", Layer.TRAINING, Severity.ERROR,
+            "A cable with errors (or a lost link) on the fabric path between training ranks that talk over the network",
+            "the rank -> GPU -> HCA join, NCCL channel lines and the fabric's counters; seed 004");
+
     @Override
-    public String id() {
-        return "rank-path-errors";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "A cable with errors (or a lost link) on the fabric path between training ranks that talk over the network";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
-        RankMap ranks = model.ranks();
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
+        RankMap ranks = org.fabricscope.model.ranks.RankMap.of(model);
         if (ranks.routes().isEmpty()) {
             return List.of();
         }
@@ -79,7 +82,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
                     counters.append(counters.length() == 0 ? "" : ", ").append("link lost");
                 }
             }
-            Set<String> subjects = new LinkedHashSet<>();
+            Set<Subject> subjects = new LinkedHashSet<>();
             subjects.add(Subjects.port(c.a()));
             subjects.add(Subjects.port(c.b()));
             StringBuilder pairs = new StringBuilder();
@@ -137,14 +140,19 @@ public final class RankPathErrorsCheck implements FabricCheck {
             remedies.add("Until it is fixed, errors here slow or stall every collective of the job: NCCL retries on the "
                     + "link (NCCL_IB_TIMEOUT, NCCL_IB_RETRY_CNT) and a retry-exceeded completion error (status 12) ends the "
                     + "communicator.");
-            out.add(new Finding(id(), sev, routes.size() + " rank pair(s) talk over a link with " + counters + ": "
+            out.add(new Finding(SPEC.id(), sev, routes.size() + " rank pair(s) talk over a link with " + counters + ": "
                     + c.a().label() + " <-> " + c.b().label() + (hit.isEmpty() ? "" : "; " + String.join(", ", hit)), new ArrayList<>(subjects), evidence, remedies));
         }
         return out;
     }
 
-    private static String who(RankSite s) {
-        return s.pod() != null ? s.pod() : s.host() != null ? s.host() : s.rank().host();
+    /** Where a rank ran, as precisely as the join found it: its pod, else its host, else the host its log names. */
+    private static Subject who(RankSite s) {
+        if (s.pod() != null) {
+            return new Subject.PodRef("", s.pod(), s.pod());
+        }
+        String host = s.host() != null ? s.host() : s.rank().host();
+        return new Subject.HostRef(host, host);
     }
 
     private Severity judge(Cable c) {

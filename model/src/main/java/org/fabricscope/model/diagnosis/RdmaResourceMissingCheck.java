@@ -1,14 +1,17 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.Resources;
@@ -21,18 +24,18 @@ import org.fabricscope.model.k8s.TrainingJob;
  * node does not support eRDMA, or the eRDMA Controller component is not installed correctly").
  */
 public final class RdmaResourceMissingCheck implements FabricCheck {
+    static final FindingSpec SPEC = new FindingSpec("rdma-resource-missing", Layer.KUBERNETES, Severity.ERROR,
+            "Nodes of a job that expects RDMA that offer no RDMA extended resource (device plugin missing)",
+            "seeds 000 (ACK eRDMA Controller), 002 (RDMA device plugin)");
+
     @Override
-    public String id() {
-        return "rdma-resource-missing";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "Nodes of a job that expects RDMA that offer no RDMA extended resource (device plugin missing)";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (TrainingJob job : model.jobs()) {
             List<K8sPod> pods = model.k8s().podsOf(job);
@@ -57,11 +60,11 @@ public final class RdmaResourceMissingCheck implements FabricCheck {
                     evidence.add(node.allocatableEvidence());
                 }
                 e.getValue().stream().filter(p -> p.evidence() != null).forEach(p -> evidence.add(p.evidence()));
-                List<String> subjects = new ArrayList<>();
-                subjects.add("node " + node.name());
-                subjects.add("job " + job.key());
-                e.getValue().forEach(p -> subjects.add("pod " + p.key()));
-                out.add(new Finding(id(), Severity.ERROR,
+                List<Subject> subjects = new ArrayList<>();
+                subjects.add(Subjects.node(node));
+                subjects.add(Subjects.job(job));
+                e.getValue().forEach(p -> subjects.add(Subjects.pod(p)));
+                out.add(new Finding(SPEC.id(), Severity.ERROR,
                         "Node " + node.name() + " runs " + e.getValue().size() + " pod(s) of job " + job.key()
                                 + ", which expects RDMA, but offers no RDMA resource (" + wanted + ") in its allocatable",
                         subjects, evidence, List.of(

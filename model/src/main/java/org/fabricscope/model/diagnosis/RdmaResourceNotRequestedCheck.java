@@ -1,13 +1,16 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.Quantity;
@@ -21,18 +24,18 @@ import org.fabricscope.model.k8s.Resources;
  * seed 002 (RunAI {@code --extended-resource rdma/rdma=1}).
  */
 public final class RdmaResourceNotRequestedCheck implements FabricCheck {
+    static final FindingSpec SPEC = new FindingSpec("rdma-resource-not-requested", Layer.KUBERNETES, Severity.WARNING,
+            "Training pods that request no RDMA resource although their node offers one (NCCL then uses TCP)",
+            "seeds 000 (--device=aliyun/erdma=1), 002 (rdma/rdma extended resource)");
+
     @Override
-    public String id() {
-        return "rdma-resource-not-requested";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "Training pods that request no RDMA resource although their node offers one (NCCL then uses TCP)";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (K8sPod pod : model.pods()) {
             if (!pod.training() || pod.node() == null || pod.terminated() || pod.spec().requestsRdma()) {
@@ -64,10 +67,10 @@ public final class RdmaResourceNotRequestedCheck implements FabricCheck {
                         + "--extended-resource rdma/rdma=1); with Arena, --device=" + res + "=1.");
             }
             remedies.add("Then look for \"NET/IB : Using\" in the NCCL_DEBUG=INFO log of rank 0 instead of \"Using network Socket\".");
-            out.add(new Finding(id(), Severity.WARNING,
+            out.add(new Finding(SPEC.id(), Severity.WARNING,
                     "Training pod " + pod.key() + " on node " + node.name() + " requests no RDMA resource although the node "
                             + "offers " + res + "=" + offered.get(res).text() + "; NCCL will fall back to TCP sockets",
-                    List.of("pod " + pod.key(), "node " + node.name()), evidence, remedies));
+                    List.of(Subjects.pod(pod), Subjects.node(node)), evidence, remedies));
         }
         return out;
     }

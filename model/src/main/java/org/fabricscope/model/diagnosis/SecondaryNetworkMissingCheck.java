@@ -1,12 +1,15 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.k8s.PodSpecSummary;
 
 /**
@@ -18,18 +21,18 @@ import org.fabricscope.model.k8s.PodSpecSummary;
 public final class SecondaryNetworkMissingCheck implements FabricCheck {
     private static final Pattern MULTUS_IF = Pattern.compile("^net\\d+$");
 
+    static final FindingSpec SPEC = new FindingSpec("secondary-network-missing", Layer.KUBERNETES, Severity.ERROR,
+            "Pods whose NCCL_SOCKET_IFNAME names a Multus interface (net1) with no networks annotation",
+            "seed 003 (Multus net1 and NCCL_SOCKET_IFNAME)");
+
     @Override
-    public String id() {
-        return "secondary-network-missing";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "Pods whose NCCL_SOCKET_IFNAME names a Multus interface (net1) with no networks annotation";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (K8sSubjects.Spec s : K8sSubjects.trainingSpecs(model)) {
             List<String> ifs = s.spec().socketInterfaces().stream().filter(i -> MULTUS_IF.matcher(i).matches()).toList();
@@ -37,7 +40,7 @@ public final class SecondaryNetworkMissingCheck implements FabricCheck {
             if (ifs.isEmpty() || (nets != null && !nets.isBlank())) {
                 continue;
             }
-            out.add(new Finding(id(), Severity.ERROR,
+            out.add(new Finding(SPEC.id(), Severity.ERROR,
                     s.label() + " sets NCCL_SOCKET_IFNAME=" + s.spec().env().get("NCCL_SOCKET_IFNAME") + " but has no "
                             + PodSpecSummary.NETWORKS_ANNOTATION + " annotation: interface " + ifs.get(0)
                             + " will not exist in the pod",

@@ -1,11 +1,14 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.FindingSpec;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.k8s.Quantity;
 import org.fabricscope.model.k8s.ShmVolume;
 
@@ -19,18 +22,18 @@ import org.fabricscope.model.k8s.ShmVolume;
 public final class ShmTooSmallCheck implements FabricCheck {
     static final Quantity MINIMUM = Quantity.parse("1Gi");
 
+    static final FindingSpec SPEC = new FindingSpec("shm-too-small", Layer.KUBERNETES, Severity.WARNING,
+            "Training pods without a memory-backed /dev/shm emptyDir, or with a sizeLimit below 1Gi",
+            "seeds 002, 003 (/dev/shm as a memory-backed emptyDir)");
+
     @Override
-    public String id() {
-        return "shm-too-small";
+    public List<FindingSpec> findings() {
+        return List.of(SPEC);
     }
 
     @Override
-    public String description() {
-        return "Training pods without a memory-backed /dev/shm emptyDir, or with a sizeLimit below 1Gi";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
         for (K8sSubjects.Spec s : K8sSubjects.trainingSpecs(model)) {
             ShmVolume v = s.spec().devShm();
@@ -46,7 +49,7 @@ public final class ShmTooSmallCheck implements FabricCheck {
             } else {
                 continue;
             }
-            out.add(new Finding(id(), Severity.WARNING, s.label() + " " + problem, List.of(s.subject()),
+            out.add(new Finding(SPEC.id(), Severity.WARNING, s.label() + " " + problem, List.of(s.subject()),
                     K8sSubjects.cite(s, "/dev/shm", "sizeLimit"),
                     List.of("Add a volume \"dshm\" with emptyDir: {medium: Memory, sizeLimit: 64Gi} and mount it at /dev/shm "
                                     + "in the training container; multi-GPU jobs commonly need 16-64Gi.",

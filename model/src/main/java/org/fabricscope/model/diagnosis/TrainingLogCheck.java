@@ -1,15 +1,16 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.FindingSpec;
+import org.fabricscope.model.core.Subject;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Port;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.ranks.RankSite;
 import org.fabricscope.model.training.Rank;
@@ -23,7 +24,6 @@ import org.fabricscope.model.training.TrainingChecks;
  * node, GPU, HCA and leaf port — and the error counters of that link.
  */
 public final class TrainingLogCheck implements FabricCheck {
-    private static final Pattern LAGGED = Pattern.compile("^rank (\\d+) lagged");
     private final ErrorThresholds thresholds;
 
     public TrainingLogCheck() {
@@ -35,41 +35,34 @@ public final class TrainingLogCheck implements FabricCheck {
     }
 
     @Override
-    public String id() {
-        return "training";
+    public List<FindingSpec> findings() {
+        return TrainingChecks.SPECS;
     }
 
     @Override
-    public String description() {
-        return "NCCL and PyTorch log findings: missing RDMA, TCP fallback, timeouts, init hangs, IB and verbs errors";
-    }
-
-    @Override
-    public List<Finding> run(FabricModel model) {
-        List<Finding> out = TrainingChecks.run(model.trainingLog());
-        RankMap ranks = null;
+    public List<Finding> run(CheckContext context) {
+        FabricModel model = context.model();
+        RankMap ranks = context.ranks();
+        List<Finding> out = new ArrayList<>(TrainingChecks.run(model.trainingLog(), rank -> {
+            RankSite site = siteOf(model, ranks, rank);
+            return site == null || (site.hca() == null && site.pod() == null && site.gpu() == null) ? null : site.place();
+        }));
         for (int i = 0; i < out.size(); i++) {
             Finding f = out.get(i);
-            if (!f.id().equals("nccl-timeout") || f.subjects().isEmpty()) {
-                continue;
-            }
-            Matcher m = LAGGED.matcher(f.subjects().get(0));
-            if (!m.find()) {
-                continue;
-            }
-            Rank r = model.trainingLog().worldRank(Integer.parseInt(m.group(1))).orElse(null);
-            if (r == null) {
-                continue;
-            }
-            if (ranks == null) {
-                ranks = model.ranks();
-            }
-            RankSite site = ranks.site(r.commId(), r.rank());
-            if (site != null) {
-                out.set(i, withSite(f, site));
+            // the lagging rank is the timeout's first subject (TrainingChecks puts it there)
+            if (f.id().equals("nccl-timeout") && !f.refs().isEmpty() && f.refs().get(0) instanceof Subject.RankRef lag) {
+                RankSite site = siteOf(model, ranks, lag.rank());
+                if (site != null) {
+                    out.set(i, withSite(f, site));
+                }
             }
         }
         return out;
+    }
+
+    private static RankSite siteOf(FabricModel model, RankMap ranks, int worldRank) {
+        Rank r = model.trainingLog().worldRank(worldRank).orElse(null);
+        return r == null ? null : ranks.site(r.commId(), r.rank());
     }
 
     /** The finding with the lagging rank's place first among the remedies, and its link's counters as evidence. */
@@ -99,11 +92,6 @@ public final class TrainingLogCheck implements FabricCheck {
         List<String> remedies = new ArrayList<>();
         remedies.add(where.toString());
         remedies.addAll(f.remedies());
-        // the title names the place the join found instead of the log's host and device list
-        String lagged = "rank " + site.rank().rank() + " lagged";
-        int at = f.title().indexOf(lagged);
-        String title = at < 0 ? f.title()
-                : f.title().substring(0, at) + lagged + " " + site.describe().substring(("rank " + site.rank().rank() + " ").length());
-        return new Finding(f.id(), f.severity(), title, f.subjects(), evidence, remedies);
+        return f.with(f.title(), f.refs(), evidence, remedies);
     }
 }

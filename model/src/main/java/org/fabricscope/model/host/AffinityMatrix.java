@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * The device matrix {@code nvidia-smi topo -m} prints, computed from a host's NCCL PCIe tree:

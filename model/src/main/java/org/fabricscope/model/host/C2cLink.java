@@ -1,7 +1,7 @@
 package org.fabricscope.model.host;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.FabricEdge;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.FabricEdge;
 
 /**
  * {@code <c2c bw=... count=...>}: NVLink-C2C between a GPU and its CPU (Grace Hopper, GB200).

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * A CPU socket or NUMA node of a host, as NCCL's {@code <cpu numaid=...>} names it: the root of a

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * A GPU of a host: a {@code <gpu>} element under its {@code <pci>} device, or a bare {@code <pci>}

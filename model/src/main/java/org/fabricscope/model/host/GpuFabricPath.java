@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * How one GPU's traffic reaches the fabric: the GPU, the PCIe hops up to where it meets its nearest

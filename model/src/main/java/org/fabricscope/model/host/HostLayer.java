@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.NodeKind;
-import org.fabricscope.model.Port;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.Port;
 
 /**
  * Names each host topology and joins its nets to the fabric's HCAs, once every file is read.

@@ -1,7 +1,7 @@
 package org.fabricscope.model.host;
 
-import org.fabricscope.model.FabricEdge;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.FabricEdge;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * An edge of the host layer other than NVLink and C2C: a PCIe link (parent to child, carrying the

@@ -7,9 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.FabricEdge;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.FabricEdge;
+import org.fabricscope.model.core.Vertex;
 import org.jgrapht.Graph;
 
 /**

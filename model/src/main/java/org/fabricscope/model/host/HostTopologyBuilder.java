@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * Collects one file's view of a host (an NCCL topology, graph dump or {@code nvidia-smi topo -m})

@@ -2,7 +2,7 @@ package org.fabricscope.model.host;
 
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * One {@code <graph>} of an NCCL graph dump ({@code NCCL_GRAPH_DUMP_FILE}, src/graph/search.cc):

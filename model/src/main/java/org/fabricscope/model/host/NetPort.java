@@ -1,10 +1,10 @@
 package org.fabricscope.model.host;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Guids;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * One {@code <net>} of a NIC: a network device NCCL can use ({@code mlx5_0}, {@code eth0},

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * A network adapter: a {@code <nic>} element (under a {@code <pci>} device or directly under a

@@ -1,7 +1,7 @@
 package org.fabricscope.model.host;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.FabricEdge;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.FabricEdge;
 
 /**
  * One {@code <nvlink target=... count=... tclass=...>}: {@code count} NVLinks from a GPU to a peer

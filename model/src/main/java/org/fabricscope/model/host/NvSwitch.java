@@ -1,6 +1,6 @@
 package org.fabricscope.model.host;
 
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Vertex;
 
 /** An NVSwitch that GPUs link to, by bus id; the remote sentinel stands for the switches a host cannot see. */
 public final class NvSwitch implements Vertex {

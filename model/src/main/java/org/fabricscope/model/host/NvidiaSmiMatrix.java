@@ -3,7 +3,7 @@ package org.fabricscope.model.host;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * A matrix as {@code nvidia-smi topo -m} (or {@code -mp}) prints it: device names ({@code GPU0},

@@ -5,8 +5,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * One {@code <pci>} element: a PCIe switch or bridge, a GPU, a NIC or another function, with the

@@ -1,6 +1,6 @@
 package org.fabricscope.model.k8s;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * An event from {@code kubectl get events -o json} or the Events section of

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.NaturalOrder;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.NaturalOrder;
 
 /**
  * The Kubernetes layer of a model: nodes by name, pods, events, training jobs, and which fabric

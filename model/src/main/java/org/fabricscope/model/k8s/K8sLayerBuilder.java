@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.NaturalOrder;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.NaturalOrder;
 
 /**
  * Collects what the Kubernetes importers read, in any file order, and builds the {@link K8sLayer}:

@@ -3,7 +3,7 @@ package org.fabricscope.model.k8s;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * A Kubernetes node as {@code kubectl get nodes -o json|yaml} shows it, or only its allocatable

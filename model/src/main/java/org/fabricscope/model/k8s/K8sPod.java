@@ -2,7 +2,7 @@ package org.fabricscope.model.k8s;
 
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * A pod: where it runs ({@code node} null while Pending and unscheduled), its phase, labels,

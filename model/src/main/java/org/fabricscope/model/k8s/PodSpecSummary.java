@@ -3,7 +3,7 @@ package org.fabricscope.model.k8s;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * What the checks need from a pod spec or a job's pod template: container requests and limits

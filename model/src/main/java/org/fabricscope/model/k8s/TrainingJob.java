@@ -2,7 +2,7 @@ package org.fabricscope.model.k8s;
 
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * A training job: from a PyTorchJob / MPIJob manifest (with its replica templates) or, when no

@@ -4,8 +4,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.core.Vertex;
 
 /**
  * Positions for the fabric map in world units (y grows downwards): one {@link Item} per drawn

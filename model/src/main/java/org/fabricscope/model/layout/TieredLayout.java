@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Cable;
+import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.NaturalOrder;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Tier;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.core.NaturalOrder;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.Tier;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.layout.MapLayout.Item;
 import org.fabricscope.model.layout.MapLayout.Link;
 import org.fabricscope.model.layout.MapLayout.Row;
@@ -144,7 +144,7 @@ public final class TieredLayout {
         placeByBarycentre(tiers.get(Tier.CORE), Row.CORE, yCore, leafRowWidth, items, byVertex);
         List<FabricNode> others = new ArrayList<>(tiers.get(Tier.OTHER));
         for (FabricNode n : model.nodes()) {
-            if (n.kind() == org.fabricscope.model.NodeKind.ROUTER) {
+            if (n.kind() == org.fabricscope.model.fabric.NodeKind.ROUTER) {
                 others.add(n);
             }
         }

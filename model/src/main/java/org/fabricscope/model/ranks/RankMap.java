@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Cable;
+import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.FabricModel;
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Host;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.GpuFabricPath;
 import org.fabricscope.model.host.HostTopology;

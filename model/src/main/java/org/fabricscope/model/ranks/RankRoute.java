@@ -3,8 +3,8 @@ package org.fabricscope.model.ranks;
 import java.util.List;
 import java.util.Set;
 
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.training.Transport;
 
 /**

@@ -1,7 +1,7 @@
 package org.fabricscope.model.ranks;
 
-import org.fabricscope.model.FabricNode;
-import org.fabricscope.model.Port;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.training.Rank;
 
@@ -15,7 +15,12 @@ public record RankSite(Rank rank, String pod, String k8sNode, String host, Gpu g
                        Port leafPort) {
     /** {@code rank 12 (gpt-train-worker-0 on dgx-su2-h07, GPU4, mlx5_4 -> leaf-su2-r5 port 7)}, as much as is known. */
     public String describe() {
-        StringBuilder b = new StringBuilder("rank ").append(rank.rank()).append(" (");
+        return "rank " + rank.rank() + " " + place();
+    }
+
+    /** {@code (gpt-train-worker-0 on dgx-su2-h07, GPU4, mlx5_4 -> leaf-su2-r5 port 7)}: where the rank ran, as much as is known. */
+    public String place() {
+        StringBuilder b = new StringBuilder("(");
         b.append(pod != null ? pod : rank.host());
         if (host != null && !host.equals(pod != null ? pod : rank.host())) {
             b.append(" on ").append(host);

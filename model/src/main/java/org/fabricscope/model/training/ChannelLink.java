@@ -1,6 +1,6 @@
 package org.fabricscope.model.training;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * One {@code Channel NN : A[x] -> B[y] via ...} line (or 2.5-2.6's {@code Ring NN : A[x] -> B[y] via ...}):

@@ -1,6 +1,6 @@
 package org.fabricscope.model.training;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * NCCL's verdict on GPU Direct RDMA for one network device of one process:

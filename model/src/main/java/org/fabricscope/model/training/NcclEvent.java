@@ -2,7 +2,7 @@ package org.fabricscope.model.training;
 
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * Something that went wrong, as a NCCL WARN, a PyTorch ProcessGroupNCCL line or a torchrun failure

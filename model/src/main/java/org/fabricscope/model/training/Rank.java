@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * One NCCL rank of one communicator, from its {@code Init START/COMPLETE} line: where it ran

@@ -2,7 +2,7 @@ package org.fabricscope.model.training;
 
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * One ring of a communicator in full, as rank 0 prints it: {@code Channel 00/02 :    0   1   2   3}

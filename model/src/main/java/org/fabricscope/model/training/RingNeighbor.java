@@ -1,6 +1,6 @@
 package org.fabricscope.model.training;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * One rank's place in one ring, as each rank prints it: {@code Ring 00 : 3 -> 0 -> 1} is rank 0

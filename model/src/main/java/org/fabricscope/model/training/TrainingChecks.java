@@ -1,5 +1,9 @@
 package org.fabricscope.model.training;
 
+import org.fabricscope.model.core.FindingSpec;
+import org.fabricscope.model.core.Layer;
+import org.fabricscope.model.core.Subject;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -8,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
 
 /**
  * The training layer's checks over what the NCCL and PyTorch logs say. Remedies come from the
@@ -21,12 +25,48 @@ public final class TrainingChecks {
     private TrainingChecks() {
     }
 
+    private static final String S000 = "seed 000 (ACK/Arena eRDMA guide and FAQ); NCCL 2.7-2.30 log formats";
+    private static final String S003 = "seed 003 (distributed training on Kubernetes: failure modes)";
+    private static final String S004 = "seed 004 (RDMA fabric manual: troubleshooting matrix); IB verbs completion status codes";
+
+    /** The ids these checks raise, with their layer, severity, meaning and the source of the rule. */
+    public static final List<FindingSpec> SPECS = List.of(
+            spec("rdma-device-missing", Severity.ERROR, "A multi-node job whose ranks found no RDMA device (NET/IB : No device found, or only sockets although NCCL_IB_HCA is set)", S000),
+            spec("tcp-fallback", Severity.ERROR, "Ranks on different hosts talk over TCP sockets (NET/Socket) instead of RDMA", S003),
+            spec("gdr-not-used", Severity.WARNING, "IB channels without GPU Direct RDMA (no /GDRDMA), or RDMA devices reporting GDR disabled", S003),
+            spec("nccl-version-mismatch", Severity.ERROR, "Ranks of one job run different NCCL versions", S003),
+            spec("nccl-init-hang", Severity.ERROR, "Ranks that started communicator init (Init START) and never completed it", S000),
+            spec("nccl-timeout", Severity.ERROR, "A collective timed out (PyTorch watchdog), with the rank that lagged and where it ran", S000 + "; " + S003),
+            spec("ib-completion-error", Severity.ERROR, "IB work completion errors (status 12 retry exceeded, 4, 5, 10) in NCCL's log", S004),
+            spec("rdma-permission", Severity.ERROR, "Access to the RDMA device files denied (errno 13)", S000),
+            spec("memlock-limit", Severity.ERROR, "Memory registration failed: ibv_reg_mr cannot allocate memory (locked-memory limit)", S004));
+
+    private static FindingSpec spec(String id, Severity severity, String description, String source) {
+        return new FindingSpec(id, Layer.TRAINING, severity, description, source);
+    }
+
+    /** Where a world rank ran, as the rank join found it ({@code (pod on host, GPU4, mlx5_4 -> leaf port 7)}), or null. */
+    @FunctionalInterface
+    public interface RankPlaces {
+        RankPlaces NONE = rank -> null;
+
+        String place(int worldRank);
+    }
+
     public static List<Finding> run(TrainingLog log) {
+        return run(log, RankPlaces.NONE);
+    }
+
+    /**
+     * Runs the checks; {@code places} names where a rank ran when the fabric, hosts or pods were loaded
+     * too, and goes into the titles instead of the log's host and device list.
+     */
+    public static List<Finding> run(TrainingLog log, RankPlaces places) {
         List<Finding> out = new ArrayList<>();
         networkChecks(log, out);
         versionMismatch(log, out);
         initHang(log, out);
-        timeouts(log, out);
+        timeouts(log, places, out);
         warnings(log, out);
         return out;
     }
@@ -48,7 +88,7 @@ public final class TrainingChecks {
             out.add(new Finding("rdma-device-missing", Severity.ERROR,
                     "No RDMA device used on a multi-node job: " + affected.size() + " rank(s) found none"
                             + (hcaNamed.isEmpty() ? "" : " although NCCL_IB_HCA=" + hcaNamed.get(0).env().get("NCCL_IB_HCA")),
-                    affected.stream().map(r -> r.process() + " rank " + r.rank()).distinct().toList(),
+                    distinct(affected.stream().map(r -> (Subject) new Subject.RankRef(r.commId(), r.rank(), r.host(), r.process() + " rank " + r.rank()))),
                     affected.stream().map(Rank::evidence).limit(10).toList(),
                     List.of("Check that the job requests the RDMA resource: Arena --device=aliyun/erdma=1, RunAI --extended-resource rdma/rdma=1.",
                             "Check that the node offers it: kubectl get node <node> -o jsonpath='{.status.allocatable}' should list aliyun/erdma or rdma/*; if not, install the eRDMA controller / RDMA device plugin.",
@@ -67,7 +107,7 @@ public final class TrainingChecks {
                     .findFirst().map(d -> d.substring(7)).orElse("a TCP interface");
             out.add(new Finding("tcp-fallback", Severity.ERROR,
                     "Ranks on different hosts talk over TCP sockets (" + ifname + "), not RDMA",
-                    socket.stream().map(c -> "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank()).distinct().limit(20).toList(),
+                    distinct(socket.stream().map(c -> (Subject) new Subject.RankRef(c.commId(), c.fromRank(), "", "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank()))).stream().limit(20).toList(),
                     socket.stream().map(ChannelLink::evidence).limit(10).toList(),
                     List.of("Request the RDMA resource for every worker and check NET/IB : Using [...] appears in each rank's log.",
                             "Set NCCL_IB_HCA to the RDMA devices (e.g. mlx5_0,mlx5_1 or erdma_0) and, for RoCE, NCCL_IB_GID_INDEX (often 3).",
@@ -89,11 +129,15 @@ public final class TrainingChecks {
         List<GdrSupport> disabled = log.gdrSupport().stream().filter(g -> !g.enabled() && g.isRdma()
                 && multiHostProcesses.contains(g.host() + ":" + g.pid())).toList();
         if (!noGdr.isEmpty() || !disabled.isEmpty()) {
-            List<String> subjects = new ArrayList<>();
-            noGdr.stream().map(c -> "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank() + " via " + c.via())
-                    .distinct().limit(20).forEach(subjects::add);
-            disabled.stream().map(g -> g.host() + ":" + g.pid() + " HCA " + g.hcaIndex() + (g.hca().isEmpty() ? "" : " " + g.hca())
-                    + " GDR disabled" + (g.reason().isEmpty() ? "" : " (" + g.reason() + ")")).distinct().limit(20).forEach(subjects::add);
+            List<Subject> subjects = new ArrayList<>();
+            distinct(noGdr.stream().map(c -> (Subject) new Subject.RankRef(c.commId(), c.fromRank(), "",
+                    "comm " + c.commId() + " rank " + c.fromRank() + " -> " + c.toRank() + " via " + c.via())))
+                    .stream().limit(20).forEach(subjects::add);
+            distinct(disabled.stream().map(g -> (Subject) new Subject.NicRef(g.host(),
+                    g.hca().isEmpty() ? "HCA " + g.hcaIndex() : g.hca(),
+                    g.host() + ":" + g.pid() + " HCA " + g.hcaIndex() + (g.hca().isEmpty() ? "" : " " + g.hca())
+                    + " GDR disabled" + (g.reason().isEmpty() ? "" : " (" + g.reason() + ")")))).stream().limit(20)
+                    .forEach(subjects::add);
             List<Evidence> ev = new ArrayList<>();
             noGdr.stream().map(ChannelLink::evidence).limit(10).forEach(ev::add);
             disabled.stream().map(GdrSupport::evidence).limit(10).forEach(ev::add);
@@ -114,11 +158,11 @@ public final class TrainingChecks {
         Set<String> versions = log.ncclVersions();
         if (versions.size() > 1) {
             List<Evidence> ev = new ArrayList<>();
-            List<String> subjects = new ArrayList<>();
+            List<Subject> subjects = new ArrayList<>();
             for (String v : versions) {
                 log.ranks().stream().filter(r -> v.equals(r.ncclVersion())).findFirst().ifPresent(r -> {
                     ev.add(r.evidence());
-                    subjects.add(r.process() + " NCCL " + v);
+                    subjects.add(new Subject.RankRef(r.commId(), r.rank(), r.host(), r.process() + " NCCL " + v));
                 });
             }
             out.add(new Finding("nccl-version-mismatch", Severity.ERROR, "Ranks run different NCCL versions: " + versions,
@@ -132,7 +176,8 @@ public final class TrainingChecks {
         if (!stuck.isEmpty()) {
             out.add(new Finding("nccl-init-hang", Severity.ERROR,
                     stuck.size() + " rank(s) started communicator init but never completed it",
-                    stuck.stream().map(r -> r.process() + " rank " + r.rank() + "/" + r.nranks() + " comm " + r.commId()).toList(),
+                    stuck.stream().map(r -> (Subject) new Subject.RankRef(r.commId(), r.rank(), r.host(),
+                            r.process() + " rank " + r.rank() + "/" + r.nranks() + " comm " + r.commId())).toList(),
                     stuck.stream().map(Rank::evidence).limit(10).toList(),
                     List.of("All ranks must reach init: check every pod is Running (a Pending worker stalls the rest).",
                             "Check the bootstrap network: NCCL_SOCKET_IFNAME must name an interface every rank can reach (firewalls, NetworkPolicies).",
@@ -140,7 +185,7 @@ public final class TrainingChecks {
         }
     }
 
-    private static void timeouts(TrainingLog log, List<Finding> out) {
+    private static void timeouts(TrainingLog log, RankPlaces places, List<Finding> out) {
         // One timeout per rank and SeqNum: the watchdog line and its "terminated with exception" repeat it.
         Map<String, NcclEvent> firedByKey = new LinkedHashMap<>();
         List<NcclEvent> progress = new ArrayList<>();
@@ -181,19 +226,22 @@ public final class TrainingChecks {
                 ? "its watchdog fired on the lowest SeqNum, " + laggard.field("seqNum")
                 : "its last enqueued work is the lowest, " + laggard.field("lastEnqueued") + " (last completed "
                         + laggard.field("lastCompleted") + ")";
-        List<String> subjects = new ArrayList<>();
-        subjects.add("rank " + laggard.rank() + " lagged" + (where.isEmpty() ? "" : " on " + where) + ": " + lagWhy);
+        // The lagging rank is the first subject: the rank join (TrainingLogCheck) looks it up by its keys.
+        List<Subject> subjects = new ArrayList<>();
+        subjects.add(rankRef(log, laggard, "rank " + laggard.rank() + " lagged" + (where.isEmpty() ? "" : " on " + where)
+                + ": " + lagWhy));
         for (NcclEvent e : fired) {
             if (subjects.size() >= 20) {
                 break;
             }
-            subjects.add("rank " + e.rank() + " watchdog fired on " + e.field("opType") + " SeqNum " + e.field("seqNum")
-                    + " after " + e.field("ranForMs") + " ms");
+            subjects.add(rankRef(log, e, "rank " + e.rank() + " watchdog fired on " + e.field("opType") + " SeqNum "
+                    + e.field("seqNum") + " after " + e.field("ranForMs") + " ms"));
         }
+        String place = places.place(laggard.rank());
         out.add(new Finding("nccl-timeout", Severity.ERROR,
                 "NCCL collective timed out: rank " + first.rank() + "'s watchdog fired on " + op + " after "
                         + first.field("ranForMs") + " ms; rank " + laggard.rank() + " lagged"
-                        + (where.isEmpty() ? "" : " (" + where + ")"),
+                        + (place != null ? " " + place : where.isEmpty() ? "" : " (" + where + ")"),
                 subjects, ev,
                 List.of("Look at rank " + laggard.rank() + (where.isEmpty() ? "" : " (" + where + ")")
                                 + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
@@ -218,6 +266,24 @@ public final class TrainingChecks {
             }
         }
         return e.evidence().source().isEmpty() ? "" : "log " + e.evidence().source();
+    }
+
+    /** A PyTorch or NCCL rank named by an event: its communicator when the world rank is known. */
+    private static Subject rankRef(TrainingLog log, NcclEvent e, String label) {
+        Rank r = e.rank() < 0 ? null : log.worldRank(e.rank()).orElse(null);
+        return new Subject.RankRef(r == null ? "" : r.commId(), e.rank(), r == null ? e.host() : r.host(), label);
+    }
+
+    /** The process an event came from: its host when the log prefix named one, else its rank. */
+    private static Subject process(NcclEvent e, String label) {
+        return e.host().isEmpty() ? new Subject.RankRef("", e.rank(), "", label) : new Subject.HostRef(e.host(), label);
+    }
+
+    /** Subjects with distinct labels, first kept: two processes of one host are one line to read. */
+    private static List<Subject> distinct(java.util.stream.Stream<Subject> subjects) {
+        Map<String, Subject> byLabel = new LinkedHashMap<>();
+        subjects.forEach(x -> byLabel.putIfAbsent(x.label(), x));
+        return List.copyOf(byLabel.values());
     }
 
     private static long num(String s) {
@@ -256,9 +322,8 @@ public final class TrainingChecks {
             out.add(new Finding("ib-completion-error", Severity.ERROR,
                     completion.size() + " IB completion error(s), first " + e.field("statusName") + " (status " + e.field("status")
                             + (e.field("vendorErr") == null ? "" : ", vendor err " + e.field("vendorErr")) + ") from " + from,
-                    completion.stream().map(x -> (x.host().isEmpty() ? "rank " + x.rank() : x.host() + ":" + x.pid())
-                                    + (x.field("peer") == null ? "" : " peer " + x.field("peer")))
-                            .distinct().limit(20).toList(),
+                    distinct(completion.stream().map(x -> process(x, (x.host().isEmpty() ? "rank " + x.rank() : x.host() + ":" + x.pid())
+                                    + (x.field("peer") == null ? "" : " peer " + x.field("peer"))))).stream().limit(20).toList(),
                     completion.stream().map(NcclEvent::evidence).limit(10).toList(),
                     retry ? List.of("Status 12 (retry exceeded) means the peer stopped answering: check the links on the path between the two hosts (error counters, flapping ports) and the peer's health.",
                                     "Raise NCCL_IB_TIMEOUT=23 and NCCL_IB_RETRY_CNT=10 if the fabric is congested rather than broken.")
@@ -268,7 +333,7 @@ public final class TrainingChecks {
         if (!permission.isEmpty()) {
             out.add(new Finding("rdma-permission", Severity.ERROR,
                     "RDMA device access denied (errno 13) on " + permission.get(0).host(),
-                    permission.stream().map(x -> x.host() + ":" + x.pid()).distinct().toList(),
+                    distinct(permission.stream().map(x -> process(x, x.host() + ":" + x.pid()))),
                     permission.stream().map(NcclEvent::evidence).limit(10).toList(),
                     List.of("The container needs the /dev/infiniband device files: request the RDMA resource so the device plugin mounts them.",
                             "Or run with the IPC_LOCK capability and, where the plugin requires it, a privileged security context.")));
@@ -276,7 +341,7 @@ public final class TrainingChecks {
         if (!memlock.isEmpty()) {
             out.add(new Finding("memlock-limit", Severity.ERROR,
                     "Memory registration failed (ibv_reg_mr: Cannot allocate memory) on " + memlock.get(0).host(),
-                    memlock.stream().map(x -> x.host() + ":" + x.pid()).distinct().toList(),
+                    distinct(memlock.stream().map(x -> process(x, x.host() + ":" + x.pid()))),
                     memlock.stream().map(NcclEvent::evidence).limit(10).toList(),
                     List.of("Raise the locked-memory limit: ulimit -l unlimited (in Kubernetes, the container runtime's default memlock, or run with IPC_LOCK).",
                             "Check it inside the pod: ulimit -l should print unlimited.")));

@@ -1,6 +1,5 @@
 package org.fabricscope.model.training;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,68 +9,40 @@ import java.util.Set;
 
 /**
  * What NCCL and PyTorch logs say about a training job: ranks, the channels between them with their
- * transports, and the events. Filled by the log importer (several files, any order); read-only
- * through its accessors.
+ * transports, and the events. Made by {@link TrainingLogBuilder#build()}; immutable.
  */
 public final class TrainingLog {
-    private final Map<String, Rank> ranks = new LinkedHashMap<>();
-    private final List<ChannelLink> channels = new ArrayList<>();
-    private final List<NcclEvent> events = new ArrayList<>();
-    private final List<Ring> rings = new ArrayList<>();
-    private final List<RingNeighbor> ringNeighbors = new ArrayList<>();
-    private final List<TreeNode> trees = new ArrayList<>();
-    private final List<GdrSupport> gdr = new ArrayList<>();
-    private final Map<String, Set<Integer>> ringsConnected = new LinkedHashMap<>();
-    private final Map<String, Set<Integer>> treesConnected = new LinkedHashMap<>();
+    /** No ranks, channels or events: the training layer of a model read from no log. */
+    public static final TrainingLog EMPTY = new TrainingLogBuilder().build();
 
-    /** Adds or replaces the rank of this communicator and rank number (a COMPLETE line supersedes START). */
-    public void putRank(Rank r) {
-        String key = r.commId() + "/" + r.rank() + "/" + r.process();
-        Rank old = ranks.get(key);
-        if (old == null || !old.initCompleted() || r.initCompleted()) {
-            ranks.put(key, old == null ? r : merge(old, r));
-        }
+    private final List<Rank> ranks;
+    private final List<ChannelLink> channels;
+    private final List<NcclEvent> events;
+    private final List<Ring> rings;
+    private final List<RingNeighbor> ringNeighbors;
+    private final List<TreeNode> trees;
+    private final List<GdrSupport> gdr;
+    private final Map<String, Set<Integer>> ringsConnected;
+    private final Map<String, Set<Integer>> treesConnected;
+
+    TrainingLog(List<Rank> ranks, List<ChannelLink> channels, List<NcclEvent> events, List<Ring> rings,
+                List<RingNeighbor> ringNeighbors, List<TreeNode> trees, List<GdrSupport> gdr,
+                Map<String, Set<Integer>> ringsConnected, Map<String, Set<Integer>> treesConnected) {
+        this.ranks = List.copyOf(ranks);
+        this.channels = List.copyOf(channels);
+        this.events = List.copyOf(events);
+        this.rings = List.copyOf(rings);
+        this.ringNeighbors = List.copyOf(ringNeighbors);
+        this.trees = List.copyOf(trees);
+        this.gdr = List.copyOf(gdr);
+        this.ringsConnected = frozen(ringsConnected);
+        this.treesConnected = frozen(treesConnected);
     }
 
-    private static Rank merge(Rank old, Rank r) {
-        Map<String, String> env = new LinkedHashMap<>(old.env());
-        env.putAll(r.env());
-        return new Rank(r.host(), r.pid(), r.cudaDev(), r.nvmlDev(), r.busId(), r.commId(), r.rank(), r.nranks(),
-                r.nNodes() >= 0 ? r.nNodes() : old.nNodes(),
-                r.ncclVersion() != null ? r.ncclVersion() : old.ncclVersion(), old.initStarted() || r.initStarted(),
-                old.initCompleted() || r.initCompleted(), r.netDevices().isEmpty() ? old.netDevices() : r.netDevices(),
-                r.oob() != null ? r.oob() : old.oob(),
-                r.network() != null ? r.network() : old.network(), old.noIbDevice() || r.noIbDevice(), env,
-                old.evidence() != null ? old.evidence() : r.evidence());
-    }
-
-    public void addChannel(ChannelLink c) {
-        channels.add(c);
-    }
-
-    public void addEvent(NcclEvent e) {
-        events.add(e);
-    }
-
-    public void addRing(Ring r) {
-        rings.add(r);
-    }
-
-    public void addRingNeighbor(RingNeighbor r) {
-        ringNeighbors.add(r);
-    }
-
-    public void addTreeNode(TreeNode t) {
-        trees.add(t);
-    }
-
-    public void addGdrSupport(GdrSupport g) {
-        gdr.add(g);
-    }
-
-    /** Records a {@code Connected all rings} ({@code trees} false) or {@code Connected all trees} line of a rank. */
-    public void markConnected(String commId, int rank, boolean trees) {
-        (trees ? treesConnected : ringsConnected).computeIfAbsent(commId, k -> new java.util.TreeSet<>()).add(rank);
+    private static Map<String, Set<Integer>> frozen(Map<String, Set<Integer>> m) {
+        Map<String, Set<Integer>> out = new LinkedHashMap<>();
+        m.forEach((k, v) -> out.put(k, Collections.unmodifiableSet(new java.util.TreeSet<>(v))));
+        return Collections.unmodifiableMap(out);
     }
 
     /** Full ring orders ({@code Channel 00/02 : 0 1 2 3}) of every communicator, in log order. */
@@ -120,7 +91,7 @@ public final class TrainingLog {
      */
     public java.util.Optional<Rank> worldRank(int rank) {
         Rank best = null;
-        for (Rank r : ranks.values()) {
+        for (Rank r : ranks) {
             if (r.rank() == rank && (best == null || r.nranks() > best.nranks())) {
                 best = r;
             }
@@ -129,7 +100,7 @@ public final class TrainingLog {
     }
 
     public List<Rank> ranks() {
-        return Collections.unmodifiableList(new ArrayList<>(ranks.values()));
+        return ranks;
     }
 
     public List<ChannelLink> channels() {
@@ -148,7 +119,7 @@ public final class TrainingLog {
     /** The NCCL versions the ranks reported. */
     public Set<String> ncclVersions() {
         Set<String> v = new LinkedHashSet<>();
-        for (Rank r : ranks.values()) {
+        for (Rank r : ranks) {
             if (r.ncclVersion() != null) {
                 v.add(r.ncclVersion());
             }

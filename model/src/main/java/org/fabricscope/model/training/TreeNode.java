@@ -2,7 +2,7 @@ package org.fabricscope.model.training;
 
 import java.util.List;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * One rank's place in one tree of a channel: its parent {@code up} (-1 at the root) and its

@@ -10,20 +10,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.Cable;
-import org.fabricscope.model.Diagnostic;
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.Fabrics;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.LinkSpeed;
-import org.fabricscope.model.LinkWidth;
-import org.fabricscope.model.PhysState;
-import org.fabricscope.model.Port;
-import org.fabricscope.model.PortState;
-import org.fabricscope.model.Severity;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.LinkWidth;
+import org.fabricscope.model.fabric.PhysState;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.core.Severity;
 import org.junit.jupiter.api.Test;
 
 class ChecksTest {
@@ -64,7 +64,7 @@ class ChecksTest {
     void healthyFabricHasNoFindings() {
         Small s = new Small(null, null);
         s.active();
-        assertEquals(List.of(), Diagnosis.fabric(ErrorThresholds.defaults()).run(s.f.build()));
+        assertEquals(List.of(), Diagnosis.fabric(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build())));
     }
 
     @Test
@@ -75,7 +75,7 @@ class ChecksTest {
         assertEquals(List.of(s.hostCables.get(3)), new ArrayList<>(degraded.keySet()));
         assertTrue(degraded.get(s.hostCables.get(3)).contains("width 1x where other host-leaf cables run 4x"),
                 degraded.toString());
-        List<Finding> f = new LinkDegradedCheck().run(m);
+        List<Finding> f = new LinkDegradedCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m));
         assertEquals(1, f.size());
         assertEquals(Severity.ERROR, f.get(0).severity());
         assertTrue(f.get(0).title().contains("1xHDR"), f.get(0).title());
@@ -85,7 +85,7 @@ class ChecksTest {
     @Test
     void slowerSpeedIsAWarning() {
         Small s = new Small(null, LinkSpeed.EDR);
-        List<Finding> f = new LinkDegradedCheck().run(s.f.build());
+        List<Finding> f = new LinkDegradedCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build()));
         assertEquals(1, f.size());
         assertEquals(Severity.WARNING, f.get(0).severity());
         assertTrue(f.get(0).evidence().get(0).text().contains("speed EDR where other host-leaf cables run HDR"));
@@ -129,7 +129,7 @@ class ChecksTest {
         assertEquals(Severity.ERROR, LinkErrorsCheck.worst(s.hcas.get(2).port(1), t));
         assertEquals(Severity.WARNING, LinkErrorsCheck.worst(s.hcas.get(3).port(1), t));
         assertNull(LinkErrorsCheck.worst(s.hcas.get(4).port(1), t));
-        List<Finding> f = new LinkErrorsCheck(t).run(m);
+        List<Finding> f = new LinkErrorsCheck(t).run(org.fabricscope.model.diagnosis.CheckContext.of(m));
         assertEquals(3, f.size());
         Finding err = f.stream().filter(x -> x.severity() == Severity.ERROR).findFirst().orElseThrow();
         assertTrue(err.subjects().get(1).startsWith("leaf-1 port"), "names the far end: " + err.subjects());
@@ -163,7 +163,7 @@ class ChecksTest {
         Evidence e = new Evidence("li", 4, "init");
         s.b().setPortState(s.hcas.get(2).port(1), PortState.INIT, PhysState.LINK_UP, null, null, e);
         s.b().setPortState(s.hcas.get(5).port(1), PortState.ARMED, PhysState.LINK_UP, null, null, e);
-        List<Finding> f = new PortNotActiveCheck().run(s.f.build());
+        List<Finding> f = new PortNotActiveCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build()));
         assertEquals(2, f.size());
         assertTrue(f.stream().allMatch(x -> x.severity() == Severity.ERROR));
         assertTrue(f.stream().anyMatch(x -> x.title().endsWith("is armed, not active")));
@@ -177,7 +177,7 @@ class ChecksTest {
         for (FabricNode h : s.hcas) {
             s.b().setPortState(h.port(1), PortState.INIT, PhysState.LINK_UP, null, null, new Evidence("li", 1, ""));
         }
-        List<Finding> f = new PortNotActiveCheck().run(s.f.build());
+        List<Finding> f = new PortNotActiveCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build()));
         assertEquals(1, f.size());
         assertTrue(f.get(0).title().contains("no subnet manager"), f.get(0).title());
         assertEquals(8, f.get(0).subjects().size());
@@ -190,22 +190,46 @@ class ChecksTest {
         s.b().setPortState(s.hcas.get(6).port(1), PortState.ARMED, PhysState.LINK_UP, null, null, new Evidence("l", 2, ""));
         s.b().counters(s.hcas.get(0).port(1).lid(), 1, 0, null, Map.of("PortXmitDiscards", 500L), new Evidence("p", 1, ""), false);
         FabricCheck info = new FabricCheck() {
-            public String id() {
-                return "a-info";
+            public List<org.fabricscope.model.core.FindingSpec> findings() {
+                return List.of(new org.fabricscope.model.core.FindingSpec("a-info", org.fabricscope.model.core.Layer.FABRIC,
+                        Severity.INFO, "always says hello", "this test"));
             }
 
-            public String description() {
-                return "always says hello";
-            }
-
-            public List<Finding> run(FabricModel model) {
-                return List.of(new Finding(id(), Severity.INFO, "hello", List.of("z"), List.of(), List.of()));
+            public List<Finding> run(CheckContext context) {
+                return List.of(new Finding("a-info", Severity.INFO, "hello",
+                        List.of(new org.fabricscope.model.core.Subject.HostRef("z", "z")), List.of(), List.of()));
             }
         };
-        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).with(info).run(s.f.build());
+        List<Finding> f = Diagnosis.fabric(ErrorThresholds.defaults()).with(info).run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build()));
         assertEquals(List.of(Severity.ERROR, Severity.WARNING, Severity.WARNING, Severity.INFO),
                 f.stream().map(Finding::severity).toList());
         assertEquals(List.of("port-not-active", "link-degraded", "link-errors", "a-info"),
                 f.stream().map(Finding::id).toList(), "same severity: by check id");
+    }
+
+    @Test
+    void aCheckMayNotRaiseAnIdItDidNotDeclare() {
+        FabricCheck rogue = new FabricCheck() {
+            public List<org.fabricscope.model.core.FindingSpec> findings() {
+                return List.of(new org.fabricscope.model.core.FindingSpec("declared", org.fabricscope.model.core.Layer.FABRIC,
+                        Severity.INFO, "what it may raise", "this test"));
+            }
+
+            public List<Finding> run(CheckContext context) {
+                return List.of(new Finding("undeclared", Severity.INFO, "surprise",
+                        List.of(new org.fabricscope.model.core.Subject.HostRef("h", "h")), List.of(), List.of()));
+            }
+        };
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new Diagnosis(List.of(rogue)).run(FabricModel.empty(), ErrorThresholds.defaults()));
+        assertTrue(e.getMessage().contains("undeclared"), e.getMessage());
+    }
+
+    @Test
+    void theStandardCatalogueDeclaresEachIdOnce() {
+        List<String> ids = Diagnosis.standard(ErrorThresholds.defaults()).catalogue().stream()
+                .map(org.fabricscope.model.core.FindingSpec::id).toList();
+        assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), ids.toString());
+        assertEquals(23, ids.size(), ids.toString());
     }
 }

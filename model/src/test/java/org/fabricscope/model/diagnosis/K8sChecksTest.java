@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sNode;
@@ -47,7 +47,7 @@ class K8sChecksTest {
     private static final ShmVolume GOOD_SHM = new ShmVolume("dshm", "emptyDir", "Memory", Quantity.parse("64Gi"));
 
     private static List<Finding> run(FabricCheck c, FabricModelBuilder b) {
-        return c.run(b.build());
+        return c.run(CheckContext.of(b.build()));
     }
 
     @Test
@@ -103,8 +103,8 @@ class K8sChecksTest {
         pod(b, "cpu-only", "a", "Running", spec(q("cpu", "1"), Map.of(), null, null));
         pod(b, "plain-worker-0", "b", "Running", spec(q("nvidia.com/gpu", "8"), Map.of(), null, GOOD_SHM));
         FabricModel m = b.build();
-        assertTrue(new RdmaResourceNotRequestedCheck().run(m).isEmpty(), "limits count as requests; non-training pods skipped");
-        assertTrue(new RdmaResourceMissingCheck().run(m).isEmpty(), "a job that does not expect RDMA");
+        assertTrue(new RdmaResourceNotRequestedCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m)).isEmpty(), "limits count as requests; non-training pods skipped");
+        assertTrue(new RdmaResourceMissingCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m)).isEmpty(), "a job that does not expect RDMA");
     }
 
     @Test
@@ -114,9 +114,9 @@ class K8sChecksTest {
         pod(b, "bench-launcher-x7k2p", "a", "Running", spec(q("cpu", "1"), Map.of("NCCL_SOCKET_IFNAME", "net1"), null, null));
         FabricModel m = b.build();
         assertEquals("launcher", m.pods().get(0).job().replicaType());
-        assertTrue(new RdmaResourceNotRequestedCheck().run(m).isEmpty());
-        assertTrue(new ShmTooSmallCheck().run(m).isEmpty());
-        assertTrue(new SecondaryNetworkMissingCheck().run(m).isEmpty());
+        assertTrue(new RdmaResourceNotRequestedCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m)).isEmpty());
+        assertTrue(new ShmTooSmallCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m)).isEmpty());
+        assertTrue(new SecondaryNetworkMissingCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m)).isEmpty());
     }
 
     @Test
@@ -129,8 +129,8 @@ class K8sChecksTest {
         pod(b, "d-worker-0", "n", "Running", spec(q("nvidia.com/gpu", "8"), Map.of(), null,
                 new ShmVolume("dshm", "hostPath", null, null)));
         FabricModel m = b.build();
-        assertTrue(new SecondaryNetworkMissingCheck().run(m).isEmpty());
-        List<Finding> shm = new ShmTooSmallCheck().run(m);
+        assertTrue(new SecondaryNetworkMissingCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m)).isEmpty());
+        List<Finding> shm = new ShmTooSmallCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(m));
         assertEquals(List.of("pod ns/d-worker-0"), shm.stream().map(f -> f.subjects().get(0)).toList());
         assertTrue(shm.get(0).title().contains("not an emptyDir with medium: Memory"), shm.get(0).title());
     }

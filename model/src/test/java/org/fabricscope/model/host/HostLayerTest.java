@@ -11,14 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.FabricEdge;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.FabricEdge;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.FabricNode;
+import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.Fabrics;
-import org.fabricscope.model.Finding;
-import org.fabricscope.model.Vertex;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.jgrapht.GraphPath;
@@ -184,7 +184,7 @@ class HostLayerTest {
     @Test
     void hostFindings() {
         World w = world(true);
-        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(w.model());
+        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(w.model()));
         Map<String, List<Finding>> byId = fs.stream().collect(Collectors.groupingBy(Finding::id));
         List<Finding> pcie = byId.get("pcie-degraded");
         assertEquals(1, pcie.size(), fs.toString());
@@ -212,7 +212,7 @@ class HostLayerTest {
 
     @Test
     void nicUnmatchedNeedsAFabric() {
-        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(world(false).model());
+        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(world(false).model()));
         assertTrue(fs.stream().noneMatch(f -> f.id().equals("nic-unmatched")));
         assertTrue(fs.stream().anyMatch(f -> f.id().equals("gpu-nic-far")));
     }
@@ -241,7 +241,7 @@ class HostLayerTest {
         FabricModelBuilder mb = new FabricModelBuilder();
         mb.hostTopology(good);
         mb.hostTopology(bad);
-        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(mb.build());
+        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(mb.build()));
         List<Finding> gdr = fs.stream().filter(f -> f.id().equals("gdr-disabled")).toList();
         assertEquals(2, gdr.size(), fs.toString());
         assertTrue(gdr.stream().allMatch(f -> f.subjects().get(0).startsWith("b ")));

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Evidence;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.FabricSummary;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.junit.jupiter.api.Test;
@@ -95,7 +95,7 @@ class K8sLayerTest {
         assertEquals(4, s.pods());
         assertEquals(16L, s.allocatable().get("nvidia.com/gpu"));
         assertEquals(31.89, s.allocatable().get("cpu").doubleValue(), 1e-9);
-        List<Finding> f = Diagnosis.standard(ErrorThresholds.defaults()).run(m);
+        List<Finding> f = Diagnosis.standard(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(m));
         Finding ins = f.stream().filter(x -> x.id().equals("insufficient-resources")).findFirst().orElseThrow();
         assertTrue(ins.title().contains("free n1 2 (short 4), n2 2 (short 4)"), ins.title());
         Finding nr = f.stream().filter(x -> x.id().equals("rdma-resource-not-requested")).findFirst().orElseThrow();
@@ -141,7 +141,7 @@ class K8sLayerTest {
                 null, null, Map.of());
         b.k8s().job(new TrainingJob("mj", "ns", "MPIJob", List.of(new TrainingJob.Replica("Worker", 4, t,
                 new Evidence("mj.yaml", 3, "MPIJob"))), List.of(), new Evidence("mj.yaml", 1, "MPIJob ns/mj")));
-        List<Finding> f = Diagnosis.standard(ErrorThresholds.defaults()).run(b.build());
+        List<Finding> f = Diagnosis.standard(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(b.build()));
         assertEquals(List.of("secondary-network-missing", "shm-too-small"), f.stream().map(Finding::id).sorted().toList());
         assertEquals(List.of("job ns/mj Worker"), f.get(0).subjects());
         PodSpecSummary excl = new PodSpecSummary(Map.of(), Map.of(), Map.of("NCCL_SOCKET_IFNAME", "^docker,lo"), null, null,

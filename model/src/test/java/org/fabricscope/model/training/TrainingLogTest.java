@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.model.Evidence;
-import org.fabricscope.model.Finding;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Finding;
 import org.junit.jupiter.api.Test;
 
 /** The training layer's model and checks on hand-built ranks, links and events (no parser). */
@@ -25,7 +25,7 @@ class TrainingLogTest {
 
     @Test
     void completeMergesIntoStartKeepingWhatOnlyOneOfThemSaid() {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         log.putRank(rank("a", 1, "0x1", 0, 2, false, List.of("mlx5_0:1/IB"), Map.of("NCCL_IB_HCA", "mlx5_0"), -1));
         log.putRank(rank("a", 1, "0x1", 0, 2, true, List.of(), Map.of("NCCL_DEBUG", "INFO"), 2));
         assertEquals(1, log.ranks().size());
@@ -39,33 +39,33 @@ class TrainingLogTest {
 
     @Test
     void worldRankIsTheRankOfTheLargestCommunicator() {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         log.putRank(rank("pod-a", 1, "0xsub", 1, 2, true, List.of(), Map.of(), -1));
         log.putRank(rank("pod-b", 2, "0xworld", 1, 8, true, List.of(), Map.of(), -1));
-        assertEquals("pod-b", log.worldRank(1).orElseThrow().host());
-        assertTrue(log.worldRank(5).isEmpty());
+        assertEquals("pod-b", log.build().worldRank(1).orElseThrow().host());
+        assertTrue(log.build().worldRank(5).isEmpty());
     }
 
     @Test
     void ringsTreesAndConnectedRanksByCommunicator() {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         log.addRing(new Ring("0x1", 0, 2, List.of(0, 1, 2), ev("x", 1)));
         log.addRing(new Ring("0x2", 0, 1, List.of(0, 1), ev("x", 2)));
         log.addTreeNode(new TreeNode("0x1", 0, 0, 1, 0, List.of(2), ev("x", 3)));
         log.markConnected("0x1", 2, false);
         log.markConnected("0x1", 0, false);
         log.markConnected("0x1", 0, true);
-        assertEquals(List.of(0, 1, 2), log.rings("0x1").get(0).order());
-        assertEquals(1, log.rings("0x2").size());
-        assertEquals(1, log.trees("0x1").size());
-        assertEquals(List.of(), log.trees("0x2"));
-        assertEquals(Set.of(0, 2), log.ringsConnected().get("0x1"));
-        assertEquals(Set.of(0), log.treesConnected().get("0x1"));
+        assertEquals(List.of(0, 1, 2), log.build().rings("0x1").get(0).order());
+        assertEquals(1, log.build().rings("0x2").size());
+        assertEquals(1, log.build().trees("0x1").size());
+        assertEquals(List.of(), log.build().trees("0x2"));
+        assertEquals(Set.of(0, 2), log.build().ringsConnected().get("0x1"));
+        assertEquals(Set.of(0), log.build().treesConnected().get("0x1"));
     }
 
     @Test
     void timeoutLaggardIsTheLowestLastEnqueuedThenLowestCompleted() {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         log.putRank(rank("pod-0", 1, "0xw", 0, 4, true, List.of("mlx5_0:1/IB"), Map.of(), 2));
         log.addEvent(new NcclEvent(NcclEvent.Kind.WATCHDOG_TIMEOUT, "", -1, 0, "t",
                 Map.of("seqNum", "9", "opType", "ALLGATHER", "timeoutMs", "1000", "ranForMs", "1004"), ev("r0.log", 5)));
@@ -77,7 +77,7 @@ class TrainingLogTest {
                 Map.of("lastEnqueued", "8", "lastCompleted", "6"), ev("r3.log", 8)));
         log.addEvent(new NcclEvent(NcclEvent.Kind.CHILD_FAILED, "node-7", 44, 3, "c",
                 Map.of("host", "node-7", "rank", "3"), ev("launcher.log", 20)));
-        List<Finding> f = TrainingChecks.run(log);
+        List<Finding> f = TrainingChecks.run(log.build());
         assertEquals(List.of("nccl-timeout"), f.stream().map(Finding::id).toList());
         Finding t = f.get(0);
         assertTrue(t.title().contains("rank 0's watchdog fired on ALLGATHER (SeqNum 9, Timeout 1000 ms) after 1004 ms"), t.title());
@@ -87,21 +87,21 @@ class TrainingLogTest {
 
     @Test
     void gdrDisabledOnAnRdmaDeviceOfAMultiHostCommIsGdrNotUsed() {
-        TrainingLog log = new TrainingLog();
+        TrainingLogBuilder log = new TrainingLogBuilder();
         log.putRank(rank("h1", 1, "0xc", 0, 2, true, List.of("mlx5_0:1/IB"), Map.of(), 2));
         log.putRank(rank("h2", 2, "0xc", 1, 2, true, List.of("mlx5_0:1/IB"), Map.of(), 2));
         log.addGdrSupport(new GdrSupport("h1", 1, "IB", 0, "mlx5_0", false, "no module", ev("h1.log", 9)));
         log.addGdrSupport(new GdrSupport("h1", 1, "Socket", 0, "eth0", false, "", ev("h1.log", 10)));
-        List<Finding> f = TrainingChecks.run(log);
+        List<Finding> f = TrainingChecks.run(log.build());
         assertEquals(List.of("gdr-not-used"), f.stream().map(Finding::id).toList());
         assertEquals(List.of("h1:1 HCA 0 mlx5_0 GDR disabled (no module)"), f.get(0).subjects());
         assertTrue(f.get(0).remedies().get(0).contains("no module"));
 
-        TrainingLog single = new TrainingLog();
+        TrainingLogBuilder single = new TrainingLogBuilder();
         single.putRank(rank("h1", 1, "0xc", 0, 2, true, List.of("mlx5_0:1/IB"), Map.of(), 1));
         single.putRank(rank("h1", 2, "0xc", 1, 2, true, List.of("mlx5_0:1/IB"), Map.of(), 1));
         single.addGdrSupport(new GdrSupport("h1", 1, "IB", 0, "mlx5_0", false, "", ev("h1.log", 9)));
-        assertEquals(List.of(), TrainingChecks.run(single), "one host: NCCL does not use the HCA between its own GPUs");
+        assertEquals(List.of(), TrainingChecks.run(single.build()), "one host: NCCL does not use the HCA between its own GPUs");
     }
 
     @Test

@@ -1,0 +1,330 @@
+package org.fabricscope.app.render;
+
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.LinkSpeed;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.fabricscope.model.diagnosis.LinkDegradedCheck;
+import org.fabricscope.model.diagnosis.LinkDownCheck;
+import org.fabricscope.model.diagnosis.LinkErrorsCheck;
+import org.fabricscope.model.layout.MapLayout;
+import org.fabricscope.model.core.Vertex;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.ranks.RankMap;
+import org.fabricscope.model.ranks.RankRoute;
+import org.fabricscope.model.ranks.RankSite;
+import org.fabricscope.model.training.Transport;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.TreeSet;
+
+/**
+ * Colours of every link and glyph for one colour mode, computed once per model and mode (off
+ * the FX thread) so drawing a frame only reads arrays.
+ */
+public final class MapColouring {
+    private static final LinkSpeed[] SPEEDS = LinkSpeed.values();
+
+    private final MapPalette palette;
+    private final int[] linkColour;
+    private final int[] linkThickness;
+    private final int[] itemColour;
+    /** Ports of each item's node that lost their link (down now, LinkDownedCounter above zero). */
+    private final int[] itemDownPorts;
+    /** Whether the map marks lost links on glyphs (the speed/width mode). */
+    private final boolean markDown;
+    private final Map<Cable, String> degraded;
+    /** Rank placement and routes (drawn over the map in the transport mode); empty without training logs. */
+    private final RankMap ranks;
+    /** Per item, the ranks it holds as a short label ({@code r8-15}); null for none. Transport mode only. */
+    private final String[] rankLabels;
+
+    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown, RankMap ranks,
+                         MapPalette palette) {
+        this.palette = palette;
+        this.markDown = markDown;
+        this.ranks = ranks;
+        rankLabels = new String[items];
+        linkColour = new int[links];
+        linkThickness = new int[links];
+        itemColour = new int[items];
+        itemDownPorts = new int[items];
+        this.degraded = degraded;
+    }
+
+    /** The palette the colours were taken from (the rasteriser draws its background and badges with it). */
+    public MapPalette palette() {
+        return palette;
+    }
+
+    /** ARGB colour of link {@code i} of the layout. */
+    public int linkColour(int i) {
+        return linkColour[i];
+    }
+
+    /** Thickness in pixels of link {@code i}: 1, or 3 for emphasised links. */
+    public int linkThickness(int i) {
+        return linkThickness[i];
+    }
+
+    /** ARGB colour of the glyph of the item with this index. */
+    public int itemColour(int item) {
+        return itemColour[item];
+    }
+
+    /** Ports of the item's node (or host's HCAs) that lost their link. */
+    public int itemDownPorts(int item) {
+        return itemDownPorts[item];
+    }
+
+    /** Whether the map marks lost links on glyphs (the speed/width mode). */
+    public boolean marksDownPorts() {
+        return markDown;
+    }
+
+    /** Degraded cables (narrower or slower than they could run) and why. */
+    public Map<Cable, String> degraded() {
+        return degraded;
+    }
+
+    /** Rank placement and routes; empty without training logs. */
+    public RankMap ranks() {
+        return ranks;
+    }
+
+    /** The ranks the item holds as a short label ({@code r8-15}); null for none or outside the transport mode. */
+    public String rankLabel(int item) {
+        return rankLabels[item];
+    }
+
+    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
+                                       MapPalette palette) {
+        return compute(model, layout, mode, t, ranks, null, palette);
+    }
+
+    /** {@code job}: in the Kubernetes mode, the training job ({@code namespace/name}) whose hosts stand out; null for all. */
+    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
+                                       String job, MapPalette palette) {
+        Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
+        List<MapLayout.Link> links = layout.links();
+        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED, ranks,
+                palette);
+        if (mode == ColourMode.TRANSPORT) {
+            c.transport(model, layout, ranks);
+            return c;
+        }
+        if (mode == ColourMode.KUBERNETES) {
+            c.kubernetes(model, layout, job);
+            return c;
+        }
+        for (int i = 0; i < links.size(); i++) {
+            MapLayout.Link l = links.get(i);
+            int colour;
+            boolean emphasis = false;
+            if (mode == ColourMode.ERRORS) {
+                Severity worst = null;
+                boolean anyCounters = false;
+                for (Cable cable : l.cables()) {
+                    for (Port p : new Port[] {cable.a(), cable.b()}) {
+                        anyCounters |= !p.counters().isEmpty();
+                        Severity s = LinkErrorsCheck.worst(p, t);
+                        if (s != null && (worst == null || s.compareTo(worst) < 0)) {
+                            worst = s;
+                        }
+                    }
+                }
+                colour = worst == Severity.ERROR ? palette.danger() : worst == Severity.WARNING ? palette.warning()
+                        : anyCounters ? palette.ok() : palette.unknown();
+                emphasis = worst != null;
+            } else {
+                boolean deg = false;
+                int speed = -1;
+                for (Cable cable : l.cables()) {
+                    deg |= degraded.containsKey(cable);
+                    if (cable.speed() != null) {
+                        speed = Math.max(speed, cable.speed().ordinal());
+                    }
+                }
+                colour = deg ? palette.degraded() : speed < 0 ? palette.unknown() : palette.speed(SPEEDS[speed]);
+                emphasis = deg;
+            }
+            c.linkColour[i] = colour;
+            c.linkThickness[i] = emphasis ? 3 : 1;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            int colour;
+            int down = 0;
+            if (it.vertex() instanceof FabricNode n) {
+                colour = switch (it.row()) {
+                    case CORE -> palette.core();
+                    case SPINE -> palette.spine();
+                    case LEAF -> palette.leaf();
+                    case OTHER -> palette.other();
+                    default -> palette.hca();
+                };
+                down = downPorts(n);
+            } else if (it.vertex() instanceof Host h) {
+                colour = palette.host();
+                for (FabricNode a : h.adapters()) {
+                    down += downPorts(a);
+                }
+            } else {
+                colour = palette.hca();
+            }
+            c.itemColour[it.index()] = colour;
+            c.itemDownPorts[it.index()] = down;
+        }
+        return c;
+    }
+
+    /**
+     * Transport mode: each cable takes the slowest transport of the rank pairs whose paths cross it;
+     * an HCA or host glyph takes the slowest transport its ranks use (NVLink/SHM inside a host,
+     * the network between hosts); everything else is faint.
+     */
+    private void transport(FabricModel model, MapLayout layout, RankMap ranks) {
+        Map<Cable, Transport> byCable = new HashMap<>();
+        Map<Vertex, Transport> byVertex = new HashMap<>();
+        Map<Vertex, TreeSet<Integer>> rankNumbers = new HashMap<>();
+        for (RankRoute r : ranks.routes()) {
+            for (Cable cable : r.cables()) {
+                byCable.merge(cable, r.transport(), MapColouring::slower);
+            }
+            for (RankSite s : new RankSite[] {r.a(), r.b()}) {
+                for (Vertex v : glyphsOf(model, s)) {
+                    byVertex.merge(v, r.transport(), MapColouring::slower);
+                }
+            }
+        }
+        for (RankSite s : ranks.sites()) {
+            for (Vertex v : glyphsOf(model, s)) {
+                rankNumbers.computeIfAbsent(v, k -> new TreeSet<>()).add(s.rank().rank());
+            }
+        }
+        List<MapLayout.Link> links = layout.links();
+        for (int i = 0; i < links.size(); i++) {
+            Transport worst = null;
+            for (Cable cable : links.get(i).cables()) {
+                Transport tr = byCable.get(cable);
+                if (tr != null) {
+                    worst = worst == null ? tr : slower(worst, tr);
+                }
+            }
+            linkColour[i] = worst == null ? palette.faint() : palette.transport(worst);
+            linkThickness[i] = worst == null ? 1 : 3;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            Transport tr = byVertex.get(it.vertex());
+            boolean isSwitch = it.vertex() instanceof FabricNode n && n.isSwitch();
+            itemColour[it.index()] = tr != null ? palette.transport(tr) : isSwitch ? palette.unknown() : palette.faint();
+            TreeSet<Integer> nums = rankNumbers.get(it.vertex());
+            rankLabels[it.index()] = nums == null ? null : ranges(nums);
+        }
+    }
+
+    /** The glyphs a rank is drawn on: its HCA (expanded hosts) or its host (collapsed). */
+    private static List<Vertex> glyphsOf(FabricModel model, RankSite s) {
+        List<Vertex> out = new ArrayList<>(2);
+        if (s.hca() != null) {
+            out.add(s.hca());
+        }
+        Host h = s.host() == null ? null : model.host(s.host());
+        if (h != null) {
+            out.add(h);
+            if (s.hca() == null) {
+                out.addAll(h.adapters());
+            }
+        }
+        return out;
+    }
+
+    private static Transport slower(Transport a, Transport b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /** {@code r0-7}, {@code r0-3,5}: rank numbers as compact ranges. */
+    static String ranges(TreeSet<Integer> nums) {
+        StringBuilder b = new StringBuilder("r");
+        Integer start = null;
+        Integer prev = null;
+        for (int n : nums) {
+            if (prev != null && n == prev + 1) {
+                prev = n;
+                continue;
+            }
+            if (start != null) {
+                b.append(b.length() > 1 ? "," : "").append(start).append(prev.equals(start) ? "" : "-" + prev);
+            }
+            start = n;
+            prev = n;
+        }
+        if (start != null) {
+            b.append(b.length() > 1 ? "," : "").append(start).append(prev.equals(start) ? "" : "-" + prev);
+        }
+        return b.toString();
+    }
+
+    /**
+     * Kubernetes mode: a host's glyph (and its HCAs) shows its node's readiness, or that it runs
+     * pods of a training job; hosts with no node are faint. Cables are faint.
+     */
+    private void kubernetes(FabricModel model, MapLayout layout, String job) {
+        for (int i = 0; i < linkColour.length; i++) {
+            linkColour[i] = palette.faint();
+            linkThickness[i] = 1;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            Host h = it.vertex() instanceof Host host ? host
+                    : it.vertex() instanceof FabricNode n ? n.host() : null;
+            int colour;
+            if (h == null) {
+                colour = it.vertex() instanceof FabricNode n && n.isSwitch() ? palette.unknown() : palette.faint();
+            } else {
+                K8sNode node = model.k8sNodeOf(h);
+                if (node == null) {
+                    colour = palette.faint();
+                } else if (Boolean.FALSE.equals(node.ready()) || node.unschedulable()) {
+                    colour = palette.danger();
+                } else if (model.k8s().podsOn(node.name()).stream().anyMatch(p -> runsJob(p, job))) {
+                    colour = palette.job();
+                } else if (job != null && model.k8s().podsOn(node.name()).stream().anyMatch(p -> runsJob(p, null))) {
+                    colour = palette.otherJob();
+                } else if (Boolean.TRUE.equals(node.ready())) {
+                    colour = palette.ok();
+                } else {
+                    colour = palette.unknown();
+                }
+            }
+            itemColour[it.index()] = colour;
+        }
+    }
+
+    /**
+     * A pod of this job ({@code namespace/name}), finished ones included (they show where the job
+     * ran); with {@code job} null, a live training pod of any job.
+     */
+    private static boolean runsJob(org.fabricscope.model.k8s.K8sPod p, String job) {
+        if (job == null) {
+            return p.training() && !p.terminated();
+        }
+        return p.job() != null && job.equals(p.namespace() + "/" + p.job().jobName());
+    }
+
+    /** Ports that lost their link: unplugged or failed cables (spare ports that never linked are not counted). */
+    static int downPorts(FabricNode n) {
+        int down = 0;
+        for (Port p : n.ports()) {
+            if (LinkDownCheck.lostLink(p)) {
+                down++;
+            }
+        }
+        return down;
+    }
+}

@@ -1,0 +1,9 @@
+package org.fabricscope.model.core;
+
+/** A line of input that supports a finding: the file it came from, its line number and its text. */
+public record Evidence(String source, int line, String text) {
+    public Evidence {
+        source = source == null ? "" : source;
+        text = text == null ? "" : text;
+    }
+}

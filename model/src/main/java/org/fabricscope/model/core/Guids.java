@@ -1,0 +1,48 @@
+package org.fabricscope.model.core;
+
+/** GUID text helpers. GUIDs are 64-bit unsigned values printed in hex with or without 0x. */
+public final class Guids {
+    private Guids() {
+    }
+
+    /** Parses {@code 0x1c34da0300728866}, {@code 1c34da0300728866} or {@code S-1c34...}; -1 on bad input. */
+    public static long parse(String text) {
+        if (text == null) {
+            return -1;
+        }
+        String t = text.trim();
+        if (t.length() > 2 && t.charAt(1) == '-' && "SHR?".indexOf(t.charAt(0)) >= 0) {
+            t = t.substring(2);
+        }
+        if (t.startsWith("0x") || t.startsWith("0X")) {
+            t = t.substring(2);
+        }
+        if (t.isEmpty() || t.length() > 16) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < t.length(); i++) {
+            int d = Character.digit(t.charAt(i), 16);
+            if (d < 0) {
+                return -1;
+            }
+            v = (v << 4) | d;
+        }
+        return v == -1 ? -2 : v; // 0xffffffffffffffff is not a real GUID; keep -1 as the error value
+    }
+
+    /**
+     * Whether {@code guid} is a GUID {@link #parse} produced (not 0, not the -1 error value).
+     * GUIDs are unsigned: those with the top bit set (e.g. 0xb8599f0300ed294a) are negative longs,
+     * so never test validity with {@code > 0}.
+     */
+    public static boolean isValid(long guid) {
+        return guid != 0 && guid != -1;
+    }
+
+    /** {@code 0x} and 16 lower-case hex digits. */
+    public static String format(long guid) {
+        String h = Long.toHexString(guid);
+        return "0x" + "0000000000000000".substring(h.length()) + h;
+    }
+}

@@ -1,0 +1,70 @@
+package org.fabricscope.model.fabric;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fabric layer once built: switches, CAs and routers by GUID, cables, hosts (HCAs grouped by
+ * the host part of their description), the files read, and lookups by LID and port GUID.
+ * Immutable; the nodes and ports it holds are no longer changed once {@link FabricBuilder} made it.
+ */
+public final class FabricLayer {
+    public static final FabricLayer EMPTY = new FabricLayer(Map.of(), List.of(), Map.of(), List.of());
+
+    private final Map<Long, FabricNode> nodes;
+    private final List<Cable> cables;
+    private final Map<String, Host> hosts;
+    private final List<String> sources;
+    private final Map<Integer, FabricNode> byLid = new HashMap<>();
+    private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
+
+    FabricLayer(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources) {
+        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        this.cables = List.copyOf(cables);
+        this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
+        this.sources = List.copyOf(sources);
+        for (FabricNode n : nodes.values()) {
+            for (Port p : n.ports()) {
+                if (p.lid != 0) {
+                    byLid.putIfAbsent(p.lid, n);
+                }
+                if (p.portGuid != 0) {
+                    byPortGuid.putIfAbsent(p.portGuid, n);
+                }
+            }
+            if (n.lid != 0) {
+                byLid.put(n.lid, n);
+            }
+        }
+    }
+
+    public Map<Long, FabricNode> nodes() {
+        return nodes;
+    }
+
+    public List<Cable> cables() {
+        return cables;
+    }
+
+    public Map<String, Host> hosts() {
+        return hosts;
+    }
+
+    public List<String> sources() {
+        return sources;
+    }
+
+    /** The node answering on this LID (a switch's port 0 LID or a CA port's LID), or null. */
+    public FabricNode nodeByLid(int lid) {
+        return byLid.get(lid);
+    }
+
+    /** The node with this node GUID, or the node one of whose ports has it, or null. */
+    public FabricNode nodeByPortGuid(long guid) {
+        FabricNode n = nodes.get(guid);
+        return n != null ? n : byPortGuid.get(guid);
+    }
+}

@@ -1,0 +1,138 @@
+package org.fabricscope.model.fabric;
+
+import org.fabricscope.model.core.Evidence;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A physical port of a switch, CA or router: what the tools said of it (LID, width, speed, states,
+ * what it could run at) and its PMA error counters. Filled while importing; read-only afterwards.
+ */
+public final class Port {
+    private final FabricNode node;
+    private final int number;
+    long portGuid;
+    int lid;
+    int lmc;
+    int extNumber;
+    LinkWidth width;
+    LinkSpeed speed;
+    PortState state = PortState.UNKNOWN;
+    PhysState physState = PhysState.UNKNOWN;
+    LinkWidth couldBeWidth;
+    LinkSpeed couldBeSpeed;
+    Cable cable;
+    Evidence evidence;
+    Evidence stateEvidence;
+    Evidence counterEvidence;
+    final Map<String, Long> counters = new LinkedHashMap<>();
+    final Map<String, Evidence> counterSources = new java.util.HashMap<>();
+
+    Port(FabricNode node, int number) {
+        this.node = node;
+        this.number = number;
+    }
+
+    public FabricNode node() {
+        return node;
+    }
+
+    public int number() {
+        return number;
+    }
+
+    /** Port GUID, 0 when no file gave it (switch ports share the node GUID). */
+    public long portGuid() {
+        return portGuid;
+    }
+
+    /** The port's LID: its own for a CA, the switch's port-0 LID for a switch port; 0 if unknown. */
+    public int lid() {
+        return lid != 0 ? lid : node.kind() == NodeKind.SWITCH ? node.lid() : 0;
+    }
+
+    public int lmc() {
+        return lmc;
+    }
+
+    /** The front-panel number from {@code [ext N]}, 0 when none was printed. */
+    public int extNumber() {
+        return extNumber;
+    }
+
+    public LinkWidth width() {
+        return width;
+    }
+
+    public LinkSpeed speed() {
+        return speed;
+    }
+
+    public PortState state() {
+        return state;
+    }
+
+    public PhysState physState() {
+        return physState;
+    }
+
+    /** The width iblinkinfo says the link could run at ("Could be 4X ..."), or null. */
+    public LinkWidth couldBeWidth() {
+        return couldBeWidth;
+    }
+
+    public LinkSpeed couldBeSpeed() {
+        return couldBeSpeed;
+    }
+
+    /** The cable plugged into this port, or null when none was discovered. */
+    public Cable cable() {
+        return cable;
+    }
+
+    /** The port at the other end of the cable, or null. */
+    public Port peer() {
+        return cable == null ? null : cable.other(this);
+    }
+
+    public Evidence evidence() {
+        return evidence;
+    }
+
+    public Evidence stateEvidence() {
+        return stateEvidence;
+    }
+
+    /** Where the last counters of this port were read. */
+    public Evidence counterEvidence() {
+        return counterEvidence;
+    }
+
+    /** Where this counter's value was read (the file that printed it), or null. */
+    public Evidence counterEvidence(String counter) {
+        Evidence e = counterSources.get(counter);
+        return e != null ? e : counterEvidence;
+    }
+
+    /** PMA counters by their perfquery field name (SymbolErrorCounter, ...). Empty when never read. */
+    public Map<String, Long> counters() {
+        return Collections.unmodifiableMap(counters);
+    }
+
+    public long counter(String name) {
+        Long v = counters.get(name);
+        return v == null ? 0 : v;
+    }
+
+    /** {@code "<node name>" port N}. */
+    public String label() {
+        return node.displayName() + " port " + number;
+    }
+
+    @Override
+    public String toString() {
+        return node.id() + "[" + number + "]";
+    }
+}

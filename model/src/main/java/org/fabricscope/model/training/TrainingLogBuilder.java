@@ -1,0 +1,89 @@
+package org.fabricscope.model.training;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Collects what NCCL and PyTorch logs say (several files, any order): the log parser's only way in.
+ * {@link #build()} hands out an immutable {@link TrainingLog}; the builder itself is never part of a model.
+ * Not thread-safe: one import owns one builder.
+ */
+public final class TrainingLogBuilder {
+    private final Map<String, Rank> ranks = new LinkedHashMap<>();
+    private final List<ChannelLink> channels = new ArrayList<>();
+    private final List<NcclEvent> events = new ArrayList<>();
+    private final List<Ring> rings = new ArrayList<>();
+    private final List<RingNeighbor> ringNeighbors = new ArrayList<>();
+    private final List<TreeNode> trees = new ArrayList<>();
+    private final List<GdrSupport> gdr = new ArrayList<>();
+    private final Map<String, Set<Integer>> ringsConnected = new LinkedHashMap<>();
+    private final Map<String, Set<Integer>> treesConnected = new LinkedHashMap<>();
+
+    /** Adds or replaces the rank of this communicator and rank number (a COMPLETE line supersedes START). */
+    public void putRank(Rank r) {
+        String key = r.commId() + "/" + r.rank() + "/" + r.process();
+        Rank old = ranks.get(key);
+        if (old == null || !old.initCompleted() || r.initCompleted()) {
+            ranks.put(key, old == null ? r : merge(old, r));
+        }
+    }
+
+    private static Rank merge(Rank old, Rank r) {
+        Map<String, String> env = new LinkedHashMap<>(old.env());
+        env.putAll(r.env());
+        return new Rank(r.host(), r.pid(), r.cudaDev(), r.nvmlDev(), r.busId(), r.commId(), r.rank(), r.nranks(),
+                r.nNodes() >= 0 ? r.nNodes() : old.nNodes(),
+                r.ncclVersion() != null ? r.ncclVersion() : old.ncclVersion(), old.initStarted() || r.initStarted(),
+                old.initCompleted() || r.initCompleted(), r.netDevices().isEmpty() ? old.netDevices() : r.netDevices(),
+                r.oob() != null ? r.oob() : old.oob(),
+                r.network() != null ? r.network() : old.network(), old.noIbDevice() || r.noIbDevice(), env,
+                old.evidence() != null ? old.evidence() : r.evidence());
+    }
+
+    public void addChannel(ChannelLink c) {
+        channels.add(c);
+    }
+
+    public void addEvent(NcclEvent e) {
+        events.add(e);
+    }
+
+    public void addRing(Ring r) {
+        rings.add(r);
+    }
+
+    public void addRingNeighbor(RingNeighbor r) {
+        ringNeighbors.add(r);
+    }
+
+    public void addTreeNode(TreeNode t) {
+        trees.add(t);
+    }
+
+    public void addGdrSupport(GdrSupport g) {
+        gdr.add(g);
+    }
+
+    /** Records a {@code Connected all rings} ({@code trees} false) or {@code Connected all trees} line of a rank. */
+    public void markConnected(String commId, int rank, boolean trees) {
+        (trees ? treesConnected : ringsConnected).computeIfAbsent(commId, k -> new java.util.TreeSet<>()).add(rank);
+    }
+
+    public boolean isEmpty() {
+        return ranks.isEmpty() && channels.isEmpty() && events.isEmpty() && rings.isEmpty() && trees.isEmpty()
+                && ringNeighbors.isEmpty();
+    }
+
+    /** The ranks so far, for parsers that resolve a later line against an earlier rank. */
+    public List<Rank> ranks() {
+        return List.copyOf(ranks.values());
+    }
+
+    public TrainingLog build() {
+        return new TrainingLog(List.copyOf(ranks.values()), channels, events, rings, ringNeighbors, trees, gdr,
+                ringsConnected, treesConnected);
+    }
+}
