@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The start of one file, what formats are told apart by: the first {@link #MAX_BYTES} bytes as
@@ -18,8 +19,11 @@ public final class Head {
     public static final int MAX_LINES = 64;
     public static final int MAX_LINE_CHARS = 4096;
 
+    private static final Pattern JSON_ARRAY_START = Pattern.compile("^\\[\\s*(?:[{\\[\"\\]]|$).*");
+
     private final List<String> lines;
     private String text;
+    private Boolean json;
     private Map<Class<?>, Object> derived;
 
     private Head(List<String> lines) {
@@ -60,6 +64,28 @@ public final class Head {
             text = String.join("\n", lines);
         }
         return text;
+    }
+
+    /**
+     * Whether the first non-blank line opens a JSON document: {@code {}, or {@code [} followed by
+     * {@code {}, {@code [}, {@code "}, {@code ]} or nothing ({@code [0] host:...} and {@code [rank0]:}
+     * log prefixes are not). A JSON document is only ever a JSON format: line-oriented readers leave
+     * it alone, even when its strings quote their lines (FabricScope's own {@code --json} output
+     * quotes log lines as evidence).
+     */
+    public boolean jsonDocument() {
+        if (json == null) {
+            boolean j = false;
+            for (String l : lines) {
+                String t = l.replace("\uFEFF", "").strip();
+                if (!t.isEmpty()) {
+                    j = t.startsWith("{") || JSON_ARRAY_START.matcher(t).matches();
+                    break;
+                }
+            }
+            json = j;
+        }
+        return json;
     }
 
     /**

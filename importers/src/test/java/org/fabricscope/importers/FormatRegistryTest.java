@@ -152,6 +152,34 @@ class FormatRegistryTest {
         assertEquals("nvidia-smi-topo", detect("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\r\nGPU0\t X \tNV18\t0-55\t0\r\n"));
     }
 
+    @Test
+    void aJsonDocumentIsOnlyEverAJsonFormat() {
+        // FabricScope's own diagnose --json quotes log lines as evidence: not a log
+        String report = """
+                {
+                  "findings" : [ {
+                    "evidence" : [ {
+                      "text" : "[E1122 04:35:10.918902647 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout"
+                    }, {
+                      "text" : "vm:721:721 [1] NCCL INFO ncclCommInitRankConfig comm 0xc5c50a0 rank 1 nranks 2 - Init START"
+                    } ]
+                  } ]
+                }
+                """;
+        assertEquals(FormatRegistry.UNKNOWN, detect(report));
+        assertEquals(FormatRegistry.UNKNOWN, detect("[\"vm:721:721 [1] NCCL INFO Using network IB\"]\n"));
+        assertEquals(FormatRegistry.UNKNOWN, detect("[\n  \"GPU0\\tCPU Affinity\",\n  \"switchguid=0x2c90200400000\"\n]\n"));
+        assertTrue(Head.of("{\"a\": 1}").jsonDocument());
+        assertTrue(Head.of("\uFEFF  [ ]").jsonDocument());
+        assertFalse(Head.of("[0] vm:721:721 [1] NCCL INFO Using network IB").jsonDocument());
+        assertFalse(Head.of("[rank0]:[E1122 04:35:10.918 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog").jsonDocument());
+        // rank and glog prefixes open with '[' and stay logs
+        assertEquals("nccl-log", detect("[0] vm:721:721 [1] NCCL INFO Using network IB\n"));
+        assertEquals("nccl-log", detect("[rank0]:[E1122 04:35:10.918 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught\n"));
+        // and the kubectl readers still read their JSON
+        assertEquals("k8s-objects", detect("{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": []}\n"));
+    }
+
     /** A reader for tests: claims heads whose first line is {@code marker} with the given confidence. */
     record Marker(String id, String marker, int score) implements FormatReader {
         @Override

@@ -49,6 +49,9 @@ final class IbHead {
     }
 
     private IbHead(Head head) {
+        if (head.jsonDocument()) {
+            return; // a JSON document quoting tool lines is not a dump
+        }
         for (String l : head.lines()) {
             if (l.isBlank()) {
                 continue;

@@ -44,7 +44,7 @@ public final class NcclLogReader implements FormatReader {
         // an NCCL INFO/WARN prefix or a ProcessGroupNCCL/torch.distributed line; below the formats that
         // declare themselves (XML, kubectl objects), which can quote log lines, above nvidia-smi's
         // matrix, which logs often print
-        return NcclLogParser.looksLikeLog(head.lines()) ? maxConfidence() : NONE;
+        return !head.jsonDocument() && NcclLogParser.looksLikeLog(head.lines()) ? maxConfidence() : NONE;
     }
 
     @Override

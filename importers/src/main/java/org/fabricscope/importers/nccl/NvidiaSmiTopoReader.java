@@ -37,6 +37,9 @@ public final class NvidiaSmiTopoReader implements FormatReader {
 
     @Override
     public int confidence(Head head) {
+        if (head.jsonDocument()) {
+            return NONE;
+        }
         for (String raw : head.lines()) {
             if (raw.contains("CPU Affinity") && SMI_HEADER.matcher(ANSI.matcher(raw).replaceAll("")).matches()) {
                 return maxConfidence(); // the tool's own header; below NCCL logs, which often print this matrix too
