@@ -2,7 +2,6 @@ package org.fabricscope.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -60,15 +59,6 @@ class LayeringTest {
     @Test
     void noPackageCycles() {
         slices().matching("org.fabricscope.(**)").should().beFreeOfCycles()
-                // Known, not fixed here: the readers in importers.bundle/ibnet/k8s/logs/nccl extend or take
-                // the base types that share the root package with FabricImporter/Format, which name every
-                // reader. The fix is to move these five types to their own package (importers.core), in
-                // the importers module, which the reader-contract branch is reworking. Only dependencies on
-                // exactly these types are ignored; any other cycle fails.
-                .ignoreDependency(resideInAPackage("org.fabricscope.importers.."),
-                        resideInAPackage("org.fabricscope.importers").and(simpleName("LineImporter")
-                                .or(simpleName("TextLines")).or(simpleName("Cancellation"))
-                                .or(simpleName("ImportCancelledException")).or(simpleName("ImportSource"))))
                 .because("a cycle between packages makes them one unit: neither can be understood, tested or"
                         + " moved without the other (model was made acyclic: model.core, model.fabric, model, then"
                         + " the layers)")

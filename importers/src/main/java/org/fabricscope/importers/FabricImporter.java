@@ -11,6 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ImportSource;
+import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
@@ -108,7 +115,7 @@ public final class FabricImporter {
             done += Math.max(0, x.source.size());
             progress.update(done, total, x.source.name());
         }
-        ctx.nodeNameMap().applyTo(builder);
+        ctx.applyStates();
         more.accept(builder);
         return new ImportResult(builder.build(), formats, ctx.thresholds());
     }

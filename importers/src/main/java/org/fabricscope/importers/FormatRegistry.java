@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.ibnet.ErrorThresholdsReader;
 import org.fabricscope.importers.ibnet.IblinkinfoReader;
 import org.fabricscope.importers.ibnet.IbnetdiscoverListReader;

@@ -3,6 +3,7 @@ package org.fabricscope.importers;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 

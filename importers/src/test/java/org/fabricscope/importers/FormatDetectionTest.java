@@ -15,6 +15,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.model.core.Diagnostic;
 import org.junit.jupiter.api.Test;

@@ -15,6 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Severity;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Severity;

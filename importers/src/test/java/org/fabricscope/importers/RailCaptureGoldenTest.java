@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.fabric.FabricNode;

@@ -12,6 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ImportSource;
+import org.fabricscope.importers.core.ReadContext;
+import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.fabric.NodeKind;

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.CaRole;
 import org.fabricscope.model.FabricModel;

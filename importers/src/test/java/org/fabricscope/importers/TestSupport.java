@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.ImportSource;
+import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;

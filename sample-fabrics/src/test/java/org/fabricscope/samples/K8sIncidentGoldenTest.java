@@ -188,11 +188,11 @@ class K8sIncidentGoldenTest {
                 byte[] all = java.nio.file.Files.readAllBytes(p);
                 for (int k = 1; k < 12; k++) {
                     byte[] cut = java.util.Arrays.copyOf(all, all.length * k / 12);
-                    var src = new org.fabricscope.importers.ImportSource(p.getFileName() + "@" + cut.length, cut.length,
+                    var src = new org.fabricscope.importers.core.ImportSource(p.getFileName() + "@" + cut.length, cut.length,
                             () -> new java.io.ByteArrayInputStream(cut), true);
                     ImportResult r = new org.fabricscope.importers.FabricImporter().importSources(List.of(src),
                             new ArrayList<>(), org.fabricscope.importers.ImportProgress.NONE,
-                            org.fabricscope.importers.Cancellation.NEVER);
+                            org.fabricscope.importers.core.Cancellation.NEVER);
                     assertNotNull(r.model(), src.name());
                     String f = r.formats().get(src.name());
                     if ("k8s-objects".equals(f) && p.getFileName().toString().endsWith(".json")) {

@@ -8,11 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.importers.kube.ClusterRead;
 import org.fabricscope.importers.kube.ClusterReader;

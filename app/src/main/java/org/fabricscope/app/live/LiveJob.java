@@ -14,11 +14,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.importers.kube.ClusterSnapshot;
 import org.fabricscope.importers.kube.ClusterWatch;

@@ -12,7 +12,7 @@ import java.util.concurrent.Executors;
 import org.fabricscope.app.render.ColourMode;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.importers.FabricImporter;
-import org.fabricscope.importers.ImportCancelledException;
+import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.fabric.FabricNode;

@@ -2,7 +2,7 @@ package org.fabricscope.importers.ibnet;
 
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.Head;
+import org.fabricscope.importers.core.Head;
 
 /**
  * One scan of a head for the infiniband-diags readers: each line is given to the first tool whose

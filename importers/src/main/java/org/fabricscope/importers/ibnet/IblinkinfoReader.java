@@ -3,10 +3,10 @@ package org.fabricscope.importers.ibnet;
 import java.io.IOException;
 import java.io.InputStream;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 
 /** {@code iblinkinfo} (and {@code -l}): {@code Switch: 0x... name:} headers and {@code ==( 4X 53.125 Gbps Active/ LinkUp)==>} lines. */
 public final class IblinkinfoReader implements FormatReader {

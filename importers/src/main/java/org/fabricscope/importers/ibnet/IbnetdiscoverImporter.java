@@ -3,7 +3,7 @@ package org.fabricscope.importers.ibnet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.LineImporter;
+import org.fabricscope.importers.core.LineImporter;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.core.Guids;

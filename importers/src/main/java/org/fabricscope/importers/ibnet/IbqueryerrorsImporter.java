@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.LineImporter;
+import org.fabricscope.importers.core.LineImporter;
 import org.fabricscope.model.core.Guids;
 
 /**

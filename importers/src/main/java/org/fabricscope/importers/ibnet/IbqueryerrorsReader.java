@@ -3,10 +3,10 @@ package org.fabricscope.importers.ibnet;
 import java.io.IOException;
 import java.io.InputStream;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 
 /** {@code ibqueryerrors}: {@code Errors for 0x... "name"}, {@code GUID 0x... port N: [Counter == v]}, {@code ## Summary:}. */
 public final class IbqueryerrorsReader implements FormatReader {

@@ -2,10 +2,10 @@ package org.fabricscope.importers.ibnet;
 
 import java.io.InputStream;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Diagnostic;
 
 /**

@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.LineImporter;
+import org.fabricscope.importers.core.ImportState;
+import org.fabricscope.importers.core.LineImporter;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.core.Guids;
@@ -17,7 +18,7 @@ import org.fabricscope.model.fabric.NodeKind;
  * its own header printed (host names are read from it), and takes the mapped name only if no file
  * gave it one.
  */
-public final class NodeNameMap extends LineImporter {
+public final class NodeNameMap extends LineImporter implements ImportState {
     private static final Pattern LINE = Pattern.compile("^(?:0x)?([0-9a-fA-F]{1,16})\\s+\"(.*)\"\\s*(?:#.*)?$");
 
     private final Map<Long, String> names = new LinkedHashMap<>();
@@ -37,6 +38,7 @@ public final class NodeNameMap extends LineImporter {
     }
 
     /** Renames the builder's nodes. */
+    @Override
     public void applyTo(FabricModelBuilder b) {
         for (Map.Entry<Long, String> e : names.entrySet()) {
             FabricNode n = b.findNode(e.getKey());

@@ -3,12 +3,12 @@ package org.fabricscope.importers.ibnet;
 import java.io.IOException;
 import java.io.InputStream;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 
-/** A {@code --node-name-map} file ({@code 0xGUID "name"} lines): read into the import's one {@link NodeNameMap}, applied after all files. */
+/** A {@code --node-name-map} file ({@code 0xGUID "name"} lines): read into the import's one {@link NodeNameMap} (a {@link ReadContext#state}), applied after all files. */
 public final class NodeNameMapReader implements FormatReader {
     public static final String ID = "node-name-map";
 
@@ -41,6 +41,6 @@ public final class NodeNameMapReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        ctx.nodeNameMap().read(in, ctx);
+        ctx.state(NodeNameMap.class, NodeNameMap::new).read(in, ctx);
     }
 }

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.LineImporter;
+import org.fabricscope.importers.core.LineImporter;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.LineImporter;
+import org.fabricscope.importers.core.LineImporter;
 import org.fabricscope.model.k8s.K8sEvent;
 
 /**

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 
 /** {@code kubectl get events} (and {@code -A}) as a table: its {@code LAST SEEN TYPE REASON OBJECT ... MESSAGE} header first. */
 public final class EventsTableReader implements FormatReader {

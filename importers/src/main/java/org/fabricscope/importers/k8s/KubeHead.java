@@ -2,7 +2,7 @@ package org.fabricscope.importers.k8s;
 
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.Head;
+import org.fabricscope.importers.core.Head;
 
 /**
  * What the kubectl readers look at in a head, worked out once per head: the first non-blank line

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.ImportCancelledException;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;

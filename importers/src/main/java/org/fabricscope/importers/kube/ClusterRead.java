@@ -3,11 +3,11 @@ package org.fabricscope.importers.kube;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.model.core.Diagnostic;
 
 /**

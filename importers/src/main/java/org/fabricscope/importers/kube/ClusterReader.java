@@ -20,9 +20,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.ImportCancelledException;
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.model.core.Diagnostic;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;

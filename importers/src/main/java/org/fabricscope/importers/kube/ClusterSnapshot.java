@@ -3,7 +3,7 @@ package org.fabricscope.importers.kube;
 import java.time.Instant;
 import java.util.List;
 
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.model.core.Diagnostic;
 
 /**

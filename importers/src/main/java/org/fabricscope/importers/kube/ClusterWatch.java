@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.model.core.Diagnostic;
 
 import io.fabric8.kubernetes.api.model.Event;

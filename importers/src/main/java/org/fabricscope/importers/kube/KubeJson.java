@@ -3,7 +3,7 @@ package org.fabricscope.importers.kube;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.ImportCancelledException;
-import org.fabricscope.importers.TextLines;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.ChannelLink;

@@ -5,11 +5,11 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportCancelledException;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Diagnostic;
 
 /**

@@ -2,10 +2,10 @@ package org.fabricscope.importers.nccl;
 
 import java.io.InputStream;
 
-import org.fabricscope.importers.FormatReader;
-import org.fabricscope.importers.Head;
-import org.fabricscope.importers.ImportPhase;
-import org.fabricscope.importers.ReadContext;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
 
 /** NCCL's graph XML (root {@code <graphs>}, what {@code NCCL_GRAPH_DUMP_FILE} writes). */
 public final class NcclGraphReader implements FormatReader {

@@ -14,8 +14,8 @@ import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.ImportCancelledException;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;

@@ -3,7 +3,7 @@ package org.fabricscope.importers.nccl;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.Head;
+import org.fabricscope.importers.core.Head;
 
 /**
  * The root element of a head that is XML (its first non-blank character is {@code <}), comments

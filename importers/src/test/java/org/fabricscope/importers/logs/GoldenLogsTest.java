@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.TextLines;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Severity;

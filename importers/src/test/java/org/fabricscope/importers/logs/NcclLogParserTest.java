@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.TextLines;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.NcclEvent;

@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.importers.Cancellation;
-import org.fabricscope.importers.TextLines;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.training.TrainingChecks;
 import org.fabricscope.model.training.TrainingLog;

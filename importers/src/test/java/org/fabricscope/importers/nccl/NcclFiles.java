@@ -8,11 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fabricscope.importers.Cancellation;
+import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.ImportSource;
+import org.fabricscope.importers.core.ImportSource;
 
 /** Loads the copied reference files (src/test/resources/reference/nccl) and runs them through the full import. */
 final class NcclFiles {

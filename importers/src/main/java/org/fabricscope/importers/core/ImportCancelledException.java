@@ -1,4 +1,4 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 /** Thrown out of an import whose {@link Cancellation} said stop; nothing half-read is kept. */
 public final class ImportCancelledException extends RuntimeException {

@@ -1,4 +1,4 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 import java.io.IOException;
 import java.io.InputStream;

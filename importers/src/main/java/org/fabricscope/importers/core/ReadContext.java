@@ -1,8 +1,10 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 
-import org.fabricscope.importers.ibnet.NodeNameMap;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
@@ -11,12 +13,12 @@ import org.fabricscope.model.diagnosis.ErrorThresholds;
  * What a {@link FormatReader} reads into and reports to: the file's name, the model builder, the
  * diagnostics sink, the cancellation, and the state one import shares across its files (the
  * node-name-map, the thresholds found). One context serves a whole import; {@link #file} moves it
- * to the next file.
+ * to the next file, {@link #applyStates()} ends it.
  */
 public final class ReadContext {
     private final FabricModelBuilder builder;
     private final Cancellation cancel;
-    private final NodeNameMap nodeNameMap = new NodeNameMap();
+    private final Map<Class<?>, ImportState> states = new LinkedHashMap<>();
     private ErrorThresholds thresholds;
     private String source;
     private TextLines lines;
@@ -75,9 +77,22 @@ public final class ReadContext {
         return lines != null ? lines.lineNumber() : line;
     }
 
-    /** The import's {@code --node-name-map} names: filled by node-name-map files, applied after all files are read. */
-    public NodeNameMap nodeNameMap() {
-        return nodeNameMap;
+    /**
+     * The import's one state of this type (the node-name-map all node-name-map files fill), made by
+     * {@code create} the first time; {@link #applyStates()} applies it after the last file.
+     */
+    public <T extends ImportState> T state(Class<T> type, Supplier<? extends T> create) {
+        ImportState s = states.get(type);
+        if (s == null) {
+            s = create.get();
+            states.put(type, s);
+        }
+        return type.cast(s);
+    }
+
+    /** Applies every {@link #state} to the builder, in the order they were made. Called once, after the last file. */
+    public void applyStates() {
+        states.values().forEach(s -> s.applyTo(builder));
     }
 
     /** The counter thresholds an {@code error_thresholds} file gave, or null. */

@@ -1,4 +1,4 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 /** Asked between lines and files; an import stops soon after it answers true. */
 @FunctionalInterface

@@ -1,17 +1,18 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 import java.io.IOException;
 import java.io.InputStream;
 
 /**
  * One input format: how to tell it from the head of a file, when to read it, and how. Readers
- * are registered in a {@link FormatRegistry}; {@link FabricImporter} asks the readers for their
- * {@link #confidence} in each file's head, gives the file to the most confident one (ties: the
- * one registered first), and calls its {@link #read} in its {@link #phase}. A reader holds no
- * state between files: everything of one read lives in locals or in the {@link ReadContext}.
+ * are registered in a {@link org.fabricscope.importers.FormatRegistry};
+ * {@link org.fabricscope.importers.FabricImporter} asks the readers for their {@link #confidence}
+ * in each file's head, gives the file to the most confident one (ties: the one registered first),
+ * and calls its {@link #read} in its {@link #phase}. A reader holds no state between files:
+ * everything of one read lives in locals or in the {@link ReadContext}.
  *
  * <p>Adding a format: one class implementing this (in the format's package), one line in
- * {@link FormatRegistry#standard()}, and golden files for its tests.
+ * {@link org.fabricscope.importers.FormatRegistry#standard()}, and golden files for its tests.
  */
 public interface FormatReader {
     /** Not this format. */
@@ -21,7 +22,7 @@ public interface FormatReader {
 
     /**
      * Stable id, lower case with dashes ({@code ibnetdiscover}, {@code k8s-objects}): what
-     * {@link ImportResult#formats()} maps a file to. Never changes once released.
+     * {@link org.fabricscope.importers.ImportResult#formats()} maps a file to. Never changes once released.
      */
     String id();
 

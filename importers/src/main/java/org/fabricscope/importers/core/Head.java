@@ -1,4 +1,4 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package org.fabricscope.importers;
+package org.fabricscope.importers.core;
 
 /**
  * When a format's files are read, in this order (files of one phase in the order they were
