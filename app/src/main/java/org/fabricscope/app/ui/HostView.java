@@ -105,6 +105,33 @@ public final class HostView extends BorderPane {
         paths.setItems(FXCollections.observableArrayList(t.fabricPaths()));
     }
 
+    /** Opens a window with one host's drill-down, owned by {@code owner}'s window and styled like it (when not null). */
+    public static HostView openWindow(HostTopology t, javafx.scene.Scene owner) {
+        HostView hv = new HostView();
+        hv.show(t);
+        javafx.stage.Stage stage = new javafx.stage.Stage();
+        stage.setTitle("FabricScope — host " + t.name());
+        javafx.scene.Scene scene = new javafx.scene.Scene(hv, 1150, 720);
+        if (owner != null) {
+            scene.getStylesheets().addAll(owner.getStylesheets());
+            stage.initOwner(owner.getWindow());
+        }
+        stage.setScene(scene);
+        stage.show();
+        return hv;
+    }
+
+    /** Picks out the path of this GPU, or else of this NIC (a finding's subject); either may be null. */
+    public void focus(Gpu gpu, NetPort net) {
+        for (GpuFabricPath p : paths.getItems()) {
+            if ((gpu != null && p.gpu() == gpu) || (gpu == null && net != null && p.net() == net)) {
+                paths.getSelectionModel().select(p);
+                paths.scrollTo(p);
+                return;
+            }
+        }
+    }
+
     private TreeItem<String> pciItem(PciDevice p) {
         String label;
         if (p.gpu() != null) {

@@ -62,6 +62,7 @@ public final class TrainingView extends VBox {
             return row;
         });
         ranks.setTooltip(new Tooltip("Double-click a rank to show its HCA on the map"));
+        ranks.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         events.setId("ncclEvents");
         events.setPlaceholder(new Label("No WARN lines, errors or timeouts"));
         events.setPrefHeight(200);
@@ -116,6 +117,15 @@ public final class TrainingView extends VBox {
             case "WARN" -> 6;
             default -> 5;
         };
+    }
+
+    /** Selects the rows of these ranks (a finding's subjects), the first as the selected item, and scrolls to it. */
+    public void select(List<RankSite> sites) {
+        ClusterView.select(ranks, sites);
+    }
+
+    public List<RankSite> selectedRanks() {
+        return ranks.getSelectionModel().getSelectedItems();
     }
 
     public List<RankSite> shownRanks() {
