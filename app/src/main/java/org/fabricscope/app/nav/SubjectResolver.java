@@ -52,41 +52,23 @@ public final class SubjectResolver {
     public Navigation resolve(Subject s) {
         Navigation.Builder b = new Navigation.Builder();
         b.subjects.add(s);
-        boolean found;
-        if (s instanceof Subject.SwitchRef r) {
-            found = node(b, r.guid());
-        } else if (s instanceof Subject.HcaRef r) {
-            found = node(b, r.guid());
-        } else if (s instanceof Subject.PortRef r) {
-            found = port(b, r.guid(), r.port());
-        } else if (s instanceof Subject.CableRef r) {
-            found = cable(b, r);
-        } else if (s instanceof Subject.HostRef r) {
-            found = hostOrWorkload(b, r.host());
-        } else if (s instanceof Subject.GpuRef r) {
-            found = gpu(b, r);
-        } else if (s instanceof Subject.NicRef r) {
-            found = nic(b, r);
-        } else if (s instanceof Subject.PciRef r) {
-            found = mapHost(b, r.host());
-        } else if (s instanceof Subject.K8sNodeRef r) {
-            found = k8sNode(b, r.node());
-        } else if (s instanceof Subject.PodRef r) {
-            found = pod(b, r.namespace(), r.pod());
-        } else if (s instanceof Subject.ContainerRef r) {
-            found = pod(b, r.namespace(), r.pod());
-        } else if (s instanceof Subject.JobRef r) {
-            found = job(b, r);
-        } else if (s instanceof Subject.RankRef r) {
-            found = rank(b, r);
-        } else if (s instanceof Subject.CommRef r) {
-            found = comm(b, r.commId());
-        } else if (s instanceof Subject.LineRef r) {
-            b.lines.add(r);
+        boolean found = s instanceof Subject.SwitchRef sw ? node(b, sw.guid())
+                : s instanceof Subject.HcaRef hca ? node(b, hca.guid())
+                : s instanceof Subject.PortRef port ? port(b, port.guid(), port.port())
+                : s instanceof Subject.CableRef cable ? cable(b, cable)
+                : s instanceof Subject.HostRef host ? hostOrWorkload(b, host.host())
+                : s instanceof Subject.GpuRef gpu ? gpu(b, gpu)
+                : s instanceof Subject.NicRef nic ? nic(b, nic)
+                : s instanceof Subject.PciRef pci ? mapHost(b, pci.host())
+                : s instanceof Subject.K8sNodeRef node ? k8sNode(b, node.node())
+                : s instanceof Subject.PodRef pod ? pod(b, pod.namespace(), pod.pod())
+                : s instanceof Subject.ContainerRef ctr ? pod(b, ctr.namespace(), ctr.pod())
+                : s instanceof Subject.JobRef job ? job(b, job)
+                : s instanceof Subject.RankRef rank ? rank(b, rank)
+                : s instanceof Subject.CommRef comm ? comm(b, comm.commId())
+                : s instanceof Subject.LineRef line && b.lines.add(line);
+        if (s instanceof Subject.LineRef) {
             b.place(Navigation.Place.LINES);
-            found = true;
-        } else {
-            found = false;
         }
         if (!found) {
             b.unresolved.add(s);

@@ -126,19 +126,19 @@ public final class MainMenu extends MenuBar {
     }
 
     @FXML private void showFindings() {
-        vm.sideTabProperty().set(MainViewModel.SideTab.FINDINGS);
+        vm.tabs().selectedProperty().set(SideTabs.Tab.FINDINGS);
     }
 
     @FXML private void showTraining() {
-        vm.sideTabProperty().set(MainViewModel.SideTab.TRAINING);
+        vm.tabs().selectedProperty().set(SideTabs.Tab.TRAINING);
     }
 
     @FXML private void showCluster() {
-        vm.sideTabProperty().set(MainViewModel.SideTab.KUBERNETES);
+        vm.tabs().selectedProperty().set(SideTabs.Tab.KUBERNETES);
     }
 
     @FXML private void showLogs() {
-        vm.sideTabProperty().set(MainViewModel.SideTab.LOGS);
+        vm.tabs().selectedProperty().set(SideTabs.Tab.LOGS);
     }
 
     @FXML private void showShortcuts() {

@@ -12,22 +12,14 @@ import org.fabricscope.importers.kube.LogLine;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.fabric.Host;
-import org.fabricscope.model.host.HostTopology;
 
-import javafx.beans.value.ChangeListener;
 import javafx.fxml.FXML;
-import javafx.geometry.Side;
 import javafx.scene.control.Button;
-import javafx.scene.control.ChoiceBox;
-import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
-import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
-import javafx.scene.control.TextField;
-import javafx.scene.control.ToggleButton;
 import javafx.scene.input.DragEvent;
 import javafx.scene.input.TransferMode;
 import javafx.scene.layout.BorderPane;
@@ -43,12 +35,9 @@ public final class MainView extends BorderPane {
     private final MainViewModel vm;
     private final FxDialogs dialogs = new FxDialogs(this::window);
     @FXML private MainMenu menuBar;
+    @FXML private MainToolBar toolBar;
     @FXML private FabricMapView map;
     @FXML private MapHighlights highlights;
-    @FXML private TextField search;
-    @FXML private ChoiceBox<ColourMode> colourMode;
-    @FXML private ToggleButton collapseHosts;
-    @FXML private Legend legend;
     @FXML private TabPane side;
     @FXML private Tab findingsTab;
     @FXML private Tab trainingTab;
@@ -78,12 +67,13 @@ public final class MainView extends BorderPane {
         cluster.bind(vm.cluster());
         logs.bind(vm.logs());
         highlights.attach(map);
-        menuBar.bind(vm, map, search::requestFocus, dialogs);
-        bindToolbarAndStatus();
+        menuBar.bind(vm, map, toolBar::focusSearch, dialogs);
+        toolBar.bind(vm, map);
+        bindStatus();
         bindTabs();
         vm.snapshotProperty().addListener((o, before, s) -> show(before, s));
         vm.navigationProperty().addListener((o, a, n) -> show(n));
-        vm.inspector().setOnOpenHost(f -> openHostView(f.topology()).focus(f.gpu(), f.net()));
+        vm.inspector().setOnOpenHost(f -> HostView.openWindow(f.topology(), getScene()).focus(f.gpu(), f.net()));
         training.setOnReveal(vm::reveal);
         map.setOnSelect(v -> {
             if (!revealing) {
@@ -100,46 +90,27 @@ public final class MainView extends BorderPane {
                 });
             }
         });
-        legend.show(ColourMode.ERRORS, null, null);
     }
 
-    private void bindToolbarAndStatus() {
-        Loader loader = vm.loader();
-        search.textProperty().bindBidirectional(vm.search().textProperty());
-        vm.search().choicesProperty().addListener((o, a, hits) -> {
-            ContextMenu menu = new ContextMenu();
-            for (Vertex v : hits) {
-                MenuItem m = new MenuItem(SearchViewModel.choiceText(v));
-                m.setOnAction(e -> vm.search().choose(v));
-                menu.getItems().add(m);
-            }
-            menu.show(search, Side.BOTTOM, 0, 0);
-        });
-        colourMode.getItems().setAll(ColourMode.values());
-        colourMode.valueProperty().bindBidirectional(loader.colourModeProperty());
-        collapseHosts.selectedProperty().bindBidirectional(loader.collapseAllProperty());
-        ChangeListener<Object> legendChanged = (o, a, b) -> legend.show(loader.colourModeProperty().get(), vm.snapshot(),
-                loader.jobProperty().get());
-        loader.colourModeProperty().addListener(legendChanged);
-        loader.jobProperty().addListener(legendChanged);
-        vm.snapshotProperty().addListener(legendChanged);
+    private void bindStatus() {
         status.textProperty().bind(vm.statusProperty());
-        progress.progressProperty().bind(loader.progressProperty());
-        progress.visibleProperty().bind(loader.busyProperty());
-        cancelImport.visibleProperty().bind(loader.busyProperty());
+        progress.progressProperty().bind(vm.loader().progressProperty());
+        progress.visibleProperty().bind(vm.loader().busyProperty());
+        cancelImport.visibleProperty().bind(vm.loader().busyProperty());
     }
 
     private void bindTabs() {
         findingsTab.textProperty().bind(vm.findings().titleProperty());
-        trainingTab.textProperty().bind(vm.trainingTitleProperty());
-        clusterTab.textProperty().bind(vm.clusterTitleProperty());
-        diagnosticsTab.textProperty().bind(vm.diagnosticsTitleProperty());
-        diagnostics.setItems(vm.diagnostics());
-        side.getSelectionModel().select(vm.sideTabProperty().get().ordinal());
-        vm.sideTabProperty().addListener((o, a, t) -> side.getSelectionModel().select(t.ordinal()));
+        SideTabs tabs = vm.tabs();
+        trainingTab.textProperty().bind(tabs.trainingTitleProperty());
+        clusterTab.textProperty().bind(tabs.clusterTitleProperty());
+        diagnosticsTab.textProperty().bind(tabs.diagnosticsTitleProperty());
+        diagnostics.setItems(tabs.diagnostics());
+        side.getSelectionModel().select(tabs.selectedProperty().get().ordinal());
+        tabs.selectedProperty().addListener((o, a, t) -> side.getSelectionModel().select(t.ordinal()));
         side.getSelectionModel().selectedIndexProperty().addListener((o, a, i) -> {
             if (i.intValue() >= 0) {
-                vm.sideTabProperty().set(MainViewModel.SideTab.values()[i.intValue()]);
+                tabs.selectedProperty().set(SideTabs.Tab.values()[i.intValue()]);
             }
         });
     }
@@ -168,18 +139,11 @@ public final class MainView extends BorderPane {
                 if (!map.reveal(target)) {
                     vm.notOnMap(first);
                 }
+                highlights.keepInView();
             } finally {
                 revealing = false;
             }
         }
-    }
-
-    @FXML private void search() {
-        vm.search().search();
-    }
-
-    @FXML private void fit() {
-        map.fit();
     }
 
     @FXML private void cancel() {
@@ -204,11 +168,6 @@ public final class MainView extends BorderPane {
 
     private Window window() {
         return getScene() == null ? null : getScene().getWindow();
-    }
-
-    /** A window with one host's PCIe tree, affinity matrix and GPU-to-fabric paths. */
-    public HostView openHostView(HostTopology t) {
-        return HostView.openWindow(t, getScene());
     }
 
     // what tests, the benchmark and the application call

@@ -8,7 +8,6 @@ import org.fabricscope.app.nav.Navigation;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.analysis.FabricSummary;
-import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Vertex;
 
@@ -17,11 +16,8 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
 
 /**
  * The main window's state and actions, with no controls: the one current {@link Snapshot} (model,
@@ -30,18 +26,11 @@ import javafx.collections.ObservableList;
  * navigated to; and the view models of the inspector, findings, Kubernetes tab and log console.
  */
 public final class MainViewModel {
-    /** The tabs beside the map, in order. */
-    public enum SideTab { INSPECTOR, FINDINGS, TRAINING, KUBERNETES, LOGS, DIAGNOSTICS }
-
     private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
     private final StringProperty status = new SimpleStringProperty("Ready");
     private final ReadOnlyObjectWrapper<Navigation> navigation = new ReadOnlyObjectWrapper<>(Navigation.NONE);
-    private final ObjectProperty<SideTab> sideTab = new SimpleObjectProperty<>(SideTab.INSPECTOR);
+    private final SideTabs tabs = new SideTabs();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("FabricScope");
-    private final ObservableList<Diagnostic> diagnostics = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper diagnosticsTitle = new ReadOnlyStringWrapper("Import diagnostics");
-    private final ReadOnlyStringWrapper trainingTitle = new ReadOnlyStringWrapper("Training");
-    private final ReadOnlyStringWrapper clusterTitle = new ReadOnlyStringWrapper("Kubernetes");
     private final Loader loader;
     private final SearchViewModel search = new SearchViewModel(snapshot::get, status::set, this::reveal);
     private final InspectorViewModel inspector = new InspectorViewModel();
@@ -89,11 +78,8 @@ public final class MainViewModel {
         snapshot.set(s);
         if (newData) {
             findings.show(s.analysis());
-            diagnostics.setAll(s.model().diagnostics());
+            tabs.show(s);
             cluster.show(s.model());
-            clusterTitle.set(s.model().k8sNodes().isEmpty() ? "Kubernetes" : "Kubernetes (" + s.model().k8sNodes().size() + ")");
-            trainingTitle.set(s.ranks().isEmpty() ? "Training" : "Training (" + s.ranks().sites().size() + ")");
-            diagnosticsTitle.set("Import diagnostics (" + s.model().diagnostics().size() + ")");
             summaryLine = summaryLine(s);
             title.set("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
                     : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
@@ -154,11 +140,12 @@ public final class MainViewModel {
         navigation.set(n); // the map selects the first (a host: its first HCA) and the inspector follows it
         inspector.focus(n.gpus(), n.nets());
         cluster.select(n.nodes(), n.pods());
+        ObjectProperty<SideTabs.Tab> tab = tabs.selectedProperty();
         switch (n.place()) {
-            case MAP -> sideTab.set(SideTab.INSPECTOR);
-            case TRAINING -> sideTab.set(SideTab.TRAINING);
-            case KUBERNETES -> sideTab.set(SideTab.KUBERNETES);
-            case LINES -> sideTab.set(logs.reveal(n.lines().get(0)) ? SideTab.LOGS : sideTab.get());
+            case MAP -> tab.set(SideTabs.Tab.INSPECTOR);
+            case TRAINING -> tab.set(SideTabs.Tab.TRAINING);
+            case KUBERNETES -> tab.set(SideTabs.Tab.KUBERNETES);
+            case LINES -> tab.set(logs.reveal(n.lines().get(0)) ? SideTabs.Tab.LOGS : tab.get());
             default -> { }
         }
     }
@@ -167,7 +154,7 @@ public final class MainViewModel {
     public void mapSelected(Vertex v, boolean byUser) {
         inspector.show(v);
         if (byUser) {
-            sideTab.set(SideTab.INSPECTOR);
+            tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
         }
     }
 
@@ -214,28 +201,13 @@ public final class MainViewModel {
         return navigation.getReadOnlyProperty();
     }
 
-    public ObjectProperty<SideTab> sideTabProperty() {
-        return sideTab;
-    }
-
     public ReadOnlyStringProperty titleProperty() {
         return title.getReadOnlyProperty();
     }
 
-    public ObservableList<Diagnostic> diagnostics() {
-        return diagnostics;
-    }
-
-    public ReadOnlyStringProperty diagnosticsTitleProperty() {
-        return diagnosticsTitle.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty trainingTitleProperty() {
-        return trainingTitle.getReadOnlyProperty();
-    }
-
-    public ReadOnlyStringProperty clusterTitleProperty() {
-        return clusterTitle.getReadOnlyProperty();
+    /** The tabs beside the map: which is in front, titles, import diagnostics. */
+    public SideTabs tabs() {
+        return tabs;
     }
 
     /** Imports, redraws, progress and cancel, and the map's colour mode, collapsed hosts and job. */

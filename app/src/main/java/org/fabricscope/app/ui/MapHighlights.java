@@ -105,6 +105,29 @@ public final class MapHighlights extends Pane {
         return out;
     }
 
+    /**
+     * Zooms the map out about its centre (where it just revealed the first subject) until every mark is
+     * in view; never zooms in.
+     */
+    void keepInView() {
+        double cx = map.getWidth() / 2;
+        double cy = map.getHeight() / 2;
+        double margin = 40;
+        if (cx <= margin || cy <= margin) {
+            return;
+        }
+        double f = 1;
+        for (MapLayout.Item it : markedItems()) {
+            double[] p = map.screenPosition(it.vertex());
+            double dx = Math.abs(p[0] - cx);
+            double dy = Math.abs(p[1] - cy);
+            f = Math.min(f, Math.min(dx > cx - margin ? (cx - margin) / dx : 1, dy > cy - margin ? (cy - margin) / dy : 1));
+        }
+        if (f < 1) {
+            map.zoom(Math.max(f, 0.02));
+        }
+    }
+
     /** After a layout pulse: re-place the marks when the map moved, zoomed, resized or changed layout. */
     private void follow() {
         if (map == null) {

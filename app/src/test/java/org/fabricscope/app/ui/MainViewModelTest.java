@@ -49,7 +49,7 @@ class MainViewModelTest {
         assertEquals("24 switches (16 leaf, 8 spine, 0 core) · 256 host HCAs on 32 hosts · 511 cables · 1 degraded · "
                 + "2 ports with errors · 7 findings (2 errors)", vm.statusProperty().get());
         assertEquals("FabricScope — rail-2su-hdr", vm.titleProperty().get());
-        assertEquals("Import diagnostics (" + s.model().diagnostics().size() + ")", vm.diagnosticsTitleProperty().get());
+        assertEquals("Import diagnostics (" + s.model().diagnostics().size() + ")", vm.tabs().diagnosticsTitleProperty().get());
         assertSame(s.analysis().findings(), s.findings(), "one analysis per load");
         assertEquals(List.of(), dialogs.shown);
         assertTrue(!vm.loader().busyProperty().get());
@@ -63,7 +63,7 @@ class MainViewModelTest {
         FabricNode hca = vm.snapshot().model().node(0xb8cef603010c001aL);
         assertEquals(List.of(hca, vm.snapshot().model().node(0x0c42a10300010106L)), n.vertices());
         assertEquals(1, n.cables().size());
-        assertEquals(MainViewModel.SideTab.INSPECTOR, vm.sideTabProperty().get());
+        assertEquals(SideTabs.Tab.INSPECTOR, vm.tabs().selectedProperty().get());
         assertEquals(hca.displayName(), vm.inspector().titleProperty().get());
         assertEquals(2, vm.findings().subjects().size());
         assertTrue(vm.findings().subjects().get(0).text().contains("map: " + hca.displayName()),
@@ -89,7 +89,7 @@ class MainViewModelTest {
         vm.open(paths(RAIL, TRAINING), false, null);
         select("nccl-timeout");
         Navigation n = vm.navigationProperty().get();
-        assertEquals(MainViewModel.SideTab.TRAINING, vm.sideTabProperty().get());
+        assertEquals(SideTabs.Tab.TRAINING, vm.tabs().selectedProperty().get());
         assertEquals(16, n.ranks().size());
         assertEquals(12, n.ranks().get(0).rank().rank(), "the laggard first");
         assertEquals(n.ranks().get(0).hca().displayName(), vm.inspector().titleProperty().get());
@@ -101,7 +101,7 @@ class MainViewModelTest {
     void aKubernetesFindingSelectsItsNodeAndPodRows() {
         vm.open(paths(RAIL, K8S), false, null);
         select("rdma-resource-missing");
-        assertEquals(MainViewModel.SideTab.KUBERNETES, vm.sideTabProperty().get());
+        assertEquals(SideTabs.Tab.KUBERNETES, vm.tabs().selectedProperty().get());
         assertEquals("dgx-su1-h04", vm.cluster().selectedNodesProperty().get().get(0).name());
         assertTrue(vm.cluster().selectedPodsProperty().get().stream().anyMatch(p -> p.name().equals("bert-ft-worker-0")));
         assertEquals(vm.snapshot().model().host("dgx-su1-h04"), vm.navigationProperty().get().primary());
