@@ -155,6 +155,16 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
             }
         }
 
+        /** Adds a vertex to mark, placed at {@code p} unless placed already; false for null. */
+        boolean show(Vertex v, Place p) {
+            if (v == null) {
+                return false;
+            }
+            vertices.add(v);
+            place(p);
+            return true;
+        }
+
         Navigation build() {
             return new Navigation(List.copyOf(subjects), place, List.copyOf(vertices), List.copyOf(cables),
                     List.copyOf(ports), List.copyOf(ranks), List.copyOf(nodes), List.copyOf(pods), List.copyOf(jobs),

@@ -6,7 +6,6 @@ import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Subject;
-import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.fabric.Port;
@@ -77,39 +76,39 @@ public final class SubjectResolver {
     }
 
     private boolean node(Navigation.Builder b, long guid) {
+        return b.show(model.node(guid), Navigation.Place.MAP);
+    }
+
+    private Port portOf(long guid, int number) {
         FabricNode n = model.node(guid);
-        if (n == null) {
-            return false;
-        }
-        b.vertices.add(n);
-        b.place(Navigation.Place.MAP);
-        return true;
+        return n == null ? null : n.port(number);
     }
 
     private boolean port(Navigation.Builder b, long guid, int number) {
-        if (!node(b, guid)) {
-            return false;
-        }
-        Port p = model.node(guid).port(number);
+        Port p = portOf(guid, number);
         if (p != null) {
             b.ports.add(p);
             if (p.cable() != null) {
                 b.cables.add(p.cable());
             }
         }
-        return true;
+        return node(b, guid);
     }
 
+    /** Both ends; the cable itself only while it still joins them (a re-cabled port shows both ports, no cable). */
     private boolean cable(Navigation.Builder b, Subject.CableRef r) {
-        boolean a = port(b, r.guidA(), r.portA());
-        boolean z = port(b, r.guidB(), r.portB());
-        FabricNode na = model.node(r.guidA());
-        Port pa = na == null ? null : na.port(r.portA());
-        Cable c = pa == null ? null : pa.cable();
-        if (c != null && !(c.other(pa).node().guid() == r.guidB() && c.other(pa).number() == r.portB())) {
-            b.cables.remove(c); // the port is cabled elsewhere now: show both ports, not that cable
+        Port a = portOf(r.guidA(), r.portA());
+        Port z = portOf(r.guidB(), r.portB());
+        boolean found = node(b, r.guidA()) | node(b, r.guidB());
+        for (Port p : new Port[] {a, z}) {
+            if (p != null) {
+                b.ports.add(p);
+            }
         }
-        return a || z;
+        if (a != null && a.cable() != null && a.peer() == z) {
+            b.cables.add(a.cable());
+        }
+        return found;
     }
 
     /** The fabric host of this name, or of its first DNS label; null when neither is in the fabric. */
@@ -123,13 +122,7 @@ public final class SubjectResolver {
     }
 
     private boolean mapHost(Navigation.Builder b, String name) {
-        Host h = fabricHost(name);
-        if (h == null) {
-            return false;
-        }
-        b.vertices.add(h);
-        b.place(Navigation.Place.MAP);
-        return true;
+        return b.show(fabricHost(name), Navigation.Place.MAP);
     }
 
     /**
@@ -187,25 +180,11 @@ public final class SubjectResolver {
                 hca = hca == null && (d.equals(r.device()) || d.endsWith(" " + r.device())) ? a : hca;
             }
         }
-        if (hca != null) {
-            b.vertices.add(hca);
-            b.place(Navigation.Place.MAP);
-            return true;
-        }
-        return mapHost(b, r.host()) || net != null;
+        return b.show(hca, Navigation.Place.MAP) || mapHost(b, r.host()) || net != null;
     }
 
     private boolean k8sNodeOnMap(Navigation.Builder b, K8sNode n) {
-        if (n == null) {
-            return false;
-        }
-        Host h = model.hostOf(n);
-        if (h != null) {
-            b.vertices.add(h);
-            b.place(Navigation.Place.MAP);
-            return true;
-        }
-        return mapHost(b, n.name());
+        return n != null && (b.show(model.hostOf(n), Navigation.Place.MAP) || mapHost(b, n.name()));
     }
 
     private boolean k8sNode(Navigation.Builder b, String name) {
@@ -279,19 +258,7 @@ public final class SubjectResolver {
         }
         b.ranks.add(site);
         b.place(Navigation.Place.TRAINING);
-        site(b, site);
-        return true;
-    }
-
-    private void site(Navigation.Builder b, RankSite site) {
-        if (site.hca() != null) {
-            b.vertices.add(site.hca());
-        } else {
-            Host h = fabricHost(site.host());
-            if (h != null) {
-                b.vertices.add(h);
-            }
-        }
+        b.show(site.hca() != null ? site.hca() : fabricHost(site.host()), Navigation.Place.TRAINING);
         if (site.gpu() != null) {
             b.gpus.add(site.gpu());
         }
@@ -299,6 +266,7 @@ public final class SubjectResolver {
         if (pod != null) {
             b.pods.add(pod);
         }
+        return true;
     }
 
     private boolean comm(Navigation.Builder b, String commId) {
