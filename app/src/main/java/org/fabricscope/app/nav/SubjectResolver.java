@@ -1,6 +1,9 @@
 package org.fabricscope.app.nav;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.analysis.Analysis;
@@ -29,9 +32,14 @@ public final class SubjectResolver {
     private final Analysis analysis;
     private final FabricModel model;
 
+    private final Map<String, List<K8sPod>> podsByName = new HashMap<>();
+
     public SubjectResolver(Analysis analysis) {
         this.analysis = analysis;
         this.model = analysis.model();
+        for (K8sPod p : model.pods()) {
+            podsByName.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(p);
+        }
     }
 
     /** All of a finding's subjects, in its order. */
@@ -200,8 +208,8 @@ public final class SubjectResolver {
 
     /** A pod by name, in this namespace unless it is empty (a log that did not say). */
     private K8sPod podNamed(String namespace, String name) {
-        for (K8sPod p : model.pods()) {
-            if (p.name().equals(name) && (namespace.isEmpty() || namespace.equals(p.namespace()))) {
+        for (K8sPod p : podsByName.getOrDefault(name, List.of())) {
+            if (namespace.isEmpty() || namespace.equals(p.namespace())) {
                 return p;
             }
         }

@@ -72,7 +72,8 @@ public final class MainView extends BorderPane {
         bindStatus();
         bindTabs();
         vm.snapshotProperty().addListener((o, before, s) -> show(before, s));
-        vm.navigationProperty().addListener((o, a, n) -> show(n));
+        // an invalidation listener: going to an equal navigation again (the same subject twice) shows it again
+        vm.navigationProperty().addListener(o -> show(vm.navigationProperty().get()));
         vm.inspector().setOnOpenHost(f -> HostView.openWindow(f.topology(), getScene()).focus(f.gpu(), f.net()));
         training.setOnReveal(vm::reveal);
         map.setOnSelect(v -> {
@@ -85,7 +86,7 @@ public final class MainView extends BorderPane {
             if (scene != null) {
                 scene.windowProperty().addListener((w, b, window) -> {
                     if (window instanceof Stage st) {
-                        st.titleProperty().bind(vm.titleProperty());
+                        vm.titleProperty().addListener((t, before, title) -> st.setTitle(title)); // a new load names its files
                     }
                 });
             }

@@ -137,6 +137,9 @@ public final class MainViewModel {
         if (n.primary() != null) {
             inspector.show(n.primary());
         }
+        if (navigation.get() == n) {
+            navigation.set(Navigation.NONE); // the same again (a subject clicked twice): the window shows it again
+        }
         navigation.set(n); // the map selects the first (a host: its first HCA) and the inspector follows it
         inspector.focus(n.gpus(), n.nets());
         cluster.select(n.nodes(), n.pods());

@@ -135,7 +135,9 @@ public final class MapHighlights extends Pane {
         }
         MapLayout layout = map.mapLayout();
         if (layout == null || (vertices.isEmpty() && cables.isEmpty())) {
-            getChildren().clear();
+            if (!getChildren().isEmpty()) {
+                getChildren().clear();
+            }
             placedLayout = null;
             return;
         }

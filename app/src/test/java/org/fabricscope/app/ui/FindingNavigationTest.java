@@ -116,6 +116,13 @@ class FindingNavigationTest {
         // a click elsewhere on the map is the user's own selection: the marks go
         robot.interact(() -> view.map().reveal(model.switches().get(0)));
         assertTrue(marked().isEmpty(), "the map selection is the user's own: " + marked());
+        // going to the finding's subject again (from its subjects list) marks it again, however often
+        for (int i = 0; i < 2; i++) {
+            robot.interact(() -> view.viewModel().findings().showSubject(view.viewModel().findings().subjects().get(0)));
+            assertEquals(h03.adapters(), marked());
+            robot.interact(() -> view.map().reveal(model.switches().get(0)));
+            assertTrue(marked().isEmpty());
+        }
     }
 
     @Test
