@@ -46,7 +46,7 @@ public final class ConnectDialog extends Dialog<ConnectDialogViewModel.Choice> {
         initOwner(owner);
         setTitle("Connect to a Kubernetes cluster");
         setHeaderText("Watch a training job's nodes, pods and events, read-only, through your kubeconfig");
-        FxmlContent.load(this, content, "ConnectDialog.fxml");
+        ViewLoader.load(this, content, "ConnectDialog.fxml");
         kubeconfig.setPromptText(ConnectDialogViewModel.defaultKubeconfigText());
         kubeconfig.textProperty().bindBidirectional(vm.kubeconfigProperty());
         kubeContext.setItems(vm.contexts());

@@ -6,20 +6,24 @@ import java.net.URL;
 
 import javafx.fxml.FXMLLoader;
 
-/** Loads {@code Foo.fxml} beside class {@code Foo} into a view that is both its root ({@code fx:root}) and its controller. */
+/** Loads the FXML of a view: {@code Foo.fxml} beside class {@code Foo}, whose {@code fx:root} and controller the view is. */
 final class ViewLoader {
     private ViewLoader() {
     }
 
     static void load(Object view) {
-        String name = view.getClass().getSimpleName() + ".fxml";
-        URL fxml = view.getClass().getResource(name);
+        load(view, view, view.getClass().getSimpleName() + ".fxml");
+    }
+
+    /** An FXML file beside {@code controller}'s class whose {@code fx:root} is {@code root} (a dialog's content). */
+    static void load(Object controller, Object root, String name) {
+        URL fxml = controller.getClass().getResource(name);
         if (fxml == null) {
             throw new IllegalStateException(name + " is not on the class path"); // a packaging bug, not a user's
         }
         FXMLLoader loader = new FXMLLoader(fxml);
-        loader.setRoot(view);
-        loader.setController(view);
+        loader.setRoot(root);
+        loader.setController(controller);
         try {
             loader.load();
         } catch (IOException e) {
