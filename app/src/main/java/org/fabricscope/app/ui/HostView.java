@@ -43,8 +43,8 @@ public final class HostView extends BorderPane {
     private final TableView<GpuFabricPath> paths = new TableView<>();
 
     public HostView() {
-        getStyleClass().add("host-view");
-        title.getStyleClass().add("inspector-title");
+        getStyleClass().add(Styles.HOST_VIEW);
+        title.getStyleClass().add(Styles.INSPECTOR_TITLE);
         details.setWrapText(true);
         tree.setId("pcieTree");
         tree.setShowRoot(true);
@@ -105,6 +105,33 @@ public final class HostView extends BorderPane {
         paths.setItems(FXCollections.observableArrayList(t.fabricPaths()));
     }
 
+    /** Opens a window with one host's drill-down, owned by {@code owner}'s window and styled like it (when not null). */
+    public static HostView openWindow(HostTopology t, javafx.scene.Scene owner) {
+        HostView hv = new HostView();
+        hv.show(t);
+        javafx.stage.Stage stage = new javafx.stage.Stage();
+        stage.setTitle("FabricScope — host " + t.name());
+        javafx.scene.Scene scene = new javafx.scene.Scene(hv, 1150, 720);
+        if (owner != null) {
+            scene.getStylesheets().addAll(owner.getStylesheets());
+            stage.initOwner(owner.getWindow());
+        }
+        stage.setScene(scene);
+        stage.show();
+        return hv;
+    }
+
+    /** Picks out the path of this GPU, or else of this NIC (a finding's subject); either may be null. */
+    public void focus(Gpu gpu, NetPort net) {
+        for (GpuFabricPath p : paths.getItems()) {
+            if ((gpu != null && p.gpu() == gpu) || (gpu == null && net != null && p.net() == net)) {
+                paths.getSelectionModel().select(p);
+                paths.scrollTo(p);
+                return;
+            }
+        }
+    }
+
     private TreeItem<String> pciItem(PciDevice p) {
         String label;
         if (p.gpu() != null) {
@@ -148,19 +175,19 @@ public final class HostView extends BorderPane {
         List<Vertex> devices = m.devices();
         for (int c = 0; c < devices.size(); c++) {
             Label h = new Label(m.name(devices.get(c)));
-            h.getStyleClass().add("matrix-header");
+            h.getStyleClass().add(Styles.MATRIX_HEADER);
             matrix.add(h, c + 1, 0);
         }
         for (int r = 0; r < devices.size(); r++) {
             Vertex a = devices.get(r);
             Label rowHead = new Label(m.name(a));
-            rowHead.getStyleClass().add("matrix-header");
+            rowHead.getStyleClass().add(Styles.MATRIX_HEADER);
             matrix.add(rowHead, 0, r + 1);
             for (int c = 0; c < devices.size(); c++) {
                 Vertex b = devices.get(c);
                 AffinityMatrix.Cell cell = m.cell(a, b);
                 Label l = new Label(cell == null ? "" : cell.label());
-                l.getStyleClass().addAll("matrix-cell", cell == null ? "path-none" : "path-" + cell.type().name().toLowerCase());
+                l.getStyleClass().addAll(Styles.MATRIX_CELL, cell == null ? Styles.PATH_NONE : Styles.path(cell.type()));
                 l.setMinWidth(44);
                 if (cell != null) {
                     l.setTooltip(new Tooltip(m.name(a) + " to " + m.name(b) + ": " + meaning(cell.type())));

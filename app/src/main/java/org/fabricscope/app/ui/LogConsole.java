@@ -1,15 +1,12 @@
 package org.fabricscope.app.ui;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
-import java.util.TreeSet;
-import java.util.function.Predicate;
 
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
+import org.fabricscope.importers.kube.LogLine;
+
+import javafx.animation.AnimationTimer;
+import javafx.css.PseudoClass;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
@@ -25,26 +22,34 @@ import javafx.scene.layout.VBox;
 
 /**
  * A console of log lines streamed from pods: filters by pod, rank and level, NCCL lines
- * highlighted, follow-the-tail on by default. Lines arrive in batches on the FX thread (at most one
- * batch per frame, see {@link #append(Collection)}); the buffer keeps the newest
- * {@value #MAX_LINES} lines, so a long job cannot exhaust memory.
+ * highlighted, follow-the-tail on by default. The lines, filters and the queue they arrive through
+ * are its {@link LogConsoleViewModel}'s; this view takes the waiting lines once per frame (an
+ * {@link AnimationTimer} that runs while a live job streams) and keeps the newest row in view.
  */
 public final class LogConsole extends VBox {
-    public static final int MAX_LINES = 200_000;
-    /**
-     * Rows in the list at most: the newest lines that pass the filters. JavaFX's virtual flow sums
-     * its row sizes on each layout, so a list of all 200,000 lines would cost milliseconds a frame;
-     * the filters search all the kept lines.
-     */
-    public static final int MAX_ROWS = 20_000;
+    public static final int MAX_LINES = LogConsoleViewModel.MAX_LINES;
+    public static final int MAX_ROWS = LogConsoleViewModel.MAX_ROWS;
 
-    /** One line of one pod's log. {@code rank} is -1 when the line names none. */
-    public record Line(String pod, String text, int rank, Level level) {
+    /**
+     * One line of one pod's log. {@code rank} is -1 when the line names none; {@code container} and
+     * {@code number} (1-based line of the container's stream) are null and 0 when not known.
+     */
+    public record Line(String pod, String container, int number, String text, int rank, Level level) {
         public enum Level { ERROR, WARN, NCCL, OTHER }
 
         /** Classifies a raw line: NCCL WARN / PyTorch [E…] / error words, NCCL INFO, anything else. */
         public static Line of(String pod, String text) {
-            return new Line(pod, text, rankOf(text), levelOf(text));
+            return new Line(pod, null, 0, text, rankOf(text), levelOf(text));
+        }
+
+        /** A streamed line, with its container and line number (what evidence cites). */
+        public static Line of(LogLine l) {
+            return new Line(l.pod(), l.container(), l.lineNumber(), l.text(), rankOf(l.text()), levelOf(l.text()));
+        }
+
+        /** {@code pod/container}, as evidence from this stream names its source; null when the container is not known. */
+        public String source() {
+            return container == null ? null : pod + "/" + container;
         }
 
         static Level levelOf(String t) {
@@ -78,20 +83,25 @@ public final class LogConsole extends VBox {
         }
     }
 
-    /** Every line kept (the newest MAX_LINES), oldest first. Not observed: only {@link #shown} is. */
-    private final ArrayDeque<Line> lines = new ArrayDeque<>();
-    /** The lines passing the filters, oldest first; a plain list, so appending and trimming are array copies. */
-    private final ObservableList<Line> shown = FXCollections.observableArrayList();
-    private final ListView<Line> view = new ListView<>(shown);
-    private Predicate<Line> filter = l -> true;
+    private final ListView<Line> view = new ListView<>();
     private final ComboBox<String> pod = new ComboBox<>(); // virtualised popup: a job may have thousands of pods
     private final ChoiceBox<String> level = new ChoiceBox<>();
     private final TextField rank = new TextField();
     private final TextField text = new TextField();
     private final ToggleButton follow = new ToggleButton("Follow");
     private final Label count = new Label("0 lines");
-    private final TreeSet<String> pods = new TreeSet<>();
-    private long dropped;
+    private final AnimationTimer drainer = new AnimationTimer() {
+        @Override
+        public void handle(long now) {
+            // at most one console update per frame, however fast the pods write
+            if (vm.drain()) {
+                followTail();
+            }
+        }
+    };
+    /** A rank filter that is not a number (views.css draws it). */
+    private static final PseudoClass INVALID = PseudoClass.getPseudoClass("invalid");
+    private LogConsoleViewModel vm;
 
     public LogConsole() {
         setSpacing(4);
@@ -104,132 +114,85 @@ public final class LogConsole extends VBox {
             @Override
             protected void updateItem(Line l, boolean empty) {
                 super.updateItem(l, empty);
-                getStyleClass().removeAll("log-error", "log-warn", "log-nccl");
+                getStyleClass().removeAll(Styles.LOG_ERROR, Styles.LOG_WARN, Styles.LOG_NCCL);
                 if (empty || l == null) {
                     setText(null);
                     return;
                 }
                 setText(l.pod() + " │ " + l.text());
                 switch (l.level()) {
-                    case ERROR -> getStyleClass().add("log-error");
-                    case WARN -> getStyleClass().add("log-warn");
-                    case NCCL -> getStyleClass().add("log-nccl");
+                    case ERROR -> getStyleClass().add(Styles.LOG_ERROR);
+                    case WARN -> getStyleClass().add(Styles.LOG_WARN);
+                    case NCCL -> getStyleClass().add(Styles.LOG_NCCL);
                     default -> { }
                 }
             }
         });
-        pod.getItems().add("all pods");
-        pod.setValue("all pods");
         pod.setId("logPod");
-        level.getItems().addAll("all lines", "NCCL lines", "warnings and errors", "errors");
-        level.setValue("all lines");
         level.setId("logLevel");
         rank.setPromptText("rank");
         rank.setPrefColumnCount(4);
         rank.setId("logRank");
         text.setPromptText("contains…");
         text.setId("logText");
-        follow.setSelected(true);
         follow.setTooltip(new Tooltip("Keep the newest line in view"));
         Button clear = new Button("Clear");
-        clear.setOnAction(e -> clear());
-        pod.valueProperty().addListener((o, a, b) -> refilter());
-        level.valueProperty().addListener((o, a, b) -> refilter());
-        rank.textProperty().addListener((o, a, b) -> refilter());
-        text.textProperty().addListener((o, a, b) -> refilter());
+        clear.setOnAction(e -> vm.clear());
         HBox bar = new HBox(6, pod, level, rank, text, follow, clear, count);
         HBox.setHgrow(text, Priority.ALWAYS);
         VBox.setVgrow(view, Priority.ALWAYS);
         getChildren().addAll(bar, view);
     }
 
+    /** Binds the controls to the console's state. */
+    void bind(LogConsoleViewModel model) {
+        this.vm = model;
+        view.setItems(model.shown());
+        pod.setItems(model.podChoices());
+        pod.valueProperty().bindBidirectional(model.podProperty());
+        level.getItems().setAll(LogConsoleViewModel.LEVELS);
+        level.valueProperty().bindBidirectional(model.levelProperty());
+        rank.textProperty().bindBidirectional(model.rankProperty());
+        text.textProperty().bindBidirectional(model.textProperty());
+        follow.selectedProperty().bindBidirectional(model.followProperty());
+        count.textProperty().bind(model.countProperty());
+        model.rankInvalidProperty().addListener((o, a, bad) -> rank.pseudoClassStateChanged(INVALID, bad));
+        model.drainingProperty().addListener((o, a, on) -> {
+            if (on) {
+                drainer.start();
+            } else {
+                drainer.stop();
+            }
+        });
+        model.selectedProperty().addListener((o, a, l) -> {
+            if (l != null) {
+                view.getSelectionModel().select(l);
+                view.scrollTo(l);
+            }
+        });
+    }
+
+    private void followTail() {
+        if (vm.followProperty().get() && !vm.shown().isEmpty()) {
+            view.scrollTo(vm.shown().size() - 1);
+        }
+    }
+
     /** Adds a batch of lines (FX thread); drops the oldest beyond {@link #MAX_LINES}. */
     public void append(Collection<Line> batch) {
-        if (batch.isEmpty()) {
-            return;
-        }
-        List<Line> add = new ArrayList<>(batch);
-        if (add.size() > MAX_LINES) {
-            dropped += add.size() - MAX_LINES;
-            add = add.subList(add.size() - MAX_LINES, add.size());
-        }
-        List<Line> pass = new ArrayList<>();
-        List<String> newPods = new ArrayList<>();
-        for (Line l : add) {
-            if (pods.add(l.pod())) {
-                newPods.add(l.pod());
-            }
-            lines.addLast(l);
-            if (filter.test(l)) {
-                pass.add(l);
-            }
-        }
-        while (lines.size() > MAX_LINES) {
-            lines.removeFirst();
-            dropped++;
-        }
-        shown.addAll(pass);
-        // ObservableList removes a range one element at a time (an array copy each), so the shown
-        // list is trimmed in one go when it is a quarter over the limit: amortised, one copy per
-        // MAX_ROWS / 4 lines
-        if (shown.size() > MAX_ROWS + MAX_ROWS / 4) {
-            shown.setAll(new ArrayList<>(shown.subList(shown.size() - MAX_ROWS, shown.size())));
-        }
-        if (!newPods.isEmpty()) {
-            pod.getItems().addAll(newPods); // one change for the batch
-        }
-        count.setText(lines.size() + " lines kept" + (dropped > 0 ? ", " + dropped + " older dropped" : "")
-                + (shown.size() >= MAX_ROWS ? "; the newest " + MAX_ROWS + " matches listed" : ""));
-        if (follow.isSelected() && !shown.isEmpty()) {
-            view.scrollTo(shown.size() - 1);
-        }
+        vm.append(batch);
+        followTail();
     }
 
     public void clear() {
-        lines.clear();
-        shown.clear();
-        dropped = 0;
-        count.setText("0 lines");
-    }
-
-    private void refilter() {
-        String p = pod.getValue();
-        String lv = level.getValue();
-        int r = -2;
-        try {
-            r = rank.getText().isBlank() ? -2 : Integer.parseInt(rank.getText().strip());
-        } catch (NumberFormatException e) {
-            r = -3; // matches nothing: the field is red-flagged below
-        }
-        rank.setStyle(r == -3 ? "-fx-border-color: -fs-danger;" : "");
-        String needle = text.getText().toLowerCase(Locale.ROOT);
-        int wantRank = r;
-        Predicate<Line> f = l -> (p == null || p.equals("all pods") || p.equals(l.pod()))
-                && (wantRank == -2 || l.rank() == wantRank)
-                && switch (lv == null ? "" : lv) {
-                    case "NCCL lines" -> l.level() != Line.Level.OTHER || l.text().contains("NCCL");
-                    case "warnings and errors" -> l.level() == Line.Level.WARN || l.level() == Line.Level.ERROR;
-                    case "errors" -> l.level() == Line.Level.ERROR;
-                    default -> true;
-                }
-                && (needle.isEmpty() || l.text().toLowerCase(Locale.ROOT).contains(needle));
-        filter = f;
-        ArrayDeque<Line> pass = new ArrayDeque<>();
-        for (java.util.Iterator<Line> it = lines.descendingIterator(); it.hasNext() && pass.size() < MAX_ROWS; ) {
-            Line l = it.next();
-            if (f.test(l)) {
-                pass.addFirst(l);
-            }
-        }
-        shown.setAll(pass);
+        vm.clear();
     }
 
     public List<Line> shownLines() {
-        return shown;
+        return vm.shown();
     }
 
     public int size() {
-        return lines.size();
+        return vm.size();
     }
-
 }

@@ -19,18 +19,29 @@ import org.fabricscope.model.ranks.RankMap;
 
 /**
  * Everything the window shows for one load, built off the FX thread and handed over whole:
- * the model, its findings, the layout and the colours. Never changed after construction.
- * No JavaFX types; it stays with the window because it is the window's hand-over (the CLI has
- * {@code Analysis}). Colours come from the stylesheet's palette ({@link UiPalette#current()})
- * unless one is given.
+ * the model's one {@link Analysis} (thresholds, ranks, findings, summary), the layout and the
+ * colours. Never changed after construction; a restyle shares the analysis. No JavaFX types; it
+ * stays with the window because it is the window's hand-over (the CLI has {@code Analysis}).
+ * Colours come from the stylesheet's palette ({@link UiPalette#current()}) unless one is given.
  */
-public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds thresholds, List<Finding> findings,
-                       FabricSummary summary, MapLayout layout, MapColouring colouring, ColourMode mode, Set<String> collapsed,
-                       boolean collapseAll, String job) {
+public record Snapshot(List<Path> paths, ImportResult result, Analysis analysis, MapLayout layout, MapColouring colouring,
+                       ColourMode mode, Set<String> collapsed, boolean collapseAll, String job) {
 
     /** The training ranks placed on the fabric (computed once per load). */
     public RankMap ranks() {
-        return colouring.ranks();
+        return analysis.ranks();
+    }
+
+    public ErrorThresholds thresholds() {
+        return analysis.thresholds();
+    }
+
+    public List<Finding> findings() {
+        return analysis.findings();
+    }
+
+    public FabricSummary summary() {
+        return analysis.summary();
     }
 
     public FabricModel model() {
@@ -46,11 +57,10 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
                                  boolean collapseAll, String job, MapPalette palette) {
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
         Analysis analysis = Analysis.of(result.model(), t);
-        List<Finding> findings = analysis.findings();
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
-        RankMap ranks = analysis.ranks();
-        return new Snapshot(List.copyOf(paths), result, t, findings, analysis.summary(), layout,
-                MapColouring.compute(result.model(), layout, mode, t, ranks, job, palette), mode, Set.copyOf(collapsed), collapseAll, job);
+        return new Snapshot(List.copyOf(paths), result, analysis, layout,
+                MapColouring.compute(result.model(), layout, mode, t, analysis.ranks(), job, palette), mode,
+                Set.copyOf(collapsed), collapseAll, job);
     }
 
     /** The same data drawn another way (colour mode or collapsed hosts changed), in the same palette. */
@@ -61,8 +71,9 @@ public record Snapshot(List<Path> paths, ImportResult result, ErrorThresholds th
     public Snapshot restyle(ColourMode newMode, Set<String> newCollapsed, boolean newCollapseAll, String newJob) {
         MapLayout l = newCollapsed.equals(collapsed) && newCollapseAll == collapseAll ? layout
                 : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
-        return new Snapshot(paths, result, thresholds, findings, summary, l,
-                MapColouring.compute(result.model(), l, newMode, thresholds, colouring.ranks(), newJob, colouring.palette()), newMode,
+        return new Snapshot(paths, result, analysis, l,
+                MapColouring.compute(result.model(), l, newMode, analysis.thresholds(), analysis.ranks(), newJob,
+                        colouring.palette()), newMode,
                 Set.copyOf(newCollapsed), newCollapseAll, newJob);
     }
 }

@@ -45,6 +45,10 @@ public final class Styles {
     public static final String LOG_WARN = "log-warn";
     public static final String LOG_NCCL = "log-nccl";
 
+    public static final String MAP_HIGHLIGHTS = "map-highlights";
+    public static final String MAP_HIGHLIGHT = "map-highlight";
+    public static final String MAP_HIGHLIGHT_CABLE = "map-highlight-cable";
+
     /** An input the code rejects (the log console's rank filter when it is not a number). */
     public static final PseudoClass INVALID = PseudoClass.getPseudoClass("invalid");
 

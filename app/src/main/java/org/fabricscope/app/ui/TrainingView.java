@@ -34,7 +34,7 @@ public final class TrainingView extends VBox {
 
     public TrainingView() {
         setSpacing(6);
-        heading.getStyleClass().add("inspector-title");
+        heading.getStyleClass().add(Styles.INSPECTOR_TITLE);
         ranks.setId("ranks");
         ranks.setPlaceholder(new Label("Open NCCL_DEBUG=INFO logs (files, kubectl logs, torchrun output)"));
         ranks.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
@@ -62,6 +62,7 @@ public final class TrainingView extends VBox {
             return row;
         });
         ranks.setTooltip(new Tooltip("Double-click a rank to show its HCA on the map"));
+        ranks.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         events.setId("ncclEvents");
         events.setPlaceholder(new Label("No WARN lines, errors or timeouts"));
         events.setPrefHeight(200);
@@ -69,7 +70,7 @@ public final class TrainingView extends VBox {
             @Override
             protected void updateItem(NcclEvent ev, boolean empty) {
                 super.updateItem(ev, empty);
-                getStyleClass().removeAll("sev-error", "sev-warning");
+                getStyleClass().removeAll(Styles.SEV_ERROR, Styles.SEV_WARNING);
                 if (empty || ev == null) {
                     setText(null);
                     setTooltip(null);
@@ -78,7 +79,7 @@ public final class TrainingView extends VBox {
                 String who = ev.rank() >= 0 ? "rank " + ev.rank() : ev.host() == null || ev.host().isEmpty() ? "" : ev.host();
                 setText(ev.kind().name().toLowerCase().replace('_', ' ') + (who.isEmpty() ? "" : " · " + who) + "\n"
                         + abbreviate(ev.message(), 160));
-                getStyleClass().add(ev.kind() == NcclEvent.Kind.WARN ? "sev-warning" : "sev-error");
+                getStyleClass().add(ev.kind() == NcclEvent.Kind.WARN ? Styles.SEV_WARNING : Styles.SEV_ERROR);
                 setTooltip(ev.evidence() == null ? null : new Tooltip(ev.evidence().toString()));
             }
         });
@@ -116,6 +117,15 @@ public final class TrainingView extends VBox {
             case "WARN" -> 6;
             default -> 5;
         };
+    }
+
+    /** Selects the rows of these ranks (a finding's subjects), the first as the selected item, and scrolls to it. */
+    public void select(List<RankSite> sites) {
+        ClusterView.select(ranks, sites);
+    }
+
+    public List<RankSite> selectedRanks() {
+        return ranks.getSelectionModel().getSelectedItems();
     }
 
     public List<RankSite> shownRanks() {

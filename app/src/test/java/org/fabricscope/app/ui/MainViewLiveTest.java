@@ -62,7 +62,7 @@ class MainViewLiveTest {
         robot.interact(() -> view.open(List.of(fabric), false));
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot() != null);
         KubeTarget target = KubeTarget.current().withKubeconfig(kubeconfig).withJob("bert").withLogs(false);
-        robot.interact(() -> view.connect(new ConnectDialog.Choice(target, false)));
+        robot.interact(() -> view.connect(new ConnectDialogViewModel.Choice(target, false)));
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot().model().k8sNodes().size() == 2);
         assertTrue(view.snapshot().model().host("gpu-01") != null, "the opened fabric stays under the live layer");
         // a worker appears in the cluster: the next rebuild shows it

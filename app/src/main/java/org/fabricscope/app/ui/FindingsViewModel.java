@@ -1,0 +1,136 @@
+package org.fabricscope.app.ui;
+
+import java.util.function.Consumer;
+
+import org.fabricscope.app.nav.Navigation;
+import org.fabricscope.app.nav.SubjectResolver;
+import org.fabricscope.model.analysis.Analysis;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Subject;
+
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The findings of the current analysis and the one selected: its subjects, each with where it is
+ * shown, and its evidence. Selecting a finding resolves all its typed subjects
+ * ({@link SubjectResolver}) and hands the {@link Navigation} to the window, which highlights them on
+ * the map and selects their rows; selecting one subject row goes to that subject alone.
+ */
+public final class FindingsViewModel {
+    /** One subject of the selected finding and where it is shown. */
+    public record SubjectRow(Subject subject, Navigation navigation) {
+        public String text() {
+            return subject.kind() + " · " + subject.label() + "\n    " + navigation.where();
+        }
+    }
+
+    private final ObservableList<Finding> findings = FXCollections.observableArrayList();
+    private final ObjectProperty<Finding> selected = new SimpleObjectProperty<>();
+    private final ObservableList<SubjectRow> subjects = FXCollections.observableArrayList();
+    private final ObservableList<Evidence> evidence = FXCollections.observableArrayList();
+    private final ObjectProperty<Evidence> selectedEvidence = new SimpleObjectProperty<>();
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("Findings");
+    private final ReadOnlyStringWrapper heading = new ReadOnlyStringWrapper("");
+    private final Consumer<Navigation> navigator;
+    private SubjectResolver resolver;
+
+    FindingsViewModel(Consumer<Navigation> navigator) {
+        this.navigator = navigator;
+        selected.addListener((o, a, f) -> selectionChanged(f));
+    }
+
+    /** A new load's analysis: its findings, nothing selected. */
+    void show(Analysis analysis) {
+        resolver = new SubjectResolver(analysis);
+        selected.set(null);
+        findings.setAll(analysis.findings());
+        title.set("Findings (" + findings.size() + ")");
+    }
+
+    private void selectionChanged(Finding f) {
+        selectedEvidence.set(null);
+        if (f == null || resolver == null) {
+            subjects.clear();
+            evidence.clear();
+            heading.set("");
+            return;
+        }
+        heading.set(f.severity().label().toUpperCase() + "  " + f.id() + ": " + f.title());
+        subjects.setAll(f.refs().stream().map(s -> new SubjectRow(s, resolver.resolve(s))).toList());
+        evidence.setAll(f.evidence());
+        Navigation n = resolver.resolve(f);
+        navigator.accept(n);
+        if (!n.lines().isEmpty()) {
+            selectEvidence(n.lines().get(0));
+        }
+    }
+
+    /** Goes to one subject of the selected finding. */
+    public void showSubject(SubjectRow row) {
+        if (row != null) {
+            navigator.accept(row.navigation());
+            if (!row.navigation().lines().isEmpty()) {
+                selectEvidence(row.navigation().lines().get(0));
+            }
+        }
+    }
+
+    private void selectEvidence(Subject.LineRef line) {
+        evidence.stream().filter(e -> e.source().equals(line.source()) && e.line() == line.line()).findFirst()
+                .ifPresent(selectedEvidence::set);
+    }
+
+    /** Where a finding's subjects are, without selecting it (tests, tooltips). */
+    public Navigation navigationOf(Finding f) {
+        return resolver == null ? Navigation.NONE : resolver.resolve(f);
+    }
+
+    /** The list row: severity, id, title. */
+    public static String text(Finding f) {
+        return f.severity().label().toUpperCase() + "  " + f.id() + "\n" + f.title();
+    }
+
+    /** The row's tooltip: the subjects and what to do. */
+    public static String tooltip(Finding f) {
+        return String.join("\n", f.subjects()) + "\n\nWhat to do:\n- " + String.join("\n- ", f.remedies());
+    }
+
+    public static String text(Evidence e) {
+        return e.source() + ":" + e.line() + "\n    " + e.text();
+    }
+
+    public ObservableList<Finding> findings() {
+        return findings;
+    }
+
+    public ObjectProperty<Finding> selectedProperty() {
+        return selected;
+    }
+
+    public ObservableList<SubjectRow> subjects() {
+        return subjects;
+    }
+
+    public ObservableList<Evidence> evidence() {
+        return evidence;
+    }
+
+    public ObjectProperty<Evidence> selectedEvidenceProperty() {
+        return selectedEvidence;
+    }
+
+    public ReadOnlyStringProperty titleProperty() {
+        return title.getReadOnlyProperty();
+    }
+
+    /** The selected finding's severity, id and title; empty when none. */
+    public ReadOnlyStringProperty headingProperty() {
+        return heading.getReadOnlyProperty();
+    }
+}

@@ -1,0 +1,276 @@
+package org.fabricscope.app.ui;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.core.Guids;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Vertex;
+import org.fabricscope.model.diagnosis.ErrorThresholds;
+import org.fabricscope.model.diagnosis.LinkErrorsCheck;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.host.Gpu;
+import org.fabricscope.model.host.HostTopology;
+import org.fabricscope.model.host.NetPort;
+import org.fabricscope.model.ranks.RankMap;
+import org.fabricscope.model.ranks.RankSite;
+
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * What the inspector shows of one switch, HCA or host: identity, its Kubernetes node and training
+ * ranks, a row per port with peer and counters, and whether its host drill-down can open (with the
+ * GPU or NIC a finding is about picked out there).
+ */
+public final class InspectorViewModel {
+    private static final String HINT = "Click a switch or HCA on the map, or search (Ctrl+F).";
+
+    /** How a port row is marked. */
+    public enum PortHealth { OK, WARNING, DANGER, DEGRADED }
+
+    /** One host's drill-down and what to pick out in it (null when nothing). */
+    public record HostFocus(HostTopology topology, Gpu gpu, NetPort net) {
+    }
+
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("Nothing selected");
+    private final ReadOnlyStringWrapper details = new ReadOnlyStringWrapper(HINT);
+    private final ObservableList<Port> ports = FXCollections.observableArrayList();
+    private final ReadOnlyBooleanWrapper hostAvailable = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper hostButtonText = new ReadOnlyStringWrapper("Host topology…");
+    private Consumer<HostFocus> onOpenHost = f -> { };
+    private Map<Cable, String> degraded = Map.of();
+    private ErrorThresholds thresholds = ErrorThresholds.defaults();
+    private FabricModel model;
+    private RankMap ranks;
+    private Vertex shown;
+    private HostTopology topology;
+    private Gpu focusGpu;
+    private NetPort focusNet;
+
+    /** What opening a host drill-down does (the window opens it). */
+    public void setOnOpenHost(Consumer<HostFocus> onOpenHost) {
+        this.onOpenHost = onOpenHost;
+    }
+
+    public void setContext(Map<Cable, String> degraded, ErrorThresholds thresholds) {
+        this.degraded = degraded;
+        this.thresholds = thresholds;
+    }
+
+    /** The loaded layers: host topologies, the Kubernetes node and the training ranks of a host. */
+    public void setLayers(FabricModel model, RankMap ranks) {
+        this.model = model;
+        this.ranks = ranks;
+    }
+
+    /** Opens the drill-down of the shown host, when it has a topology. */
+    public boolean openHost() {
+        if (topology == null) {
+            return false;
+        }
+        onOpenHost.accept(new HostFocus(topology, focusGpu, focusNet));
+        return true;
+    }
+
+    /** The GPU or NIC the host drill-down picks out, when it is of the shown host. */
+    public void focus(List<Gpu> gpus, List<NetPort> nets) {
+        focusGpu = gpus.stream().filter(g -> g.topology() == topology).findFirst().orElse(null);
+        focusNet = topology == null ? null : nets.stream().filter(n -> topology.nets().contains(n)).findFirst().orElse(null);
+    }
+
+    public HostFocus hostFocus() {
+        return topology == null ? null : new HostFocus(topology, focusGpu, focusNet);
+    }
+
+    public void show(Vertex v) {
+        shown = v;
+        String hostName = v instanceof Host h ? h.name() : v instanceof FabricNode n && n.host() != null ? n.host().name() : null;
+        HostTopology t = hostName == null || model == null ? null : model.hostTopology(hostName);
+        if (t != topology) {
+            focusGpu = null;
+            focusNet = null;
+        }
+        topology = t;
+        hostAvailable.set(t != null);
+        if (t != null) {
+            hostButtonText.set("Host topology of " + hostName + "…");
+        }
+        if (v == null) {
+            title.set("Nothing selected");
+            details.set(HINT);
+            ports.clear();
+        } else if (v instanceof FabricNode n) {
+            title.set(n.displayName());
+            details.set(nodeText(n) + layersText(n.host(), n));
+            ports.setAll(n.ports());
+        } else if (v instanceof Host h) {
+            title.set(h.name());
+            details.set("host · " + h.adapters().size() + " HCAs: "
+                    + h.adapters().stream().map(InspectorViewModel::shortName).collect(Collectors.joining(", ")) + layersText(h, null));
+            ports.setAll(h.adapters().stream().flatMap(a -> a.ports().stream()).toList());
+        }
+    }
+
+    /** The vertex shown, or null. */
+    public Vertex shown() {
+        return shown;
+    }
+
+    private static String nodeText(FabricNode n) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(n.isSwitch() ? (n.tier().label() + " switch") : n.kind() == NodeKind.CA
+                ? (n.isHostAdapter() ? "host HCA" : n.role().name().toLowerCase().replace('_', ' ')) : "router");
+        if (n.switchModel() != null) {
+            sb.append(" · ").append(n.switchModel());
+        }
+        sb.append("\nGUID ").append(Guids.format(n.guid()));
+        if (n.sysImgGuid() != 0) {
+            sb.append(" · system image ").append(Guids.format(n.sysImgGuid()));
+        }
+        sb.append("\nLID ").append(n.lid()).append(" · ").append(n.numPorts()).append(" ports");
+        if (n.host() != null) {
+            sb.append(" · host ").append(n.host().name());
+        }
+        if (!n.description().equals(n.displayName())) {
+            sb.append("\n\"").append(n.description().strip()).append('"');
+        }
+        return sb.toString();
+    }
+
+    /** The Kubernetes node (readiness, requests vs allocatable, pods) and the ranks of a host, or "". */
+    private String layersText(Host h, FabricNode onlyHca) {
+        if (model == null || h == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        var node = model.k8sNodeOf(h);
+        if (node != null) {
+            sb.append("\n\nKubernetes node ").append(node.name()).append(": ")
+                    .append(node.ready() == null ? "readiness unknown" : node.ready() ? "Ready" : "NotReady")
+                    .append(node.unschedulable() ? ", cordoned" : "");
+            var free = model.k8s().free(node.name());
+            for (var e : new TreeMap<>(node.allocatable()).entrySet()) {
+                String r = e.getKey();
+                if (r.equals("cpu") || r.equals("memory") || r.contains("gpu") || r.contains("rdma") || r.contains("erdma")
+                        || r.startsWith("hugepages")) {
+                    var f = free.get(r);
+                    sb.append("\n  ").append(r).append(": ").append(f == null ? "?" : f.display(r)).append(" free of ").append(e.getValue().display(r));
+                }
+            }
+            var pods = model.k8s().podsOn(node.name());
+            if (!pods.isEmpty()) {
+                sb.append("\n  pods: ").append(pods.stream().limit(12).map(p -> p.name() + " (" + p.phase() + ")")
+                        .collect(Collectors.joining(", "))).append(pods.size() > 12 ? ", …" : "");
+            }
+        }
+        if (ranks != null) {
+            List<RankSite> sites = ranks.sitesOn(h.name()).stream().filter(x -> onlyHca == null || x.hca() == onlyHca).toList();
+            if (!sites.isEmpty()) {
+                sb.append("\n\nTraining ranks (").append(sites.size()).append("):");
+                for (var x : sites.stream().limit(16).toList()) {
+                    sb.append("\n  ").append(x.describe());
+                    if (x.rank().ncclVersion() != null) {
+                        sb.append(" · NCCL ").append(x.rank().ncclVersion());
+                    }
+                    if (!x.rank().initCompleted()) {
+                        sb.append(" · init not complete");
+                    }
+                }
+                var pairs = ranks.routes().stream().filter(r -> sites.contains(r.a()) || sites.contains(r.b())).toList();
+                var byTransport = pairs.stream().collect(Collectors.groupingBy(r -> r.transport().label(),
+                        TreeMap::new, Collectors.counting()));
+                if (!byTransport.isEmpty()) {
+                    sb.append("\n  talks over: ").append(byTransport.entrySet().stream().map(e -> e.getKey() + " × " + e.getValue())
+                            .collect(Collectors.joining(", "))).append(" (rank pairs; Ctrl+3 draws their paths)");
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** An HCA as its host's device name ({@code mlx5_0}), as the map labels it. */
+    static String shortName(FabricNode n) {
+        String d = n.description().strip();
+        int sp = d.lastIndexOf(' ');
+        return n.isSwitch() || n.host() == null ? n.displayName() : sp > 0 ? d.substring(sp + 1) : d;
+    }
+
+    // port table cells
+
+    public static String portText(Port p) {
+        return p.number() + (p.extNumber() > 0 ? " (ext " + p.extNumber() + ")" : "");
+    }
+
+    public static String stateText(Port p) {
+        return p.state() == PortState.UNKNOWN ? (p.cable() != null ? "linked" : "")
+                : p.state().name().toLowerCase() + "/" + p.physState().name().toLowerCase().replace('_', ' ');
+    }
+
+    public static String rateText(Port p) {
+        return p.cable() != null ? p.cable().rateToken() : p.width() != null ? p.width().token() + (p.speed() == null ? "" : p.speed().name()) : "";
+    }
+
+    public static String peerText(Port p) {
+        return p.peer() == null ? "" : p.peer().node().displayName() + " [" + p.peer().number() + "]";
+    }
+
+    public String counterText(Port p) {
+        String over = p.counters().entrySet().stream()
+                .filter(e -> thresholds.limit(e.getKey()) >= 0 && e.getValue() > 0)
+                .map(e -> e.getKey().replace("Counter", "") + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+        String deg = p.cable() != null ? degraded.get(p.cable()) : null;
+        if (deg != null) {
+            over = over.isEmpty() ? "degraded: " + deg : over + "; degraded: " + deg;
+        }
+        if (over.isEmpty() && !p.counters().isEmpty()) {
+            return "clean";
+        }
+        return over;
+    }
+
+    public PortHealth health(Port p) {
+        Severity s = LinkErrorsCheck.worst(p, thresholds);
+        if (s == Severity.ERROR) {
+            return PortHealth.DANGER;
+        }
+        if (s == Severity.WARNING) {
+            return PortHealth.WARNING;
+        }
+        return p.cable() != null && degraded.containsKey(p.cable()) ? PortHealth.DEGRADED : PortHealth.OK;
+    }
+
+    public ReadOnlyStringProperty titleProperty() {
+        return title.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty detailsProperty() {
+        return details.getReadOnlyProperty();
+    }
+
+    public ObservableList<Port> ports() {
+        return ports;
+    }
+
+    public ReadOnlyBooleanProperty hostAvailableProperty() {
+        return hostAvailable.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty hostButtonTextProperty() {
+        return hostButtonText.getReadOnlyProperty();
+    }
+}

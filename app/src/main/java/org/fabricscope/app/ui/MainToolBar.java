@@ -1,0 +1,70 @@
+package org.fabricscope.app.ui;
+
+import org.fabricscope.app.render.ColourMode;
+
+import org.fabricscope.model.core.Vertex;
+
+import javafx.beans.value.ChangeListener;
+import javafx.fxml.FXML;
+import javafx.geometry.Side;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToolBar;
+
+/**
+ * The main window's toolbar, declared in {@code MainToolBar.fxml}: the find field (several hits are
+ * offered in a menu under it), the colour mode, collapse hosts, fit, and the legend of the colours.
+ */
+public final class MainToolBar extends ToolBar {
+    @FXML private TextField search;
+    @FXML private ChoiceBox<ColourMode> colourMode;
+    @FXML private ToggleButton collapseHosts;
+    @FXML private Legend legend;
+    private MainViewModel vm;
+    private FabricMapView map;
+
+    public MainToolBar() {
+        ViewLoader.load(this);
+    }
+
+    void bind(MainViewModel model, FabricMapView fabricMap) {
+        this.vm = model;
+        this.map = fabricMap;
+        Loader loader = model.loader();
+        search.textProperty().bindBidirectional(model.search().textProperty());
+        model.search().choicesProperty().addListener((o, a, hits) -> {
+            ContextMenu menu = new ContextMenu();
+            for (Vertex v : hits) {
+                MenuItem m = new MenuItem(SearchViewModel.choiceText(v));
+                m.setOnAction(e -> model.search().choose(v));
+                menu.getItems().add(m);
+            }
+            menu.show(search, Side.BOTTOM, 0, 0);
+        });
+        colourMode.getItems().setAll(ColourMode.values());
+        colourMode.valueProperty().bindBidirectional(loader.colourModeProperty());
+        collapseHosts.selectedProperty().bindBidirectional(loader.collapseAllProperty());
+        ChangeListener<Object> legendChanged = (o, a, b) -> legend.show(loader.colourModeProperty().get(), model.snapshot(),
+                loader.jobProperty().get());
+        loader.colourModeProperty().addListener(legendChanged);
+        loader.jobProperty().addListener(legendChanged);
+        model.snapshotProperty().addListener(legendChanged);
+        legendChanged.changed(null, null, null);
+    }
+
+    /** Ctrl+F. */
+    void focusSearch() {
+        search.requestFocus();
+    }
+
+    @FXML private void search() {
+        vm.search().search();
+    }
+
+    @FXML private void fit() {
+        map.fit();
+    }
+}

@@ -1,0 +1,253 @@
+package org.fabricscope.app.ui;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.fabricscope.app.live.LiveJob;
+import org.fabricscope.app.nav.Navigation;
+import org.fabricscope.app.task.TaskExecutor;
+import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.analysis.FabricSummary;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Vertex;
+
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/**
+ * The main window's state and actions, with no controls: the one current {@link Snapshot} (model,
+ * analysis, layout, colours) and the status line; loading, redrawing and the live connection (through
+ * the {@link TaskExecutor}, see {@link Loader} and {@link LiveConnection}); search; where the user
+ * navigated to; and the view models of the inspector, findings, Kubernetes tab and log console.
+ */
+public final class MainViewModel {
+    private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
+    private final StringProperty status = new SimpleStringProperty("Ready");
+    private final ReadOnlyObjectWrapper<Navigation> navigation = new ReadOnlyObjectWrapper<>(Navigation.NONE);
+    private final SideTabs tabs = new SideTabs();
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("FabricScope");
+    private final Loader loader;
+    private final SearchViewModel search = new SearchViewModel(snapshot::get, status::set, this::reveal);
+    private final InspectorViewModel inspector = new InspectorViewModel();
+    private final FindingsViewModel findings = new FindingsViewModel(this::navigate);
+    private final ClusterViewModel cluster;
+    private final LogConsoleViewModel logs;
+    private final LiveConnection live;
+    private final TaskExecutor executor;
+    private boolean fitNext;
+    private String summaryLine = "Ready";
+
+    public MainViewModel(TaskExecutor executor, Dialogs dialogs) {
+        this(executor, dialogs, LiveConnection.KUBE);
+    }
+
+    MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter) {
+        this.executor = executor;
+        this.loader = new Loader(this, executor, dialogs);
+        this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
+        this.logs = new LogConsoleViewModel(executor.uiThread());
+        this.live = new LiveConnection(this, executor, dialogs, logs, starter);
+    }
+
+    /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
+    public void open(List<Path> paths, boolean add, String find) {
+        loader.open(paths, add, find);
+    }
+
+    public void reload() {
+        if (snapshot.get() != null) {
+            open(snapshot.get().paths(), false, null);
+        }
+    }
+
+    /** Swaps in a snapshot built in the background (UI thread); {@code fit}: fit the map to the window. */
+    void apply(Snapshot s, boolean fit) {
+        Snapshot before = snapshot.get();
+        boolean newData = before == null || before.result() != s.result();
+        fitNext = fit;
+        inspector.setContext(s.colouring().degraded(), s.thresholds());
+        inspector.setLayers(s.model(), s.ranks());
+        if (newData) {
+            navigation.set(Navigation.NONE); // it named the old model's objects
+        }
+        snapshot.set(s);
+        if (newData) {
+            findings.show(s.analysis());
+            tabs.show(s);
+            cluster.show(s.model());
+            summaryLine = summaryLine(s);
+            title.set("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
+                    : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
+        }
+        status.set(summaryLine);
+    }
+
+    private static String summaryLine(Snapshot s) {
+        FabricSummary sum = s.summary();
+        long errors = s.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
+        return String.format("%d switches (%d leaf, %d spine, %d core) · %d host HCAs on %d hosts · %d cables · "
+                        + "%d degraded · %d ports with errors · %d findings (%d errors)", sum.switches(),
+                sum.switchTiers().get("leaf"), sum.switchTiers().get("spine"), sum.switchTiers().get("core"), sum.hostCas(),
+                sum.hosts(), sum.cables(), sum.cablesDegraded(), sum.portsWithErrors(), s.findings().size(), errors);
+    }
+
+    /** A live rebuild (the live job's thread); the UI thread only swaps it in. */
+    void liveModel(List<Path> files, ImportResult result) {
+        loader.liveModel(files, result, (s, restyleIfStale) -> {
+            apply(s, snapshot.get() == null || snapshot.get().layout().items().isEmpty());
+            restyleIfStale.run();
+        });
+    }
+
+    /** The live job's status line (UI thread): shown unless an import or redraw is reporting. */
+    void liveStatus(String message) {
+        summaryLine = message;
+        if (!loader.isRunning()) {
+            status.set(message);
+        }
+    }
+
+    /** Starts watching a cluster: the loaded files stay, its nodes, pods, events (and logs) join them. */
+    public void connect(ConnectDialogViewModel.Choice choice) {
+        loader.publish();
+        live.connect(choice);
+    }
+
+    public void disconnect() {
+        live.disconnect();
+    }
+
+    /** Shows one switch, HCA or host on the map and in the inspector. */
+    public void reveal(Vertex v) {
+        navigate(Navigation.toVertex(v));
+    }
+
+    /**
+     * Goes to some subjects: the window marks {@code n}'s vertices and cables on the map and centres
+     * the first; the inspector shows it; the Training and Kubernetes rows are selected; the tab of the
+     * first placed subject comes to front (a line: the Logs tab when it holds the line, else the
+     * finding's evidence stays in view).
+     */
+    public void navigate(Navigation n) {
+        if (n.primary() != null) {
+            inspector.show(n.primary());
+        }
+        if (navigation.get() == n) {
+            navigation.set(Navigation.NONE); // the same again (a subject clicked twice): the window shows it again
+        }
+        navigation.set(n); // the map selects the first (a host: its first HCA) and the inspector follows it
+        inspector.focus(n.gpus(), n.nets());
+        cluster.select(n.nodes(), n.pods());
+        ObjectProperty<SideTabs.Tab> tab = tabs.selectedProperty();
+        switch (n.place()) {
+            case MAP -> tab.set(SideTabs.Tab.INSPECTOR);
+            case TRAINING -> tab.set(SideTabs.Tab.TRAINING);
+            case KUBERNETES -> tab.set(SideTabs.Tab.KUBERNETES);
+            case LINES -> tab.set(logs.reveal(n.lines().get(0)) ? SideTabs.Tab.LOGS : tab.get());
+            default -> { }
+        }
+    }
+
+    /** The map selected a vertex: the inspector follows; a user's click also brings the inspector to front. */
+    public void mapSelected(Vertex v, boolean byUser) {
+        inspector.show(v);
+        if (byUser) {
+            tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
+        }
+    }
+
+    /** The map could not draw this vertex (e.g. a SHARP node): the inspector shows it. */
+    public void notOnMap(Vertex v) {
+        status.set(v.displayName() + " is not drawn on the map (e.g. a SHARP node); showing it in the inspector");
+        inspector.show(v);
+    }
+
+    /** Collapses or expands the host of the selected HCA or host. */
+    public void toggleHost(Vertex selection) {
+        loader.toggleHost(selection);
+    }
+
+    public void openHostOfSelection() {
+        if (!inspector.openHost()) {
+            status.set("Select a host or HCA whose NCCL topology is loaded (open its topo.xml with the fabric)");
+        }
+    }
+
+    /** Whether the snapshot just set should be fitted to the window (a new load). */
+    public boolean fitOnShow() {
+        return fitNext;
+    }
+
+    public void dispose() {
+        live.disconnect();
+        executor.shutdown();
+    }
+
+    public Snapshot snapshot() {
+        return snapshot.get();
+    }
+
+    public ReadOnlyObjectProperty<Snapshot> snapshotProperty() {
+        return snapshot.getReadOnlyProperty();
+    }
+
+    public StringProperty statusProperty() {
+        return status;
+    }
+
+    public ReadOnlyObjectProperty<Navigation> navigationProperty() {
+        return navigation.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty titleProperty() {
+        return title.getReadOnlyProperty();
+    }
+
+    /** The tabs beside the map: which is in front, titles, import diagnostics. */
+    public SideTabs tabs() {
+        return tabs;
+    }
+
+    /** Imports, redraws, progress and cancel, and the map's colour mode, collapsed hosts and job. */
+    public Loader loader() {
+        return loader;
+    }
+
+    public SearchViewModel search() {
+        return search;
+    }
+
+    public InspectorViewModel inspector() {
+        return inspector;
+    }
+
+    public FindingsViewModel findings() {
+        return findings;
+    }
+
+    public ClusterViewModel cluster() {
+        return cluster;
+    }
+
+    public LogConsoleViewModel logs() {
+        return logs;
+    }
+
+    /** Runs the window's background work (the connect dialog lists contexts through it too). */
+    TaskExecutor executor() {
+        return executor;
+    }
+
+    public LiveJob liveJob() {
+        return live.job();
+    }
+
+    ConnectDialogViewModel.Choice lastChoice() {
+        return live.lastChoice();
+    }
+}

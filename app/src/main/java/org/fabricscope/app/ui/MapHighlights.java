@@ -1,0 +1,195 @@
+package org.fabricscope.app.ui;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.fabricscope.model.core.Vertex;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.layout.MapLayout;
+
+import javafx.scene.Scene;
+import javafx.scene.layout.Pane;
+import javafx.scene.layout.Region;
+import javafx.scene.shape.Line;
+
+/**
+ * Marks several switches, HCAs, hosts and cables at once over the {@link FabricMapView}, which
+ * selects only one: a finding's subjects. Built only on the map's public API ({@code mapLayout()},
+ * {@code scale()}, {@code screenPosition()}); the marks follow pans and zooms by checking, after each
+ * layout pulse, whether the map's transform moved. Mouse-transparent; colours come from CSS
+ * ({@code .map-highlight}, {@code .map-highlight-cable} in views.css).
+ */
+public final class MapHighlights extends Pane {
+    private static final int MAX_MARKS = 2000;
+
+    private FabricMapView map;
+    private List<Vertex> vertices = List.of();
+    private List<Cable> cables = List.of();
+    private final Runnable pulse = this::follow;
+    private MapLayout placedLayout;
+    private double placedScale = Double.NaN;
+    private double[] placedAt;
+    private double placedWidth;
+    private double placedHeight;
+
+    public MapHighlights() {
+        getStyleClass().add(Styles.MAP_HIGHLIGHTS);
+        setMouseTransparent(true);
+        setPickOnBounds(false);
+        sceneProperty().addListener((o, before, after) -> {
+            if (before != null) {
+                before.removePostLayoutPulseListener(pulse);
+            }
+            if (after != null) {
+                after.addPostLayoutPulseListener(pulse);
+            }
+        });
+    }
+
+    /** The map whose items are marked. */
+    void attach(FabricMapView fabricMap) {
+        this.map = fabricMap;
+    }
+
+    /** Marks these vertices and cables (replacing what was marked); empty lists clear. */
+    public void show(List<Vertex> vs, List<Cable> cs) {
+        vertices = List.copyOf(vs);
+        cables = List.copyOf(cs);
+        placedLayout = null;
+        follow();
+    }
+
+    public void clear() {
+        show(List.of(), List.of());
+    }
+
+    /** What is marked (tests, and the window's status line). */
+    public List<Vertex> highlighted() {
+        return vertices;
+    }
+
+    public List<Cable> highlightedCables() {
+        return cables;
+    }
+
+    /** The map items drawn marked: an HCA of a collapsed host marks the host, a host drawn as its HCAs marks those. */
+    public List<MapLayout.Item> markedItems() {
+        MapLayout layout = map == null ? null : map.mapLayout();
+        Set<MapLayout.Item> items = new LinkedHashSet<>();
+        for (Vertex v : layout == null ? List.<Vertex>of() : vertices) {
+            items.addAll(itemsOf(layout, v));
+        }
+        return new ArrayList<>(items);
+    }
+
+    private static List<MapLayout.Item> itemsOf(MapLayout layout, Vertex v) {
+        MapLayout.Item it = layout.item(v);
+        if (it != null) {
+            return List.of(it);
+        }
+        if (v instanceof FabricNode n && n.host() != null && layout.item(n.host()) != null) {
+            return List.of(layout.item(n.host()));
+        }
+        List<MapLayout.Item> out = new ArrayList<>();
+        if (v instanceof Host h) {
+            for (FabricNode a : h.adapters()) {
+                if (layout.item(a) != null) {
+                    out.add(layout.item(a));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Zooms the map out about its centre (where it just revealed the first subject) until every mark is
+     * in view; never zooms in.
+     */
+    void keepInView() {
+        double cx = map.getWidth() / 2;
+        double cy = map.getHeight() / 2;
+        double margin = 40;
+        if (cx <= margin || cy <= margin) {
+            return;
+        }
+        double f = 1;
+        for (MapLayout.Item it : markedItems()) {
+            double[] p = map.screenPosition(it.vertex());
+            double dx = Math.abs(p[0] - cx);
+            double dy = Math.abs(p[1] - cy);
+            f = Math.min(f, Math.min(dx > cx - margin ? (cx - margin) / dx : 1, dy > cy - margin ? (cy - margin) / dy : 1));
+        }
+        if (f < 1) {
+            map.zoom(Math.max(f, 0.02));
+        }
+    }
+
+    /** After a layout pulse: re-place the marks when the map moved, zoomed, resized or changed layout. */
+    private void follow() {
+        if (map == null) {
+            return;
+        }
+        MapLayout layout = map.mapLayout();
+        if (layout == null || (vertices.isEmpty() && cables.isEmpty())) {
+            if (!getChildren().isEmpty()) {
+                getChildren().clear();
+            }
+            placedLayout = null;
+            return;
+        }
+        List<MapLayout.Item> items = markedItems();
+        double[] at = items.isEmpty() ? new double[2] : map.screenPosition(items.get(0).vertex());
+        if (layout == placedLayout && map.scale() == placedScale && at != null && placedAt != null && at[0] == placedAt[0]
+                && at[1] == placedAt[1] && getWidth() == placedWidth && getHeight() == placedHeight) {
+            return;
+        }
+        placedLayout = layout;
+        placedScale = map.scale();
+        placedAt = at;
+        placedWidth = getWidth();
+        placedHeight = getHeight();
+        place(layout, items);
+    }
+
+    private void place(MapLayout layout, List<MapLayout.Item> items) {
+        List<javafx.scene.Node> marks = new ArrayList<>();
+        double s = map.scale();
+        for (Cable c : cables) {
+            List<MapLayout.Item> a = itemsOf(layout, c.a().node());
+            List<MapLayout.Item> b = itemsOf(layout, c.b().node());
+            if (a.isEmpty() || b.isEmpty() || marks.size() >= MAX_MARKS) {
+                continue;
+            }
+            double[] p = map.screenPosition(a.get(0).vertex());
+            double[] q = map.screenPosition(b.get(0).vertex());
+            Line l = new Line(p[0], p[1], q[0], q[1]);
+            l.getStyleClass().add(Styles.MAP_HIGHLIGHT_CABLE);
+            marks.add(l);
+        }
+        for (MapLayout.Item it : items) {
+            if (marks.size() >= MAX_MARKS) {
+                break;
+            }
+            double[] p = map.screenPosition(it.vertex());
+            double w = Math.max(6, it.width() * s) + 8;
+            double h = Math.max(6, it.height() * s) + 8;
+            Region r = new Region();
+            r.getStyleClass().add(Styles.MAP_HIGHLIGHT);
+            r.setManaged(false);
+            r.resizeRelocate(p[0] - w / 2, p[1] - h / 2, w, h);
+            marks.add(r);
+        }
+        for (javafx.scene.Node n : marks) {
+            n.setManaged(false);
+        }
+        getChildren().setAll(marks);
+        Scene scene = getScene();
+        if (scene != null) {
+            applyCss();
+        }
+    }
+}

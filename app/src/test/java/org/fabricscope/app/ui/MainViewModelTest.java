@@ -1,0 +1,176 @@
+package org.fabricscope.app.ui;
+
+import org.fabricscope.app.render.ColourMode;
+
+import static org.fabricscope.app.nav.Samples.K8S;
+import static org.fabricscope.app.nav.Samples.RAIL;
+import static org.fabricscope.app.nav.Samples.TRAINING;
+import static org.fabricscope.app.nav.Samples.finding;
+import static org.fabricscope.app.nav.Samples.paths;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fabricscope.app.nav.Navigation;
+import org.fabricscope.app.task.CurrentThreadTaskExecutor;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportProgress;
+import org.fabricscope.importers.kube.KubeTarget;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.Host;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The main view model without a stage: loads, findings, navigation, search, redraws, live rebuilds. */
+class MainViewModelTest {
+    private final RecordingDialogs dialogs = new RecordingDialogs();
+    private final MainViewModel vm = new MainViewModel(new CurrentThreadTaskExecutor(), dialogs);
+
+    private Finding select(String id) {
+        Finding f = finding(vm.findings().findings(), id);
+        vm.findings().selectedProperty().set(f);
+        return f;
+    }
+
+    @Test
+    void loadingASampleShowsItsFindingsAndSummary() {
+        vm.open(paths(RAIL), false, null);
+        Snapshot s = vm.snapshot();
+        assertNotNull(s);
+        assertEquals(7, vm.findings().findings().size());
+        assertEquals("Findings (7)", vm.findings().titleProperty().get());
+        assertEquals("24 switches (16 leaf, 8 spine, 0 core) · 256 host HCAs on 32 hosts · 511 cables · 1 degraded · "
+                + "2 ports with errors · 7 findings (2 errors)", vm.statusProperty().get());
+        assertEquals("FabricScope — rail-2su-hdr", vm.titleProperty().get());
+        assertEquals("Import diagnostics (" + s.model().diagnostics().size() + ")", vm.tabs().diagnosticsTitleProperty().get());
+        assertSame(s.analysis().findings(), s.findings(), "one analysis per load");
+        assertEquals(List.of(), dialogs.shown);
+        assertTrue(!vm.loader().busyProperty().get());
+    }
+
+    @Test
+    void aFabricFindingGoesToItsPortsNodesAndCableOnTheMap() {
+        vm.open(paths(RAIL), false, null);
+        select("link-degraded");
+        Navigation n = vm.navigationProperty().get();
+        FabricNode hca = vm.snapshot().model().node(0xb8cef603010c001aL);
+        assertEquals(List.of(hca, vm.snapshot().model().node(0x0c42a10300010106L)), n.vertices());
+        assertEquals(1, n.cables().size());
+        assertEquals(SideTabs.Tab.INSPECTOR, vm.tabs().selectedProperty().get());
+        assertEquals(hca.displayName(), vm.inspector().titleProperty().get());
+        assertEquals(2, vm.findings().subjects().size());
+        assertTrue(vm.findings().subjects().get(0).text().contains("map: " + hca.displayName()),
+                vm.findings().subjects().get(0).text());
+    }
+
+    @Test
+    void aHostFindingShowsTheHostAndPicksItsGpuInTheDrillDown() {
+        vm.open(paths(RAIL), false, null);
+        List<InspectorViewModel.HostFocus> opened = new ArrayList<>();
+        vm.inspector().setOnOpenHost(opened::add);
+        select("pcie-degraded");
+        assertEquals(List.of(vm.snapshot().model().host("dgx-su2-h03")), vm.navigationProperty().get().vertices());
+        assertEquals("dgx-su2-h03", vm.inspector().titleProperty().get());
+        assertEquals("Host topology of dgx-su2-h03…", vm.inspector().hostButtonTextProperty().get());
+        vm.openHostOfSelection();
+        assertEquals(1, opened.size());
+        assertEquals("0000:a0:00.0", opened.get(0).gpu().busId());
+    }
+
+    @Test
+    void aTrainingFindingSelectsItsRanksInTheTrainingTab() {
+        vm.open(paths(RAIL, TRAINING), false, null);
+        select("nccl-timeout");
+        Navigation n = vm.navigationProperty().get();
+        assertEquals(SideTabs.Tab.TRAINING, vm.tabs().selectedProperty().get());
+        assertEquals(16, n.ranks().size());
+        assertEquals(12, n.ranks().get(0).rank().rank(), "the laggard first");
+        assertEquals(n.ranks().get(0).hca().displayName(), vm.inspector().titleProperty().get());
+        assertEquals(16, vm.findings().subjects().size());
+        assertTrue(!vm.findings().evidence().isEmpty());
+    }
+
+    @Test
+    void aKubernetesFindingSelectsItsNodeAndPodRows() {
+        vm.open(paths(RAIL, K8S), false, null);
+        select("rdma-resource-missing");
+        assertEquals(SideTabs.Tab.KUBERNETES, vm.tabs().selectedProperty().get());
+        assertEquals("dgx-su1-h04", vm.cluster().selectedNodesProperty().get().get(0).name());
+        assertTrue(vm.cluster().selectedPodsProperty().get().stream().anyMatch(p -> p.name().equals("bert-ft-worker-0")));
+        assertEquals(vm.snapshot().model().host("dgx-su1-h04"), vm.navigationProperty().get().primary());
+        vm.findings().selectedProperty().set(null);
+        assertTrue(vm.findings().subjects().isEmpty());
+    }
+
+    @Test
+    void searchFindsOneOrOffersSeveral() {
+        vm.open(paths(RAIL), false, null);
+        vm.search().textProperty().set("dgx-su1-h12");
+        vm.search().search();
+        Host h = vm.snapshot().model().host("dgx-su1-h12");
+        assertEquals(List.of(h), vm.navigationProperty().get().vertices());
+        assertTrue(vm.statusProperty().get().startsWith("Showing dgx-su1-h12"), vm.statusProperty().get());
+        vm.search().textProperty().set("no-such-thing");
+        vm.search().search();
+        assertEquals("No match for \"no-such-thing\"", vm.statusProperty().get());
+        vm.search().textProperty().set("SU1-RAIL");
+        vm.search().search();
+        assertEquals(8, vm.search().choicesProperty().get().size(), "the eight SU1 leaves");
+    }
+
+    @Test
+    void openingFindsWhatItWasAskedTo() {
+        vm.open(paths(RAIL), false, "0x0c42a10300020004");
+        assertEquals(vm.snapshot().model().node(0x0c42a10300020004L), vm.navigationProperty().get().primary());
+    }
+
+    @Test
+    void redrawingKeepsTheAnalysisAndCollapsingDrawsHosts() {
+        vm.open(paths(RAIL), false, null);
+        Snapshot before = vm.snapshot();
+        vm.loader().colourModeProperty().set(ColourMode.SPEED);
+        assertEquals(ColourMode.SPEED, vm.snapshot().mode());
+        assertSame(before.analysis(), vm.snapshot().analysis());
+        vm.loader().collapseAllProperty().set(true);
+        assertEquals(32, vm.snapshot().layout().items().stream().filter(i -> i.vertex() instanceof Host).count());
+        assertEquals(before.summary().switches() + " switches", vm.statusProperty().get().substring(0, 11));
+        vm.toggleHost(null);
+        assertEquals("Select an HCA or host first", vm.statusProperty().get());
+    }
+
+    @Test
+    void anUnreadableFileKeepsWhatWasLoaded(@TempDir Path dir) throws Exception {
+        vm.open(paths(RAIL), false, null);
+        Snapshot before = vm.snapshot();
+        Path junk = dir.resolve("junk.bin");
+        Files.write(junk, new byte[] {0, 1, 2, 3, 0, 0});
+        vm.open(List.of(junk), false, null);
+        assertSame(before, vm.snapshot());
+        assertEquals(List.of("error: Nothing to import"), dialogs.shown);
+        assertTrue(vm.statusProperty().get().startsWith("Nothing readable in"), vm.statusProperty().get());
+    }
+
+    @Test
+    void aLiveRebuildIsSwappedInAndAFailedConnectionIsSaid() {
+        MainViewModel live = new MainViewModel(new CurrentThreadTaskExecutor(), dialogs, (target, files, follow, listener) -> {
+            throw new IllegalArgumentException("context \"nope\" is not in the kubeconfig");
+        });
+        live.connect(new ConnectDialogViewModel.Choice(KubeTarget.current().withContext("nope"), false));
+        assertEquals("Not connected: context \"nope\" is not in the kubeconfig", live.statusProperty().get());
+        assertEquals(List.of("error: Cannot connect"), dialogs.shown);
+        assertNull(live.liveJob());
+        var result = new FabricImporter().importPaths(paths(RAIL), ImportProgress.NONE, Cancellation.NEVER);
+        live.liveModel(List.of(), result);
+        assertSame(result, live.snapshot().result());
+        assertEquals(7, live.findings().findings().size());
+    }
+}
