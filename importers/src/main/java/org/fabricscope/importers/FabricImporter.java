@@ -127,7 +127,7 @@ public final class FabricImporter {
      * Runs one reader over one file. Nothing a reader throws takes the import down: an I/O error
      * or a failure the reader did not expect stops this file with an error naming it (and the line
      * reached, when the reader reads through {@link ReadContext#lines}); what it read before, and
-     * every other file, is kept. Cancellation, and running out of memory or stack, still propagate.
+     * every other file, is kept. Cancellation and running out of memory still propagate.
      */
     private static void read(FormatReader reader, ImportSource source, ReadContext ctx) {
         ctx.file(source.name());
@@ -147,12 +147,16 @@ public final class FabricImporter {
         }
     }
 
-    /** Cancellation, and running out of memory or stack, end the import; anything else a reader throws ends one file. */
+    /**
+     * Cancellation and running out of memory end the import; anything else a reader throws ends one
+     * file. A stack overflow is caught too: the stack has unwound by the time it arrives here, and it
+     * means one input nested too deeply (a hostile YAML or XML), not a broken JVM.
+     */
     private static void rethrowIfFatal(Throwable e) {
         if (e instanceof ImportCancelledException c) {
             throw c;
         }
-        if (e instanceof StackOverflowError || e instanceof OutOfMemoryError) {
+        if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
             throw (Error) e;
         }
     }

@@ -32,6 +32,9 @@ final class ReaderFailure {
         if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
             return "unexpected value";
         }
+        if (e instanceof StackOverflowError) {
+            return "input nested too deeply";
+        }
         if (e instanceof AssertionError) {
             return "assertion failed";
         }

@@ -146,11 +146,20 @@ class ReaderIsolationTest {
     }
 
     @Test
-    void cancellationOutOfMemoryAndStackOverflowStillPropagate() {
+    void cancellationAndOutOfMemoryStillPropagate() {
         ImportSource boom = TestSupport.source("boom.txt", "BOOM\nfail\n");
         assertThrows(ImportCancelledException.class, () -> importWith(ImportCancelledException::new, boom));
         assertThrows(OutOfMemoryError.class, () -> importWith(() -> new OutOfMemoryError("test"), boom));
-        assertThrows(StackOverflowError.class, () -> importWith(StackOverflowError::new, boom));
+    }
+
+    @Test
+    void aStackOverflowIsOneFileNestedTooDeeply() {
+        ImportResult r = importWith(StackOverflowError::new, TestSupport.source("boom.txt", "BOOM\nfail\n"),
+                TestSupport.source("topo.txt", TOPO));
+        assertEquals(List.of(Diagnostic.error("boom.txt", 2,
+                "internal error reading this file at line 2 (input nested too deeply); stopped there, kept what was read before")),
+                errors(r.model()));
+        assertNotNull(r.model().node(SW1));
     }
 
     /** Reads its stream whole (no tracked lines), says it reached line {@code at} when that is positive, then fails. */

@@ -174,8 +174,16 @@ final class ExportCommand implements Callable<Integer> {
         m.put("busId", s.rank().busId());
         putIf(m, "gpu", s.gpu() == null ? null : s.gpu().label());
         putIf(m, "hca", s.hca() == null ? null : s.hca().id());
-        putIf(m, "leafPort", s.leafPort() == null ? null : Map.of("node", s.leafPort().node().id(), "port", s.leafPort().number()));
+        putIf(m, "leafPort", s.leafPort() == null ? null : leafPort(s.leafPort()));
         putIf(m, "ncclVersion", s.rank().ncclVersion());
+        return m;
+    }
+
+    /** {@code {"node", "port"}} in that order (Map.of would order its keys differently from run to run). */
+    private static Map<String, Object> leafPort(org.fabricscope.model.fabric.Port p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", p.node().id());
+        m.put("port", p.number());
         return m;
     }
 

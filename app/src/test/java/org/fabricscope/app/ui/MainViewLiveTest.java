@@ -71,8 +71,7 @@ class MainViewLiveTest {
         javafx.scene.control.TableView<?> nodes = robot.lookup("#k8sNodes").queryAs(javafx.scene.control.TableView.class);
         WaitForAsyncUtils.waitForFxEvents();
         assertEquals(2, nodes.getItems().size());
-        robot.interact(() -> ((javafx.scene.control.ChoiceBox<ColourMode>) robot.lookup("#colourMode")
-                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue(ColourMode.KUBERNETES));
+        robot.interact(() -> robot.lookup("#colourMode").<javafx.scene.control.ChoiceBox<ColourMode>>query().setValue(ColourMode.KUBERNETES));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.KUBERNETES);
         saveScreenshot("live-kubernetes.png");
         robot.interact(view::disconnect);
@@ -89,14 +88,12 @@ class MainViewLiveTest {
                 LogConsole.Line.of("w-1", "w-1:2:2 [4] net_ib.cc:1 NCCL WARN NET/IB : Got completion from peer x with status=12"),
                 LogConsole.Line.of("w-1", "[rank12]:[E1121 ProcessGroupNCCL.cpp:1785] [PG ID 0 Rank 12] Exception"))));
         assertEquals(4, console.shownLines().size());
-        robot.interact(() -> ((javafx.scene.control.ChoiceBox<String>) robot.lookup("#logLevel")
-                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue("errors"));
+        robot.interact(() -> robot.lookup("#logLevel").<javafx.scene.control.ChoiceBox<String>>query().setValue("errors"));
         assertEquals(2, console.shownLines().size());
         robot.interact(() -> robot.lookup("#logRank").queryAs(javafx.scene.control.TextField.class).setText("12"));
         assertEquals(1, console.shownLines().size());
         assertEquals("w-1", console.shownLines().get(0).pod());
-        robot.interact(() -> ((javafx.scene.control.ComboBox<String>) robot.lookup("#logPod")
-                .queryAs(javafx.scene.control.ComboBox.class)).setValue("w-0"));
+        robot.interact(() -> robot.lookup("#logPod").<javafx.scene.control.ComboBox<String>>query().setValue("w-0"));
         assertEquals(0, console.shownLines().size());
     }
 
@@ -109,8 +106,7 @@ class MainViewLiveTest {
         robot.interact(() -> view.logConsole().append(lines));
         robot.clickOn("Logs");
         assertEquals(lines.size(), view.logConsole().shownLines().size());
-        robot.interact(() -> ((javafx.scene.control.ChoiceBox<String>) robot.lookup("#logLevel")
-                .queryAs(javafx.scene.control.ChoiceBox.class)).setValue("warnings and errors"));
+        robot.interact(() -> robot.lookup("#logLevel").<javafx.scene.control.ChoiceBox<String>>query().setValue("warnings and errors"));
         List<LogConsole.Line> errors = view.logConsole().shownLines();
         assertTrue(errors.stream().anyMatch(l -> l.text().contains("status=12")), "the IB completion error");
         assertTrue(errors.stream().anyMatch(l -> l.text().contains("Watchdog caught")), "the watchdog timeouts");

@@ -199,7 +199,7 @@ class MainViewSmokeTest {
         String fit = (String) pending.getItems().get(0);
         assertTrue(fit.contains("train-worker-1") && fit.contains("fits no node") && fit.contains("Insufficient nvidia.com/gpu"), fit);
         // Transport mode: the cables between the two ranks' HCAs take the IB colour; the others are faint
-        robot.interact(() -> ((ChoiceBox<ColourMode>) robot.lookup("#colourMode").queryAs(ChoiceBox.class))
+        robot.interact(() -> robot.lookup("#colourMode").<ChoiceBox<ColourMode>>query()
                 .setValue(ColourMode.TRANSPORT));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.TRANSPORT);
         var layout = view.snapshot().layout();
@@ -215,7 +215,7 @@ class MainViewSmokeTest {
         }
         assertTrue(coloured >= 3, "HCA-leaf, leaf-spine(s), leaf-HCA: " + coloured);
         // Kubernetes mode: gpu-01 runs a training pod, gpu-02 is NotReady
-        robot.interact(() -> ((ChoiceBox<ColourMode>) robot.lookup("#colourMode").queryAs(ChoiceBox.class))
+        robot.interact(() -> robot.lookup("#colourMode").<ChoiceBox<ColourMode>>query()
                 .setValue(ColourMode.KUBERNETES));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> view.snapshot().mode() == ColourMode.KUBERNETES);
         var l2 = view.snapshot().layout();
@@ -223,7 +223,7 @@ class MainViewSmokeTest {
         assertEquals(UiPalette.current().job(), view.snapshot().colouring().itemColour(l2.item(model.host("gpu-01").adapters().get(0)).index()));
         assertEquals(UiPalette.current().danger(), view.snapshot().colouring().itemColour(l2.item(model.host("gpu-02").adapters().get(0)).index()));
         // picking the job in the Kubernetes tab keeps the Kubernetes colours and remembers the job
-        javafx.scene.control.ComboBox<String> job = robot.lookup("#k8sJob").queryAs(javafx.scene.control.ComboBox.class);
+        javafx.scene.control.ComboBox<String> job = robot.lookup("#k8sJob").query();
         assertEquals(2, job.getItems().size(), "all jobs, and ml/train");
         robot.interact(() -> job.setValue(job.getItems().get(1)));
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> "ml/train".equals(view.snapshot().job()));
