@@ -11,12 +11,12 @@ import picocli.CommandLine.Command;
 /** {@code fabricscope}: the top-level command. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
         description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.",
-        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, BenchCommand.class,
+        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, BenchCommand.class,
                 GuiCommand.class, CommandLine.HelpCommand.class})
 public final class FabricScopeCommand implements Runnable {
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, export, checks, bench or gui");
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, export, checks, flows, bench or gui");
     }
 
     /** Runs the CLI and returns its exit status; never throws. */

@@ -178,7 +178,7 @@ final class StandardFacts {
             fs.forEach(x -> ev.addAll(x.evidence()));
             List<Subject> subjects = new ArrayList<>();
             fs.forEach(x -> subjects.addAll(x.refs()));
-            return new Answer(Verdict.YES, id + ": " + f.title() + (fs.size() > 1 ? " (and " + (fs.size() - 1) + " more)" : ""),
+            return new Answer(Verdict.YES, f.title() + (fs.size() > 1 ? " (and " + (fs.size() - 1) + " more)" : ""),
                     ev, subjects, Map.of());
         }
         FindingSpec spec = FlowContext.catalogue().get(id);
