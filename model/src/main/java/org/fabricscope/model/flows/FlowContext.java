@@ -446,10 +446,10 @@ public final class FlowContext {
             pod = lag.site().pod() == null ? null : podByName(lag.site().pod());
         }
         if (pod == null && v.get("pod") == null) {
-            pod = pendingPod();
-            if (pod == null) {
-                pod = trainingPods.stream().filter(p -> "Failed".equalsIgnoreCase(p.phase())).findFirst().orElse(null);
-            }
+            // a Failed pod, else one that runs (its logs exist), else a Pending one, else the first
+            pod = trainingPods.stream().filter(p -> "Failed".equalsIgnoreCase(p.phase())).findFirst()
+                    .or(() -> trainingPods.stream().filter(p -> p.node() != null && !p.terminated()).findFirst())
+                    .orElse(pendingPod());
             if (pod == null && !trainingPods.isEmpty()) {
                 pod = trainingPods.get(0);
             }

@@ -179,7 +179,7 @@ final class StandardFacts {
             List<Subject> subjects = new ArrayList<>();
             fs.forEach(x -> subjects.addAll(x.refs()));
             return new Answer(Verdict.YES, f.title() + (fs.size() > 1 ? " (and " + (fs.size() - 1) + " more)" : ""),
-                    ev, subjects, Map.of());
+                    ev, subjects, focusOf(c, f));
         }
         FindingSpec spec = FlowContext.catalogue().get(id);
         if (spec != null && !c.loaded(spec.layer())) {
@@ -189,6 +189,53 @@ final class StandardFacts {
             return Answer.no(all.size() + " " + id + " finding(s), none about the job's pods, hosts or paths");
         }
         return Answer.no("no " + id + " finding");
+    }
+
+    /**
+     * Where a finding points, as placeholder values: its first pod, rank, host or node subject (a log's
+     * host is often the pod's name), so the remedies that follow name what the finding is about.
+     */
+    static Map<String, String> focusOf(FlowContext c, Finding f) {
+        Map<String, String> v = new LinkedHashMap<>();
+        for (Subject s : f.refs()) {
+            if (s instanceof Subject.PodRef p) {
+                K8sPod pod = c.podByName(p.pod());
+                if (pod != null) {
+                    c.putPod(v, pod);
+                    return v;
+                }
+            } else if (s instanceof Subject.RankRef r) {
+                Rank rank = r.rank() < 0 ? null : c.log().worldRank(r.rank()).orElse(null);
+                RankSite site = rank == null ? null : c.analysis().ranks().site(rank.commId(), rank.rank());
+                if (site != null) {
+                    c.putSite(v, site);
+                    return v;
+                }
+            } else if (s instanceof Subject.HostRef || s instanceof Subject.NicRef || s instanceof Subject.GpuRef
+                    || s instanceof Subject.PciRef) {
+                String name = s instanceof Subject.HostRef h ? h.host() : s instanceof Subject.NicRef n ? n.host()
+                        : s instanceof Subject.GpuRef g ? g.host() : ((Subject.PciRef) s).host();
+                K8sPod pod = c.podByName(name);
+                if (pod != null) {
+                    c.putPod(v, pod);
+                    return v;
+                }
+                Host host = c.model().host(name);
+                K8sNode node = host == null ? null : c.model().k8sNodeOf(host);
+                v.put("host", name);
+                v.put("node", node != null ? node.name() : name);
+                if (s instanceof Subject.NicRef n) {
+                    v.put("hca", n.device());
+                }
+                return v;
+            } else if (s instanceof Subject.K8sNodeRef n) {
+                v.put("node", n.node());
+                Host h = c.model().k8sNodes().get(n.node()) == null ? null : c.model().hostOf(c.model().k8sNodes().get(n.node()));
+                v.put("host", h != null ? h.name() : n.node());
+                return v;
+            }
+        }
+        return v;
     }
 
     /** No when a finding shows the limit was hit, else unknown: no reader holds the setting itself yet. */

@@ -18,7 +18,7 @@ public final class Templates {
     public static final Map<String, String> VARIABLES = orderedMap(
             "job", "the training job's name",
             "namespace", "the job's (or pod's) namespace",
-            "pod", "the pod in question: the lagging rank's, a Pending or Failed one, else the job's first",
+            "pod", "the pod in question: the one a step named, else the lagging rank's, a Failed one, a running one, a Pending one",
             "node", "the Kubernetes node of that pod (or the node a step named)",
             "host", "the fabric host (the node, or the host a log names)",
             "rank", "the rank in question (the lagging or the failed rank)",
