@@ -32,7 +32,10 @@ public final class FabricScopeCommand implements Runnable {
             cmd.getErr().println("fabricscope: internal error: " + ex);
             return 70;
         });
-        return cl.execute(args);
+        int status = cl.execute(args);
+        cl.getOut().flush(); // print() does not autoflush: checks --markdown, flows --markdown
+        cl.getErr().flush();
+        return status;
     }
 
     static final class VersionProvider implements CommandLine.IVersionProvider {
