@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.model.analysis.Analysis;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.flows.FlowResult.ConclusionResult;
@@ -38,11 +39,27 @@ public final class FlowEngine {
         return run(library.flows(), FlowContext.of(analysis), Map.of());
     }
 
-    /** These flows over one context with the user's answers, ranked. */
+    /**
+     * What the user said for a step the model cannot answer: the verdict, and the output of the step's
+     * command as pasted (may be empty), kept as the answer's evidence until a reader parses it.
+     */
+    public record Given(Verdict verdict, String output) {
+        public Given {
+            java.util.Objects.requireNonNull(verdict, "verdict");
+            output = output == null ? "" : output;
+        }
+    }
+
+    /** These flows over one context with the user's answers ({@code flow/step} to yes or no), ranked. */
     public List<FlowResult> run(List<Flow> flows, FlowContext context, Map<String, Verdict> given) {
+        return runGiven(flows, context, given(given));
+    }
+
+    /** As {@link #run(List, FlowContext, Map)} with the commands' output the user pasted. */
+    public List<FlowResult> runGiven(List<Flow> flows, FlowContext context, Map<String, Given> given) {
         List<FlowResult> out = new ArrayList<>();
         for (Flow f : flows) {
-            out.add(run(f, context, given));
+            out.add(runGiven(f, context, given));
         }
         Map<FlowResult, Integer> order = new LinkedHashMap<>();
         for (int i = 0; i < out.size(); i++) {
@@ -54,8 +71,19 @@ public final class FlowEngine {
         return out;
     }
 
+    private static Map<String, Given> given(Map<String, Verdict> verdicts) {
+        Map<String, Given> m = new LinkedHashMap<>();
+        verdicts.forEach((k, v) -> m.put(k, new Given(v, "")));
+        return m;
+    }
+
     /** One flow over one context. */
     public FlowResult run(Flow flow, FlowContext context, Map<String, Verdict> given) {
+        return runGiven(flow, context, given(given));
+    }
+
+    /** One flow over one context, with the user's answers and pasted output. */
+    public FlowResult runGiven(Flow flow, FlowContext context, Map<String, Given> given) {
         List<String> symptoms = new ArrayList<>();
         Severity worst = null;
         boolean job = "job".equals(flow.entry().scope());
@@ -90,7 +118,7 @@ public final class FlowEngine {
         return walk(flow, context, given, symptoms, worst);
     }
 
-    private FlowResult walk(Flow flow, FlowContext context, Map<String, Verdict> given, List<String> symptoms, Severity worst) {
+    private FlowResult walk(Flow flow, FlowContext context, Map<String, Given> given, List<String> symptoms, Severity worst) {
         Map<String, String> vars = new LinkedHashMap<>(context.focus());
         Map<String, Answer> answers = new LinkedHashMap<>();
         List<StepResult> walked = new ArrayList<>();
@@ -98,9 +126,19 @@ public final class FlowEngine {
         for (int guard = 0; guard <= flow.steps().size(); guard++) {
             Answer a = facts.answer(step.ask(), context);
             boolean byUser = false;
-            Verdict v = given.get(flow.id() + "/" + step.id());
-            if (a.verdict() == Verdict.UNKNOWN && v != null && v != Verdict.UNKNOWN) {
-                a = new Answer(v, "answered " + v.label() + " by the user", List.of(), List.of(), Map.of());
+            Given g = given.get(flow.id() + "/" + step.id());
+            if (a.verdict() == Verdict.UNKNOWN && g != null && g.verdict() != Verdict.UNKNOWN) {
+                Map<String, String> at = new LinkedHashMap<>(vars);
+                at.putAll(a.values());
+                String command = Templates.render(step.command(), at, answers);
+                List<Evidence> pasted = new ArrayList<>();
+                String[] lines = g.output().split("\\R");
+                for (int i = 0; i < lines.length && pasted.size() < Answer.MAX_EVIDENCE; i++) {
+                    if (!lines[i].isBlank()) {
+                        pasted.add(new Evidence("user: " + command, i + 1, lines[i]));
+                    }
+                }
+                a = new Answer(g.verdict(), "answered " + g.verdict().label() + " by the user", pasted, List.of(), a.values());
                 byUser = true;
             }
             vars.putAll(a.values());

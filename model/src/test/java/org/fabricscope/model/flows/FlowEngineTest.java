@@ -98,6 +98,18 @@ class FlowEngineTest {
     }
 
     @Test
+    void theCommandsOutputTheUserPastedIsKeptAsEvidence() {
+        FlowResult r = ENGINE.runGiven(flow(twoSteps("yes", "unknown", ENTRY)), context(finding("tcp-fallback", Severity.ERROR)),
+                Map.of("t/b", new FlowEngine.Given(Verdict.YES, "hca_id: mlx5_0\n\n  state: PORT_ACTIVE (4)\n")));
+        assertEquals("done", r.conclusion().id());
+        var ev = r.steps().get(1).answer().evidence();
+        assertEquals(2, ev.size());
+        assertEquals("user: run-b --pod worker-unknown --node <node>", ev.get(0).source());
+        assertEquals(3, ev.get(1).line());
+        assertEquals("  state: PORT_ACTIVE (4)", ev.get(1).text());
+    }
+
+    @Test
     void theUsersAnswerNeverOverridesTheModels() {
         FlowResult r = ENGINE.run(flow(twoSteps("yes", "yes", ENTRY)), context(finding("tcp-fallback", Severity.ERROR)),
                 Map.of("t/b", Verdict.NO));
