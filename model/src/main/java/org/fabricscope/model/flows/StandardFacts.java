@@ -310,20 +310,17 @@ final class StandardFacts {
 
     private static Answer multiNode(FlowContext c, FactCall call) {
         List<Rank> ranks = c.log().ranks();
-        if (!ranks.isEmpty()) {
-            Set<String> hosts = new LinkedHashSet<>();
-            int nNodes = -1;
-            for (Rank r : ranks) {
-                hosts.add(r.host());
-                nNodes = Math.max(nNodes, r.nNodes());
-            }
-            if (hosts.size() > 1 || nNodes > 1) {
-                return new Answer(Verdict.YES, ranks.size() + " rank line(s) on " + Math.max(hosts.size(), nNodes)
-                        + " nodes: " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
-            }
-            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next(),
-                    List.of(ranks.get(0).evidence()), List.of(), Map.of());
+        Set<String> hosts = new LinkedHashSet<>();
+        int nNodes = -1;
+        for (Rank r : ranks) {
+            hosts.add(r.host());
+            nNodes = Math.max(nNodes, r.nNodes());
         }
+        if (hosts.size() > 1 || nNodes > 1) {
+            return new Answer(Verdict.YES, ranks.size() + " rank line(s) on " + Math.max(hosts.size(), nNodes)
+                    + " nodes: " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
+        }
+        // the pods count too: the logs of only some of them may have been loaded
         Set<String> nodes = new LinkedHashSet<>();
         for (K8sPod p : c.trainingPods()) {
             if (p.node() != null) {
@@ -333,15 +330,19 @@ final class StandardFacts {
         if (nodes.size() > 1) {
             return Answer.yes("training pods run on " + nodes.size() + " nodes: " + String.join(", ", nodes));
         }
+        if (!ranks.isEmpty()) {
+            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next(),
+                    List.of(ranks.get(0).evidence()), List.of(), Map.of());
+        }
+        if (nodes.size() == 1) {
+            return Answer.no("the training pods run on one node, " + nodes.iterator().next());
+        }
         int replicas = c.model().jobs().stream().mapToInt(j -> j.replicas().stream().mapToInt(r -> r.count()).sum()).max().orElse(0);
         if (replicas > 1) {
             return Answer.yes("the job manifest asks for " + replicas + " pods");
         }
         if (c.trainingPods().size() > 1) {
             return Answer.yes(c.trainingPods().size() + " training pods");
-        }
-        if (nodes.size() == 1) {
-            return Answer.no("the training pods run on one node, " + nodes.iterator().next());
         }
         return Answer.unknown("no NCCL log and no training pod was loaded");
     }
@@ -619,7 +620,8 @@ final class StandardFacts {
         }
         Set<String> seen = new LinkedHashSet<>();
         for (Rank r : c.log().ranks()) {
-            if (seen.add(r.process())) {
+            // a process that logged no NCCL_* variable at all says nothing about its environment
+            if (!r.env().isEmpty() && seen.add(r.process())) {
                 out.add(new EnvSource("process " + r.process(), r.env(), r.evidence(), rankRef(r), null, null));
             }
         }
