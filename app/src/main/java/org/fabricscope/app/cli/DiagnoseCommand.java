@@ -7,37 +7,60 @@ import java.util.concurrent.Callable;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.flows.Flow;
+import org.fabricscope.model.flows.FlowContext;
+import org.fabricscope.model.flows.FlowEngine;
+import org.fabricscope.model.flows.FlowLibrary;
+import org.fabricscope.model.flows.FlowResult;
+import org.fabricscope.model.flows.Verdict;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code fabricscope diagnose}: run the checks and print findings, most severe first. */
+/**
+ * {@code fabricscope diagnose}: run the checks and print findings, most severe first, then walk the
+ * troubleshooting flows ("What's wrong?") and print each applicable flow's status and conclusion.
+ */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
         description = "Run the troubleshooting checks and print findings, most severe first.")
 final class DiagnoseCommand implements Callable<Integer> {
     @Mixin
     InputOptions input;
 
-    @Option(names = "--json", description = "Print {\"findings\": [...]} as JSON.")
+    @Option(names = "--json", description = "Print {\"findings\": [...], \"diagnostics\": [...], \"flows\": [...]} as JSON.")
     boolean json;
+
+    @Mixin
+    FlowOptions flowOptions;
+
+    @Option(names = "--answer", paramLabel = "FLOW/STEP=yes|no",
+            description = "Answer a step the inputs cannot, e.g. a manual step's command you ran: "
+                    + "--answer roce-gid-index/gid-matches=yes (repeatable).")
+    Map<String, String> answers = new java.util.LinkedHashMap<>();
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws JsonProcessingException {
+        FlowLibrary library = flowOptions.library();
+        Map<String, Verdict> given = given(library);
         InputOptions.Loaded in = input.load();
         List<Finding> findings = in.analysis().findings();
+        List<FlowResult> flows = FlowEngine.standard().run(library.flows(), FlowContext.of(in.analysis()), given);
+        FlowOptions.report(library, spec.commandLine().getErr());
         var out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> doc = new java.util.LinkedHashMap<>();
             doc.put("findings", findings.stream().map(Json::finding).toList());
             doc.put("diagnostics", in.diagnostics());
+            doc.put("flows", flows.stream().map(Json::flow).toList());
             out.println(Json.MAPPER.writeValueAsString(doc));
             return 0;
         }
@@ -60,6 +83,44 @@ final class DiagnoseCommand implements Callable<Integer> {
                 out.printf("        - %s%n", remedy);
             }
         }
+        printFlows(out, flows);
         return 0;
+    }
+
+    /** After the findings, one line per flow that applies: its status, and its conclusion or what it waits for. */
+    static void printFlows(java.io.PrintWriter out, List<FlowResult> flows) {
+        List<FlowResult> applicable = flows.stream().filter(FlowResult::applicable).toList();
+        out.println();
+        if (applicable.isEmpty()) {
+            out.println("Troubleshooting flows: none applies.");
+            return;
+        }
+        out.println("Troubleshooting flows (diagnose --json lists their steps and remedies):");
+        for (FlowResult r : applicable) {
+            String what = r.conclusion() != null
+                    ? (r.conclusion().finding().isEmpty() ? "" : r.conclusion().finding() + ": ") + r.conclusion().text()
+                    : r.reason();
+            out.printf("  %-12s %-23s %s%n", r.status().label(), r.flow().id(), what.replace('\n', ' '));
+        }
+    }
+
+    /** The --answer values, checked against the flows: FLOW/STEP=yes|no. */
+    private Map<String, Verdict> given(FlowLibrary library) {
+        Map<String, Verdict> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, String> e : answers.entrySet()) {
+            String key = e.getKey();
+            int slash = key.indexOf('/');
+            Flow flow = slash < 0 ? null : library.flow(key.substring(0, slash));
+            if (flow == null || flow.step(key.substring(slash + 1)) == null) {
+                throw new ParameterException(spec.commandLine(), "--answer " + key + ": no such flow step (FLOW/STEP, e.g. "
+                        + "roce-gid-index/gid-matches; fabricscope flows --json lists them)");
+            }
+            Verdict v = Verdict.of(e.getValue().trim().toLowerCase(java.util.Locale.ROOT));
+            if (v == null || v == Verdict.UNKNOWN) {
+                throw new ParameterException(spec.commandLine(), "--answer " + key + "=" + e.getValue() + ": answer yes or no");
+            }
+            out.put(key, v);
+        }
+        return out;
     }
 }

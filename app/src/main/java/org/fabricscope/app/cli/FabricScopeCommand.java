@@ -11,12 +11,12 @@ import picocli.CommandLine.Command;
 /** {@code fabricscope}: the top-level command. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
         description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.",
-        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, BenchCommand.class,
+        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, BenchCommand.class,
                 GuiCommand.class, CommandLine.HelpCommand.class})
 public final class FabricScopeCommand implements Runnable {
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, export, checks, bench or gui");
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, export, checks, flows, bench or gui");
     }
 
     /** Runs the CLI and returns its exit status; never throws. */
@@ -32,7 +32,10 @@ public final class FabricScopeCommand implements Runnable {
             cmd.getErr().println("fabricscope: internal error: " + ex);
             return 70;
         });
-        return cl.execute(args);
+        int status = cl.execute(args);
+        cl.getOut().flush(); // print() does not autoflush: checks --markdown, flows --markdown
+        cl.getErr().flush();
+        return status;
     }
 
     static final class VersionProvider implements CommandLine.IVersionProvider {

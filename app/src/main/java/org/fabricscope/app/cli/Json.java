@@ -6,6 +6,9 @@ import java.util.Map;
 
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.flows.FactCall;
+import org.fabricscope.model.flows.Flow;
+import org.fabricscope.model.flows.FlowResult;
 
 import org.fabricscope.model.core.Severity;
 
@@ -43,6 +46,57 @@ final class Json {
         m.put("evidence", f.evidence());
         m.put("remedies", f.remedies());
         m.put("refs", f.refs().stream().map(Json::ref).toList());
+        return m;
+    }
+
+    /**
+     * A walked flow as {@code diagnose --json} publishes it: {@code id, title, status}
+     * ({@code concluded|needs-input|not-applicable}), {@code reason} (why it needs input or does not
+     * apply), {@code symptoms}, {@code conclusion} ({@code id, finding, text, remedies, evidence}; null
+     * unless concluded) and {@code steps} ({@code id, question, kind, answer, detail, command, expect}
+     * for manual steps, {@code answeredBy}, {@code evidence, refs}). Fields only grow.
+     */
+    static Map<String, Object> flow(FlowResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.flow().id());
+        m.put("title", r.flow().title());
+        m.put("status", r.status().label());
+        m.put("reason", r.reason());
+        m.put("symptoms", r.symptoms());
+        Map<String, Object> c = null;
+        if (r.conclusion() != null) {
+            c = new LinkedHashMap<>();
+            c.put("id", r.conclusion().id());
+            c.put("finding", r.conclusion().finding());
+            c.put("text", r.conclusion().text());
+            c.put("remedies", r.conclusion().remedies());
+            c.put("evidence", r.conclusion().evidence());
+        }
+        m.put("conclusion", c);
+        m.put("steps", r.steps().stream().map(s -> {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("id", s.id());
+            sm.put("question", s.question());
+            sm.put("kind", s.kind().label());
+            sm.put("answer", s.answer().verdict().label());
+            sm.put("detail", s.answer().detail());
+            sm.put("command", s.command());
+            if (s.kind() == Flow.Kind.MANUAL) {
+                sm.put("expect", s.expect());
+            }
+            sm.put("answeredBy", s.given() ? "user" : "model");
+            sm.put("evidence", s.answer().evidence());
+            sm.put("refs", s.answer().subjects().stream().map(Json::ref).toList());
+            return sm;
+        }).toList());
+        return m;
+    }
+
+    /** A fact as a flow file writes it: {@code {"fact": "env-set", "name": "NCCL_IB_HCA"}}. */
+    static Map<String, Object> fact(FactCall call) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fact", call.fact());
+        m.putAll(call.args());
         return m;
     }
 

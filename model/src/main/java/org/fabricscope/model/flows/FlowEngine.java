@@ -1,0 +1,168 @@
+package org.fabricscope.model.flows;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.analysis.Analysis;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.flows.FlowResult.ConclusionResult;
+import org.fabricscope.model.flows.FlowResult.Status;
+import org.fabricscope.model.flows.FlowResult.StepResult;
+
+/**
+ * Walks flows over an analysis: "What's wrong?". Each flow first checks its entry symptom; a flow
+ * whose symptom is absent is not applicable, with the reason. Otherwise the walk starts at the first
+ * step, asks its fact, follows the branch of the answer, and ends at a conclusion, or stops where a
+ * manual step (or an unknown answer with no branch for it) needs input. Answers the user gave
+ * ({@code given}, keyed {@code flow/step}) stand in for answers the model cannot give. The results are
+ * ranked: applicable flows first, by the worst severity of their matched findings, then in library order
+ * (the built-in order puts flows of one specific symptom, a timeout or a crash, before broad ones).
+ */
+public final class FlowEngine {
+    private final FlowFacts facts;
+
+    public FlowEngine(FlowFacts facts) {
+        this.facts = facts;
+    }
+
+    public static FlowEngine standard() {
+        return new FlowEngine(FlowFacts.standard());
+    }
+
+    /** Every flow of the library over the analysis, ranked. */
+    public List<FlowResult> run(FlowLibrary library, Analysis analysis) {
+        return run(library.flows(), FlowContext.of(analysis), Map.of());
+    }
+
+    /**
+     * What the user said for a step the model cannot answer: the verdict, and the output of the step's
+     * command as pasted (may be empty), kept as the answer's evidence until a reader parses it.
+     */
+    public record Given(Verdict verdict, String output) {
+        public Given {
+            java.util.Objects.requireNonNull(verdict, "verdict");
+            output = output == null ? "" : output;
+        }
+    }
+
+    /** These flows over one context with the user's answers ({@code flow/step} to yes or no), ranked. */
+    public List<FlowResult> run(List<Flow> flows, FlowContext context, Map<String, Verdict> given) {
+        return runGiven(flows, context, given(given));
+    }
+
+    /** As {@link #run(List, FlowContext, Map)} with the commands' output the user pasted. */
+    public List<FlowResult> runGiven(List<Flow> flows, FlowContext context, Map<String, Given> given) {
+        List<FlowResult> out = new ArrayList<>();
+        for (Flow f : flows) {
+            out.add(runGiven(f, context, given));
+        }
+        Map<FlowResult, Integer> order = new LinkedHashMap<>();
+        for (int i = 0; i < out.size(); i++) {
+            order.put(out.get(i), i);
+        }
+        out.sort(Comparator.comparing((FlowResult r) -> !r.applicable())
+                .thenComparing(r -> r.severity() == null ? Severity.INFO.ordinal() + 1 : r.severity().ordinal())
+                .thenComparing(order::get));
+        return out;
+    }
+
+    private static Map<String, Given> given(Map<String, Verdict> verdicts) {
+        Map<String, Given> m = new LinkedHashMap<>();
+        verdicts.forEach((k, v) -> m.put(k, new Given(v, "")));
+        return m;
+    }
+
+    /** One flow over one context. */
+    public FlowResult run(Flow flow, FlowContext context, Map<String, Verdict> given) {
+        return runGiven(flow, context, given(given));
+    }
+
+    /** One flow over one context, with the user's answers and pasted output. */
+    public FlowResult runGiven(Flow flow, FlowContext context, Map<String, Given> given) {
+        List<String> symptoms = new ArrayList<>();
+        Severity worst = null;
+        boolean job = "job".equals(flow.entry().scope());
+        for (String id : flow.entry().findings()) {
+            List<Finding> fs = context.findings(id).stream().filter(f -> !job || context.touchesJob(f)).toList();
+            if (!fs.isEmpty()) {
+                symptoms.add(id);
+                for (Finding f : fs) {
+                    worst = worst == null || f.severity().compareTo(worst) < 0 ? f.severity() : worst;
+                }
+            }
+        }
+        List<String> absent = new ArrayList<>();
+        for (FactCall call : flow.entry().facts()) {
+            Answer a = facts.answer(call, context);
+            if (a.verdict() == Verdict.YES) {
+                symptoms.add(call.fact() + ": " + a.detail());
+                worst = worst == null || Severity.WARNING.compareTo(worst) < 0 ? Severity.WARNING : worst;
+            } else {
+                absent.add(call.fact() + ": " + a.verdict().label() + " (" + a.detail() + ")");
+            }
+        }
+        if (symptoms.isEmpty()) {
+            List<String> why = new ArrayList<>();
+            if (!flow.entry().findings().isEmpty()) {
+                why.add("no " + String.join(", ", flow.entry().findings()) + " finding" + (job ? " about the job" : ""));
+            }
+            why.addAll(absent);
+            return new FlowResult(flow, Status.NOT_APPLICABLE, "Its symptom is absent: " + String.join("; ", why) + ".",
+                    symptoms, List.of(), null, null);
+        }
+        return walk(flow, context, given, symptoms, worst);
+    }
+
+    private FlowResult walk(Flow flow, FlowContext context, Map<String, Given> given, List<String> symptoms, Severity worst) {
+        Map<String, String> vars = new LinkedHashMap<>(context.focus());
+        Map<String, Answer> answers = new LinkedHashMap<>();
+        List<StepResult> walked = new ArrayList<>();
+        Flow.Step step = flow.first();
+        for (int guard = 0; guard <= flow.steps().size(); guard++) {
+            Answer a = facts.answer(step.ask(), context);
+            boolean byUser = false;
+            Given g = given.get(flow.id() + "/" + step.id());
+            if (a.verdict() == Verdict.UNKNOWN && g != null && g.verdict() != Verdict.UNKNOWN) {
+                Map<String, String> at = new LinkedHashMap<>(vars);
+                at.putAll(a.values());
+                String command = Templates.render(step.command(), at, answers);
+                List<Evidence> pasted = new ArrayList<>();
+                String[] lines = g.output().split("\\R");
+                for (int i = 0; i < lines.length && pasted.size() < Answer.MAX_EVIDENCE; i++) {
+                    if (!lines[i].isBlank()) {
+                        pasted.add(new Evidence("user: " + command, i + 1, lines[i]));
+                    }
+                }
+                a = new Answer(g.verdict(), "answered " + g.verdict().label() + " by the user", pasted, List.of(), a.values());
+                byUser = true;
+            }
+            vars.putAll(a.values());
+            answers.put(step.id(), a);
+            walked.add(new StepResult(step.id(), Templates.render(step.question(), vars, answers), step.kind(), a,
+                    Templates.render(step.command(), vars, answers), Templates.render(step.expect(), vars, answers), byUser));
+            String next = step.next(a.verdict());
+            if (next == null) {
+                String command = Templates.render(step.command(), vars, answers);
+                String reason = "Step '" + step.id() + "' needs input: " + (step.kind() == Flow.Kind.MANUAL
+                        ? "run " + (command.isEmpty() ? "the command" : command) + " and answer yes or no"
+                        : a.detail() + (command.isEmpty() ? "" : "; " + command + " shows it"))
+                        + " (diagnose --answer " + flow.id() + "/" + step.id() + "=yes|no).";
+                return new FlowResult(flow, Status.NEEDS_INPUT, reason, symptoms, walked, null, worst);
+            }
+            Flow.Conclusion c = flow.conclusion(next);
+            if (c != null) {
+                List<String> remedies = c.remedies().stream().map(r -> Templates.render(r, vars, answers)).toList();
+                ConclusionResult cr = new ConclusionResult(c.id(), c.finding(), Templates.render(c.text(), vars, answers),
+                        remedies, a.evidence());
+                return new FlowResult(flow, Status.CONCLUDED, "", symptoms, walked, cr, worst);
+            }
+            step = flow.step(next);
+        }
+        throw new IllegalStateException("flow " + flow.id() + " walked more steps than it has: a cycle the loader missed");
+    }
+}

@@ -1,0 +1,181 @@
+package org.fabricscope.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Every built-in flow end to end on the bundled scenarios, through {@code diagnose --json} on each
+ * scenario's golden inputs: which flows apply, in what order, and what each concludes (or which step
+ * waits for input). A healthy capture (the SHM run, the single-H100 run) concludes nothing.
+ */
+class FlowScenariosTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** {@code diagnose --json} of a scenario, as GoldenFilesTest runs it. */
+    static JsonNode diagnose(String scenario, String... extra) throws IOException {
+        Path root = Samples.root();
+        List<String> args = new ArrayList<>(List.of("diagnose", "--json"));
+        args.addAll(List.of(extra));
+        args.addAll(GoldenFilesTest.inputs(root, root.resolve(scenario)));
+        return JSON.readTree(GoldenFilesTest.run(args));
+    }
+
+    /** The applicable flows, in rank order, each as {@code status conclusion (finding)} or {@code needs-input at STEP}. */
+    static Map<String, String> outcomes(JsonNode doc) {
+        Map<String, String> out = new LinkedHashMap<>();
+        boolean seenNotApplicable = false;
+        for (JsonNode f : doc.get("flows")) {
+            String status = f.get("status").asText();
+            if (status.equals("not-applicable")) {
+                seenNotApplicable = true;
+                assertTrue(f.get("reason").asText().startsWith("Its symptom is absent: "), f.toString());
+                assertEquals(0, f.get("steps").size());
+                continue;
+            }
+            assertFalse(seenNotApplicable, "applicable flows rank first: " + f.get("id"));
+            JsonNode c = f.get("conclusion");
+            JsonNode steps = f.get("steps");
+            out.put(f.get("id").asText(), status.equals("concluded")
+                    ? "concluded " + c.get("id").asText() + " (" + c.get("finding").asText() + ")"
+                    : status + " at " + steps.get(steps.size() - 1).get("id").asText());
+        }
+        return out;
+    }
+
+    static JsonNode flow(JsonNode doc, String id) {
+        for (JsonNode f : doc.get("flows")) {
+            if (f.get("id").asText().equals(id)) {
+                return f;
+            }
+        }
+        throw new AssertionError("no flow " + id);
+    }
+
+    static String step(JsonNode flow, String id, String field) {
+        for (JsonNode s : flow.get("steps")) {
+            if (s.get("id").asText().equals(id)) {
+                return s.get(field).asText();
+            }
+        }
+        throw new AssertionError("flow " + flow.get("id") + " did not walk step " + id + ": " + flow.get("steps"));
+    }
+
+    @Test
+    void everyFlowIsListedWithAStatus() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-nccl-2.28.9/shm");
+        assertEquals(7, doc.get("flows").size());
+        for (JsonNode f : doc.get("flows")) {
+            for (String field : List.of("id", "title", "status", "reason", "symptoms", "conclusion", "steps")) {
+                assertTrue(f.has(field), field + " in " + f);
+            }
+        }
+    }
+
+    @Test
+    void healthyCapturesConcludeNothing() throws IOException {
+        assertEquals(Map.of(), outcomes(diagnose("gpu-captures/h200x2-nccl-2.28.9/shm")), "the SHM run is healthy");
+        assertEquals(Map.of(), outcomes(diagnose("gpu-captures/h100x1-nccl-2.28.9")), "one H100, no network needed");
+    }
+
+    @Test
+    void realHangIsALocalStallThenTheWatchdogsAbort() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-nccl-2.28.9/hang");
+        assertEquals(Map.of(
+                "nccl-timeout", "concluded stalled-locally (nccl-timeout)",
+                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)"), outcomes(doc));
+        assertEquals(List.of("nccl-timeout", "job-crashed"), new ArrayList<>(outcomes(doc).keySet()));
+        JsonNode t = flow(doc, "nccl-timeout");
+        assertEquals("no", step(t, "network", "answer"), "rank 1 talks over P2P only");
+        assertTrue(step(t, "network", "detail").contains("rank 1"), step(t, "network", "detail"));
+        // the remedy fits the transport: no InfiniBand tuning for ranks on NVLink/P2P
+        for (JsonNode r : t.get("conclusion").get("remedies")) {
+            assertFalse(r.asText().contains("NCCL_IB_TIMEOUT=") || r.asText().contains("NCCL_IB_RETRY_CNT="), r.asText());
+        }
+        assertTrue(t.get("conclusion").get("text").asText().contains("Rank 1 never issued the collective"));
+        JsonNode c = flow(doc, "job-crashed");
+        assertEquals("yes", step(c, "failed", "answer"));
+        assertTrue(step(c, "failed", "detail").startsWith("rank 0 (local rank 0, pid 720 on localhost) failed with exit code -6 (SIGABRT), torchrun's root cause"),
+                step(c, "failed", "detail"));
+    }
+
+    @Test
+    void trainingIncidentFollowsTheLaggingRankToItsBadLink() throws IOException {
+        JsonNode doc = diagnose("training-incident");
+        assertEquals(List.of("nccl-timeout", "link-errors", "job-crashed"), new ArrayList<>(outcomes(doc).keySet()));
+        assertEquals(Map.of(
+                "nccl-timeout", "concluded bad-link (rank-path-errors)",
+                "link-errors", "concluded cable-or-transceiver (link-errors)",
+                "job-crashed", "concluded ib-error-first (ib-completion-error)"), outcomes(doc));
+        JsonNode t = flow(doc, "nccl-timeout");
+        assertEquals("yes", step(t, "network", "answer"));
+        assertEquals("no", step(t, "sockets", "answer"));
+        assertEquals("rank 12 ran on gpt-train-worker-0 on dgx-su2-h07, GPU4, dgx-su2-h07 mlx5_4 -> leaf-su2-r5 port 7",
+                step(t, "locate", "detail"));
+        assertTrue(step(t, "path-errors", "detail").contains("leaf-su2-r5 port 7 LinkErrorRecoveryCounter=42"),
+                step(t, "path-errors", "detail"));
+        String remedies = t.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("Reseat or replace the cable at leaf-su2-r5 port 7 (dgx-su2-h07 mlx5_4)"), remedies);
+        assertTrue(remedies.contains("kubectl cordon dgx-su2-h07"), remedies);
+        assertTrue(remedies.contains("NCCL_IB_TIMEOUT=23"), "ranks on NET/IB get the IB timeout advice: " + remedies);
+        assertTrue(step(t, "network", "command").startsWith("kubectl logs gpt-train-worker-0 -n ml-train"));
+        JsonNode crash = flow(doc, "job-crashed");
+        assertTrue(crash.get("conclusion").get("text").asText().contains("IBV_WC_RETRY_EXC_ERR"));
+    }
+
+    @Test
+    void k8sIncidentConcludesPerFlowAndWaitsOnTheGidTable() throws IOException {
+        JsonNode doc = diagnose("k8s-incident");
+        assertEquals(Map.of(
+                "insufficient-resources", "concluded not-enough-gpus (insufficient-resources)",
+                "no-rdma-device", "concluded not-requested (rdma-resource-not-requested)",
+                "slow-training", "concluded no-secondary-network (secondary-network-missing)",
+                "link-errors", "concluded link-degraded (link-degraded)",
+                "roce-gid-index", "needs-input at gid-matches"), outcomes(doc));
+        assertEquals(List.of("insufficient-resources", "no-rdma-device", "slow-training", "link-errors", "roce-gid-index"),
+                new ArrayList<>(outcomes(doc).keySet()));
+        JsonNode ins = flow(doc, "insufficient-resources");
+        assertEquals("manual", step(ins, "insufficient", "kind"));
+        assertEquals("yes", step(ins, "insufficient", "answer"), "the events answer the manual step: the model holds the fact");
+        assertEquals("kubectl describe pod llama-pretrain-worker-1 -n ml-train", step(ins, "insufficient", "command"));
+        JsonNode rdma = flow(doc, "no-rdma-device");
+        String remedies = rdma.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("--device=aliyun/erdma=1") && remedies.contains("--extended-resource rdma/rdma=1"), remedies);
+        assertTrue(step(rdma, "resource-requested", "detail").startsWith("pod ml-train/bert-ft-master-0 requests no RDMA"));
+        JsonNode gid = flow(doc, "roce-gid-index");
+        assertTrue(gid.get("reason").asText().startsWith("Step 'gid-matches' needs input: run grep 'RoCE v2'"), gid.get("reason").asText());
+        assertEquals("yes", step(gid, "gid-set", "answer"));
+        assertTrue(step(gid, "gid-matches", "expect").contains("NCCL_IB_GID_INDEX=3"));
+    }
+
+    @Test
+    void theUsersAnswerConcludesAManualStep() throws IOException {
+        JsonNode doc = diagnose("k8s-incident", "--answer", "roce-gid-index/gid-matches=no");
+        JsonNode gid = flow(doc, "roce-gid-index");
+        assertEquals("concluded", gid.get("status").asText());
+        assertEquals("set-gid-index", gid.get("conclusion").get("id").asText());
+        assertEquals("user", gid.get("steps").get(2).get("answeredBy").asText());
+    }
+
+    @Test
+    void railCaptureConcludesOnTheFabricAndHosts() throws IOException {
+        assertEquals(Map.of(
+                "link-errors", "concluded cable-or-transceiver (link-errors)",
+                "slow-training", "concluded gdr-off-on-host (gdr-disabled)"), outcomes(diagnose("rail-2su-hdr")));
+        assertEquals(Map.of(
+                "link-errors", "concluded cable-or-transceiver (link-errors)",
+                "slow-training", "concluded degraded-link (link-degraded)"), outcomes(diagnose("fat-tree-3tier-small")));
+    }
+}
