@@ -111,6 +111,61 @@ public class FabricBuilder {
         }
     }
 
+    /**
+     * The node's own name, as its own line prints it (an ibnetdiscover node line): replaces what a
+     * peer's remark said. A GUID whose own name was already read under another name is a conflict:
+     * a warning naming both, and the first name is kept.
+     */
+    public void setDescription(FabricNode n, String description, Evidence where) {
+        if (description == null || conflict(n, description, where)) {
+            return;
+        }
+        setDescription(n, description);
+        if (n.nameEvidence == null) {
+            n.nameEvidence = where;
+        }
+    }
+
+    /**
+     * The node's own name as a later tool prints it (an iblinkinfo header, an ibnetdiscover -l line):
+     * taken when no file has named the node yet; a different own name read before is a conflict,
+     * warned as {@link #setDescription(FabricNode, String, Evidence)} warns.
+     */
+    public void offerDescription(FabricNode n, String description, Evidence where) {
+        if (description == null || description.isEmpty() || conflict(n, description, where)) {
+            return;
+        }
+        offerDescription(n, description);
+        if (n.nameEvidence == null) {
+            n.nameEvidence = where;
+        }
+    }
+
+    /** Whether {@code description} contradicts the node's own name read before (reported when it does). */
+    private boolean conflict(FabricNode n, String description, Evidence where) {
+        if (n.nameEvidence == null || where == null) {
+            return false;
+        }
+        String old = n.description.strip();
+        String now = description.strip();
+        if (old.equals(now) || now.equals(n.switchName) || old.equals(switchNameOf(now))) {
+            return false; // one capture ran with a node-name-map (leaf-1), the other without (MF0;leaf-1:MQM8700/U1)
+        }
+        diagnostics.add(Diagnostic.warning(where.source(), where.line(), Guids.format(n.guid()) + " is named \""
+                + now + "\" here but \"" + old + "\" at " + where(n.nameEvidence)
+                + ": one GUID, two names (a duplicate GUID, or captures of different fabrics); keeping \"" + old + "\""));
+        return true;
+    }
+
+    private static String switchNameOf(String description) {
+        Matcher m = MANAGED_SWITCH_DESC.matcher(description);
+        return m.matches() ? m.group(1) : null;
+    }
+
+    private static String where(Evidence e) {
+        return e.source() + (e.line() > 0 ? ":" + e.line() : "");
+    }
+
     public void setNodeInfo(FabricNode n, int numPorts, long sysImgGuid, int vendorId, int deviceId) {
         if (numPorts > 0) {
             n.numPorts = numPorts;
