@@ -9,6 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.LineImporter;
+import org.fabricscope.importers.Numbers;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;
@@ -28,6 +30,7 @@ import org.fabricscope.model.k8s.Toleration;
 public final class DescribePodImporter extends LineImporter {
     private static final Pattern FIELD = Pattern.compile("^([A-Za-z][A-Za-z -]*):(?:\\s+(.*))?$");
     private static final Pattern SUB = Pattern.compile("^(\\s+)([^:]+?):(?:\\s+(.*))?$");
+    private static final Pattern REPEAT = Pattern.compile("\\(x(\\d+) over");
 
     private Pod pod;
     private String top;
@@ -229,12 +232,30 @@ public final class DescribePodImporter extends LineImporter {
             return;
         }
         if (eventCols == null && s.startsWith("Type") && s.contains("Reason") && s.contains("Message")) {
-            eventCols = new int[] {l.indexOf("Type"), l.indexOf("Reason"), l.indexOf("Age"), l.indexOf("From"),
-                l.indexOf("Message")};
+            int[] cols = {l.indexOf("Type"), l.indexOf("Reason"), l.indexOf("Age"), l.indexOf("From"), l.indexOf("Message")};
+            List<String> missing = new ArrayList<>();
+            String[] names = {"Type", "Reason", "Age", "From", "Message"};
+            boolean ordered = true;
+            for (int i = 0; i < cols.length; i++) {
+                if (cols[i] < 0) {
+                    missing.add(names[i]);
+                } else if (i > 0 && cols[i - 1] >= 0 && cols[i] <= cols[i - 1]) {
+                    ordered = false;
+                }
+            }
+            if (missing.isEmpty() && ordered) {
+                eventCols = cols;
+            } else {
+                // not kubectl's header: rows are split at runs of spaces instead of cut at its columns
+                bad("Events header " + (missing.isEmpty() ? "has its columns out of order"
+                        : "lacks the " + String.join(", ", missing) + " column" + (missing.size() > 1 ? "s" : ""))
+                        + "; rows are split at runs of two or more spaces");
+                eventCols = new int[0];
+            }
             return;
         }
         String[] cols;
-        if (eventCols != null && l.length() > eventCols[4] && eventCols[4] > 0
+        if (eventCols != null && eventCols.length == 5 && l.length() > eventCols[4] && eventCols[4] > 0
                 && l.substring(eventCols[4] - 1, eventCols[4]).isBlank()) {
             cols = new String[5];
             for (int i = 0; i < 5; i++) {
@@ -281,14 +302,23 @@ public final class DescribePodImporter extends LineImporter {
         Evidence ev = new Evidence(source, p.line, "pod " + p.namespace + "/" + p.name + " " + phase
                 + (p.node == null ? "" : " on " + p.node) + " requests "
                 + KubeObjectImporter.compact(spec.effectiveRequests()));
+        String indexProblem = JobIdentity.indexProblem(p.name, p.labels);
+        if (indexProblem != null) {
+            builder.diagnostic(Diagnostic.warning(source, p.line, indexProblem));
+        }
         builder.k8s().pod(new K8sPod(p.name, p.namespace, p.node, phase, p.labels, JobIdentity.of(p.name, p.labels), spec,
                 ev), true);
         for (int i = 0; i < p.events.size(); i++) {
             String[] c = p.events.get(i);
             int count = 1;
-            Matcher x = Pattern.compile("\\(x(\\d+) over").matcher(c[2]);
+            Matcher x = REPEAT.matcher(c[2]);
             if (x.find()) {
-                count = Integer.parseInt(x.group(1));
+                try {
+                    count = Numbers.nonNegativeInt(x.group(1), "event count");
+                } catch (Numbers.OutOfRange e) {
+                    builder.diagnostic(Diagnostic.warning(source, p.eventLines.get(i), e.getMessage() + "; event skipped"));
+                    continue;
+                }
             }
             builder.k8s().event(K8sEvent.of(p.namespace, "Pod", p.name, c[0], c[1], c[4], count, c[3],
                     new Evidence(source, p.eventLines.get(i), String.join("  ", c))));
