@@ -84,18 +84,26 @@ public final class NcclXmlImporter {
         this.anything = false;
         XMLStreamReader r = null;
         int line = 0;
+        SafeXml.Utf8Check bytes = null;
         try {
-            r = SafeXml.factory().createXMLStreamReader(source, new SafeXml.Capped(in));
+            // bytes are checked to be UTF-8 before StAX decodes them: a bad one would make the JDK's
+            // parser print "[Fatal Error] :-1:-1: ..." on stderr; the check reports it with its line
+            bytes = SafeXml.checked(in);
+            r = SafeXml.factory().createXMLStreamReader(source, bytes);
             loop(r, cancel);
         } catch (XMLStreamException e) {
             Location loc = e.getLocation();
             line = loc != null ? Math.max(0, loc.getLineNumber()) : line;
-            if (tooLarge(e)) {
+            if (bytes != null && bytes.failure() != null) {
+                error(bytes.failure().line, bytes.failure().getMessage() + "; stopped reading, kept what was read before");
+            } else if (tooLarge(e)) {
                 error(line, "file is larger than " + (SafeXml.MAX_BYTES >> 20)
                         + " MiB; stopped reading, kept what was read before");
             } else {
                 error(line, "not well-formed XML: " + clean(e.getMessage()) + "; kept what was read before");
             }
+        } catch (java.io.IOException e) {
+            error(line, "read failed: " + clean(String.valueOf(e.getMessage())) + "; kept what was read before");
         } catch (ImportCancelledException e) {
             throw e;
         } catch (RuntimeException e) {
