@@ -55,6 +55,31 @@ public final class KubeMappers {
                 .streamReadConstraints(constraints())));
     }
 
+    /**
+     * Composes the YAML documents of {@code text} into SnakeYAML's node graph under the same limits
+     * (aliases, nesting, size) and the linear reader, and returns the first document's root, or null
+     * when the text holds none. For files handed to a library that parses YAML itself (kubeconfigs
+     * go to fabric8): a document this accepts is one whose aliases and depth that library can
+     * afford. Throws what SnakeYAML throws ({@link YamlProblems} turns it into one line).
+     */
+    public static org.yaml.snakeyaml.nodes.Node compose(Reader text) {
+        LoaderOptions options = new LoaderOptions();
+        options.setMaxAliasesForCollections(MAX_ALIASES);
+        options.setNestingDepthLimit(MAX_DEPTH);
+        options.setCodePointLimit(MAX_BYTES);
+        options.setAllowDuplicateKeys(true);
+        org.yaml.snakeyaml.composer.Composer composer = new org.yaml.snakeyaml.composer.Composer(
+                new ParserImpl(new LinearStreamReader(text), options), new org.yaml.snakeyaml.resolver.Resolver(), options);
+        org.yaml.snakeyaml.nodes.Node first = null;
+        while (composer.checkNode()) {
+            org.yaml.snakeyaml.nodes.Node n = composer.getNode();
+            if (first == null) {
+                first = n;
+            }
+        }
+        return first;
+    }
+
     /** Jackson's YAML factory with SnakeYAML reading through {@link LinearStreamReader}. */
     private static final class LinearYamlFactory extends YAMLFactory {
         private static final long serialVersionUID = 1L;
