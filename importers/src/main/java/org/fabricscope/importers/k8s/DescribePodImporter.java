@@ -232,35 +232,49 @@ public final class DescribePodImporter extends LineImporter {
             return;
         }
         if (eventCols == null && s.startsWith("Type") && s.contains("Reason") && s.contains("Message")) {
+            // columns at the header's positions; one the header lacks (-1) stays empty in every row
             int[] cols = {l.indexOf("Type"), l.indexOf("Reason"), l.indexOf("Age"), l.indexOf("From"), l.indexOf("Message")};
             List<String> missing = new ArrayList<>();
             String[] names = {"Type", "Reason", "Age", "From", "Message"};
+            int previous = -1;
             boolean ordered = true;
             for (int i = 0; i < cols.length; i++) {
                 if (cols[i] < 0) {
                     missing.add(names[i]);
-                } else if (i > 0 && cols[i - 1] >= 0 && cols[i] <= cols[i - 1]) {
-                    ordered = false;
+                } else {
+                    ordered &= cols[i] > previous;
+                    previous = cols[i];
                 }
             }
-            if (missing.isEmpty() && ordered) {
-                eventCols = cols;
-            } else {
-                // not kubectl's header: rows are split at runs of spaces instead of cut at its columns
-                bad("Events header " + (missing.isEmpty() ? "has its columns out of order"
-                        : "lacks the " + String.join(", ", missing) + " column" + (missing.size() > 1 ? "s" : ""))
-                        + "; rows are split at runs of two or more spaces");
+            if (!ordered) {
+                bad("Events header has its columns out of order; rows are split at runs of two or more spaces");
                 eventCols = new int[0];
+            } else {
+                if (!missing.isEmpty()) {
+                    bad("Events header lacks the " + String.join(", ", missing) + " column" + (missing.size() > 1 ? "s" : "")
+                            + "; read as empty in every row");
+                }
+                eventCols = cols;
             }
             return;
         }
         String[] cols;
-        if (eventCols != null && eventCols.length == 5 && l.length() > eventCols[4] && eventCols[4] > 0
-                && l.substring(eventCols[4] - 1, eventCols[4]).isBlank()) {
+        int message = eventCols == null || eventCols.length < 5 ? -1 : eventCols[4];
+        if (message > 0 && l.length() > message && l.substring(message - 1, message).isBlank()) {
             cols = new String[5];
             for (int i = 0; i < 5; i++) {
                 int from = eventCols[i];
-                int to = i < 4 ? eventCols[i + 1] : l.length();
+                if (from < 0) {
+                    cols[i] = "";
+                    continue;
+                }
+                int to = l.length();
+                for (int j = i + 1; j < 5; j++) {
+                    if (eventCols[j] >= 0) {
+                        to = eventCols[j];
+                        break;
+                    }
+                }
                 cols[i] = from < l.length() ? l.substring(from, Math.min(to, l.length())).strip() : "";
             }
         } else {

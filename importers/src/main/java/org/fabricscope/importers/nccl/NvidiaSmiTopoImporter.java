@@ -129,7 +129,7 @@ public final class NvidiaSmiTopoImporter extends LineImporter {
             if (type == null) {
                 bad("\"" + tok[i] + "\" is not a topo -m label (X, NV#, PIX, PXB, PHB, NODE, SYS)");
             } else if (type == PathType.NV) {
-                Numbers.nonNegativeInt(tok[i].substring(2), "NVLink count of " + tok[i]); // NV<n>: n links
+                Numbers.nonNegativeInt(tok[i].substring(2), "NVLink count"); // NV<n>: n links
             }
             cells.add(tok[i]);
         }

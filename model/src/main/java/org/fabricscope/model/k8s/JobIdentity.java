@@ -100,16 +100,20 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
      * importers report this text with the pod's file and line.
      */
     public static String indexProblem(String podName, Map<String, String> labels) {
+        boolean labelled = false;
         for (String key : new String[] {KF + "replica-index", "replica-index", "batch.kubernetes.io/job-completion-index",
             JOBSET + "job-index"}) {
             String v = labels.get(key);
-            if (v != null && !v.isBlank() && parseIndex(v) == null) {
-                return "label " + key + "=" + shorten(v.strip()) + " is not a replica index (0.." + Integer.MAX_VALUE
-                        + "); the pod is read without one";
+            if (v != null && !v.isBlank()) {
+                if (parseIndex(v) == null) {
+                    return "label " + key + "=" + shorten(v.strip()) + " is not a replica index (0.." + Integer.MAX_VALUE
+                            + "); ignored";
+                }
+                labelled = true;
             }
         }
         Matcher m = podName == null ? null : NAME.matcher(podName);
-        if (m != null && m.matches() && parseIndex(m.group(3)) == null) {
+        if (!labelled && m != null && m.matches() && parseIndex(m.group(3)) == null) {
             return "replica index " + shorten(m.group(3)) + " at the end of pod name " + shorten(podName)
                     + " is out of range (0.." + Integer.MAX_VALUE + "); the pod is read without one";
         }
