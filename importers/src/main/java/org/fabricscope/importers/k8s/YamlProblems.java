@@ -86,6 +86,9 @@ public final class YamlProblems {
         for (Throwable c = e; c != null && m == null; c = c.getCause() == c ? null : c.getCause()) {
             m = c.getMessage();
         }
+        if (m != null && m.contains("Nesting Depth exceeded")) {
+            return new Problem(fallbackLine, "nested deeper than " + KubeMappers.MAX_DEPTH + " levels (the limit)");
+        }
         if (m != null && m.contains("Number of aliases")) {
             return new Problem(fallbackLine, "more than " + KubeMappers.MAX_ALIASES + " aliases to collections (the limit)");
         }

@@ -308,7 +308,7 @@ public final class ClusterReader {
                     + "; the server or the network is slow or overloaded");
         } catch (BoundedGet.TooLarge e) {
             throw new ReplyProblem("the reply to " + what + " from " + server + " is larger than "
-                    + (connection.maxResponseBytes() >> 20) + " MiB (the limit for one reply); not read");
+                    + size(connection.maxResponseBytes()) + " (the limit for one reply); not read");
         } catch (KubernetesClientException e) {
             throw e;
         } catch (Exception e) {
@@ -351,6 +351,10 @@ public final class ClusterReader {
 
     private static String nsPath(String ns, String plural) {
         return "/api/v1/namespaces/" + enc(ns) + "/" + plural;
+    }
+
+    private static String size(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes % 1024 == 0 ? (bytes >> 10) + " KiB" : bytes + " bytes";
     }
 
     private static String millis(long ms) {
@@ -486,7 +490,7 @@ public final class ClusterReader {
                     + (e.headers ? "finish sending it" : "answer") + " within " + millis(connection.readDeadlineMillis()));
         } catch (BoundedGet.TooLarge e) {
             return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: larger than "
-                    + (connection.maxResponseBytes() >> 20) + " MiB (the limit for one reply); read less with --log-limit");
+                    + size(connection.maxResponseBytes()) + " (the limit for one reply)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: cancelled");

@@ -8,7 +8,8 @@ import java.util.Optional;
  * Stops an exec credential plugin that did not finish in time. fabric8 starts the plugin with a
  * {@link ProcessBuilder} and waits for it without a timeout, and gives no handle to it; the plugin is
  * found among this JVM's own child processes: started after the wait began, running the plugin's
- * command (or, where the platform does not tell a process's command, any child started then).
+ * command (or, when none does, as after a wrapper script exec'd another program, any child
+ * started then).
  * It is destroyed with its own children, which ends fabric8's wait.
  */
 final class ExecPlugins {
@@ -24,15 +25,21 @@ final class ExecPlugins {
 
     /** Stops the plugin's processes started since {@code sinceMillis}; returns how many were stopped. */
     static int stop(KubeconfigCheck.ExecPlugin plugin, long sinceMillis) {
-        List<ProcessHandle> victims = new ArrayList<>();
+        List<ProcessHandle> recent = new ArrayList<>();
+        List<ProcessHandle> named = new ArrayList<>();
         ProcessHandle.current().children().forEach(p -> {
             ProcessHandle.Info info = p.info();
             Optional<java.time.Instant> start = info.startInstant();
-            boolean recent = start.isEmpty() || start.get().toEpochMilli() >= sinceMillis - 1000;
-            if (recent && (plugin == null || runs(info, plugin.name()))) {
-                victims.add(p);
+            if (start.isEmpty() || start.get().toEpochMilli() >= sinceMillis - 1000) {
+                recent.add(p);
+                if (plugin != null && runs(info, plugin.name())) {
+                    named.add(p);
+                }
             }
         });
+        // a plugin that exec'd another program (a wrapper script) no longer shows its name: then the
+        // children started during the wait are taken, since only fabric8's exec starts one there
+        List<ProcessHandle> victims = named.isEmpty() ? recent : named;
         int n = 0;
         for (ProcessHandle p : victims) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
