@@ -88,7 +88,7 @@ public final class IblinkinfoImporter extends LineImporter {
                     return;
                 }
                 current = builder.node(guid, currentKind);
-                builder.offerDescription(current, currentName, evidence(l));
+                builder.offerDescription(current, currentName);
                 builder.setEvidence(current, evidence(l));
             }
             skipping = false;
@@ -134,7 +134,7 @@ public final class IblinkinfoImporter extends LineImporter {
             if (p.group(2) == null) {
                 current = node; // the CA header's later ports belong to the same adapter
             }
-            builder.offerDescription(node, p.group(2) != null ? p.group(2).strip() : currentName, evidence(l));
+            builder.offerDescription(node, p.group(2) != null ? p.group(2).strip() : currentName);
             builder.setEvidence(node, evidence(l));
         }
         if (node == null) {

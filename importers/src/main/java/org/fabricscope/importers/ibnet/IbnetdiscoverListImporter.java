@@ -43,7 +43,7 @@ public final class IbnetdiscoverListImporter extends LineImporter {
         int device = (int) IbnetdiscoverImporter.hex(m.group(4), 0xFFFF, "device id");
         FabricNode n = builder.node(guid, kind);
         builder.setNodeInfo(n, ports, 0, vendor, device);
-        builder.offerDescription(n, m.group(6), evidence(l));
+        builder.offerDescription(n, m.group(6));
         builder.setEvidence(n, evidence(l));
     }
 }

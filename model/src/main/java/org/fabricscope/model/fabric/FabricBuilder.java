@@ -113,37 +113,26 @@ public class FabricBuilder {
 
     /**
      * The node's own name, as its own line prints it (an ibnetdiscover node line): replaces what a
-     * peer's remark said. A GUID whose own name was already read under another name is a conflict:
-     * a warning naming both, and the first name is kept.
+     * peer's remark said. A GUID whose own line was already read under another name in the same file
+     * is a conflict (a duplicate GUID): a warning naming both, and the first name is kept. (A name
+     * from another file replaces it silently, as other tools' names are only offered: a capture
+     * run with a node-name-map names nodes differently from one without, which is no conflict.)
      */
     public void setDescription(FabricNode n, String description, Evidence where) {
         if (description == null || conflict(n, description, where)) {
             return;
         }
         setDescription(n, description);
-        if (n.nameEvidence == null) {
-            n.nameEvidence = where;
-        }
+        n.nameEvidence = where;
     }
 
     /**
-     * The node's own name as a later tool prints it (an iblinkinfo header, an ibnetdiscover -l line):
-     * taken when no file has named the node yet; a different own name read before is a conflict,
-     * warned as {@link #setDescription(FabricNode, String, Evidence)} warns.
+     * Whether {@code description} contradicts the node's own name read before in the same file
+     * (reported when it does). Across files a different name is no conflict: one capture may have
+     * run with a node-name-map and the other without; the later file's name is taken, as before.
      */
-    public void offerDescription(FabricNode n, String description, Evidence where) {
-        if (description == null || description.isEmpty() || conflict(n, description, where)) {
-            return;
-        }
-        offerDescription(n, description);
-        if (n.nameEvidence == null) {
-            n.nameEvidence = where;
-        }
-    }
-
-    /** Whether {@code description} contradicts the node's own name read before (reported when it does). */
     private boolean conflict(FabricNode n, String description, Evidence where) {
-        if (n.nameEvidence == null || where == null) {
+        if (n.nameEvidence == null || where == null || !n.nameEvidence.source().equals(where.source())) {
             return false;
         }
         String old = n.description.strip();
