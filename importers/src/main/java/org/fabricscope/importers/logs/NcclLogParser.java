@@ -393,9 +393,13 @@ public final class NcclLogParser {
                 p.noIbDevice = true;
             } else if ((m = NET_IB_USING.matcher(msg)).find()) {
                 Matcher d = NET_DEVICE.matcher(m.group(1));
+                List<String> devices = new ArrayList<>();
                 while (d.find()) {
-                    p.netDevices.add(d.group(1));
+                    String dev = d.group(1); // mlx5_0:1/IB: the HCA port is an InfiniBand port number, 8 bits
+                    Numbers.port(dev.substring(dev.lastIndexOf(':') + 1, dev.lastIndexOf('/')));
+                    devices.add(dev);
                 }
+                p.netDevices.addAll(devices);
                 Matcher o = OOB.matcher(msg);
                 if (o.find()) {
                     p.oob = o.group(1);
