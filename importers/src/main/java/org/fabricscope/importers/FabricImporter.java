@@ -169,15 +169,17 @@ public final class FabricImporter {
                 builder.diagnostic(Diagnostic.warning(s.name(), 0, "file is empty"));
                 return null;
             }
-            int nul = 0;
+            // Really binary (an image, a core dump, UTF-16) has NULs and control bytes throughout; a stray
+            // NUL or two in a text dump only makes its own line unreadable, which the readers report.
+            int binary = 0;
             for (byte b : head) {
-                if (b == 0) {
-                    nul++;
+                if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != 0x0B && b != 0x1B) {
+                    binary++;
                 }
             }
-            if (nul > 0) {
-                builder.diagnostic(Diagnostic.warning(s.name(), 1,
-                        "binary file (NUL bytes in the first " + head.length + " bytes), not a text dump; skipped"));
+            if (binary > Math.max(2, head.length / 200)) {
+                builder.diagnostic(Diagnostic.warning(s.name(), 1, "binary file (" + binary + " control bytes in the first "
+                        + head.length + " bytes), not a text dump; skipped"));
                 return null;
             }
             return Head.of(head);

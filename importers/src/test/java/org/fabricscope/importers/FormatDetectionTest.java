@@ -48,7 +48,8 @@ class FormatDetectionTest {
             for (ImportSource s : new BundleReader(early).expand(f)) {
                 out.put(key(s.name()), detect(s));
             }
-            assertTrue(early.isEmpty(), early.toString());
+            // the sparse-entry fixture is refused on purpose (HostileInputTest); every other archive expands cleanly
+            assertTrue(early.stream().allMatch(d -> d.source().contains("gnu-sparse.tar.gz")), early.toString());
         }
         return out;
     }

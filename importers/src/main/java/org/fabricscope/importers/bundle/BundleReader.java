@@ -2,7 +2,6 @@ package org.fabricscope.importers.bundle;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileVisitOption;
@@ -11,6 +10,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.function.LongSupplier;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
@@ -25,23 +25,32 @@ import org.fabricscope.model.core.NaturalOrder;
  * Turns what the user named (files, folders, {@code .tar.gz}, {@code .tgz}, {@code .tar},
  * {@code .zip}, {@code .gz}) into the list of files to read. Archives are recognised by their
  * magic bytes and read in memory, never extracted to disk, so entry names like {@code ../x} are
- * harmless; entry count, entry size and total size are capped against archive bombs. Symbolic
- * links inside folders are not followed.
+ * harmless. Against archive bombs every entry is measured on its own: its size
+ * ({@link #MAX_ENTRY_BYTES}) and how many times its compressed bytes it expands to
+ * ({@link #MAX_RATIO}, past {@link #RATIO_FLOOR}), each a diagnostic naming the entry and the limit;
+ * the entries kept add up to at most {@link #MAX_TOTAL_BYTES}, and at most {@link #MAX_ENTRIES}
+ * are read. An entry larger than the limit is skipped by reading through it, up to
+ * {@link #MAX_SKIP_BYTES}; past that the rest of the archive is not read. Symbolic links inside
+ * folders are not followed.
  */
 public final class BundleReader {
+    /** The largest entry kept (uncompressed). */
     public static final long MAX_ENTRY_BYTES = 256L << 20;
+    /** All entries kept, together (they are held in memory). */
     public static final long MAX_TOTAL_BYTES = 1L << 30;
-    /** Text dumps compress about 10-30x; past this ratio (and 32 MiB) an entry is treated as a bomb. */
-    static final long MAX_RATIO = 200;
-    private static final long RATIO_FLOOR = 32L << 20;
+    /** Text dumps compress 10-30x; an entry expanding more than this from its own compressed bytes is a bomb. */
+    public static final long MAX_RATIO = 200;
+    /** Entries smaller than this are not judged by their ratio (a tiny file of zeros is no bomb). */
+    public static final long RATIO_FLOOR = 16L << 20;
+    /** The most bytes inflated to step over one refused entry; past it the archive's rest is not read. */
+    public static final long MAX_SKIP_BYTES = 2L << 30;
     public static final int MAX_ENTRIES = 100_000;
     private static final int MAX_DEPTH = 16;
+    private static final int CHUNK = 1 << 20;
 
     private final List<Diagnostic> diagnostics;
     private long totalBytes;
     private int entries;
-    /** Counts the bytes read from the archive file itself, to tell expansion ratio. */
-    private CountingStream raw;
 
     public BundleReader(List<Diagnostic> diagnostics) {
         this.diagnostics = diagnostics;
@@ -89,9 +98,7 @@ public final class BundleReader {
 
     private void expandFile(Path f, List<ImportSource> out, boolean named) {
         String name = f.toString();
-        try (CountingStream counting = new CountingStream(Files.newInputStream(f));
-             InputStream in = new BufferedInputStream(counting)) {
-            raw = counting;
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
             ArchiveKind kind = sniff(in);
             if (kind == ArchiveKind.NONE) {
                 long size = Files.size(f);
@@ -124,57 +131,87 @@ public final class BundleReader {
     }
 
     private void readArchive(ArchiveKind kind, InputStream in, String name, List<ImportSource> out) {
+        int before = out.size();
         try {
             switch (kind) {
                 case GZIP -> {
-                    InputStream gz = new BufferedInputStream(new GZIPInputStream(in, 65536), 65536);
+                    CountingGzip gzip = new CountingGzip(in);
+                    InputStream gz = new BufferedInputStream(gzip, 65536);
                     ArchiveKind inner = sniff(gz);
                     if (inner == ArchiveKind.TAR) {
-                        readTar(gz, name, out);
+                        readTar(gz, name, out, gzip::compressedBytes);
                     } else if (inner == ArchiveKind.NONE) {
-                        byte[] data = readCapped(gz, name);
+                        String entry = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name + "!";
+                        Chunks data = readCapped(gz, entry, gzip::compressedBytes);
                         if (data != null) {
-                            String entry = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name + "!";
-                            out.add(new ImportSource(entry, data.length, () -> new ByteArrayInputStream(data)));
+                            out.add(new ImportSource(entry, data.size(), data::open));
                         }
                     } else {
                         diagnostics.add(Diagnostic.warning(name, 0, "archive inside a gzip file other than tar is not read"));
                     }
                 }
-                case TAR -> readTar(in, name, out);
+                case TAR -> readTar(in, name, out, () -> -1);
                 case ZIP -> readZip(in, name, out);
                 default -> { }
             }
         } catch (IOException e) {
             diagnostics.add(Diagnostic.error(name, 0, "archive is damaged or truncated: " + message(e)
-                    + "; kept the " + out.size() + " entries read before it"));
+                    + "; kept the " + (out.size() - before) + " entries read before it"));
         }
     }
 
-    private void readTar(InputStream in, String name, List<ImportSource> out) throws IOException {
+    private void readTar(InputStream in, String name, List<ImportSource> out, LongSupplier compressed) throws IOException {
         TarReader tar = new TarReader(in);
         TarReader.Entry e;
         while ((e = tar.next()) != null) {
+            String entryName = name + "!/" + e.name();
+            if (e.refused() != null) {
+                diagnostics.add(Diagnostic.warning(entryName, 0, e.refused()));
+                if (!skippable(entryName, e.size())) {
+                    return;
+                }
+                continue;
+            }
             if (!e.regularFile() || isHiddenEntry(e.name())) {
+                if (e.size() > MAX_SKIP_BYTES && !skippable(entryName, e.size())) {
+                    return;
+                }
                 continue;
             }
             if (!countEntry(name)) {
                 return;
             }
             if (e.size() > MAX_ENTRY_BYTES) {
-                diagnostics.add(Diagnostic.warning(name + "!/" + e.name(), 0, "entry larger than "
-                        + (MAX_ENTRY_BYTES >> 20) + " MiB skipped"));
+                diagnostics.add(Diagnostic.warning(entryName, 0, "entry of " + mib(e.size()) + " is larger than "
+                        + mib(MAX_ENTRY_BYTES) + " (the per-entry limit): skipped"));
+                if (!skippable(entryName, e.size())) {
+                    return;
+                }
                 continue;
             }
-            byte[] data = readCapped(tar.content(), name + "!/" + e.name());
-            if (data != null) {
-                addEntry(name + "!/" + e.name(), data, out);
+            Chunks data = readCapped(tar.content(), entryName, compressed);
+            if (data == null) {
+                if (!skippable(entryName, tar.remaining())) {
+                    return;
+                }
+                continue;
             }
+            addEntry(entryName, data, out);
         }
     }
 
+    /** Whether stepping over {@code bytes} more of a refused entry is within {@link #MAX_SKIP_BYTES}; said when not. */
+    private boolean skippable(String entryName, long bytes) {
+        if (bytes <= MAX_SKIP_BYTES) {
+            return true;
+        }
+        diagnostics.add(Diagnostic.error(entryName, 0, "the rest of the archive lies behind " + mib(bytes)
+                + " of this entry, more than " + mib(MAX_SKIP_BYTES) + " to step over: stopped reading the archive"));
+        return false;
+    }
+
     private void readZip(InputStream in, String name, List<ImportSource> out) throws IOException {
-        try (ZipInputStream zip = new ZipInputStream(in)) {
+        try (CountingZip zip = new CountingZip(in)) {
             ZipEntry e;
             while ((e = zip.getNextEntry()) != null) {
                 if (e.isDirectory() || isHiddenEntry(e.getName())) {
@@ -183,21 +220,28 @@ public final class BundleReader {
                 if (!countEntry(name)) {
                     return;
                 }
-                byte[] data = readCapped(zip, name + "!/" + e.getName());
+                String entryName = name + "!/" + e.getName();
+                if (e.getSize() > MAX_ENTRY_BYTES) {
+                    diagnostics.add(Diagnostic.warning(entryName, 0, "entry of " + mib(e.getSize()) + " is larger than "
+                            + mib(MAX_ENTRY_BYTES) + " (the per-entry limit): skipped"));
+                    continue;
+                }
+                Chunks data = readCapped(zip, entryName, e.getMethod() == ZipEntry.STORED ? () -> -1 : zip::compressedBytes);
                 if (data != null) {
-                    addEntry(name + "!/" + e.getName(), data, out);
+                    addEntry(entryName, data, out);
                 }
             }
         }
     }
 
     /** An archive inside an archive (a bundle of per-host tarballs) is opened too, once. */
-    private void addEntry(String entryName, byte[] data, List<ImportSource> out) throws IOException {
-        InputStream in = new BufferedInputStream(new ByteArrayInputStream(data));
+    private void addEntry(String entryName, Chunks data, List<ImportSource> out) throws IOException {
+        InputStream in = new BufferedInputStream(data.open());
         ArchiveKind kind = sniff(in);
         if (kind == ArchiveKind.NONE || entryName.chars().filter(c -> c == '!').count() > 1) {
-            out.add(new ImportSource(entryName, data.length, () -> new ByteArrayInputStream(data)));
+            out.add(new ImportSource(entryName, data.size(), data::open));
         } else {
+            totalBytes -= data.size(); // the archive's entries count instead
             readArchive(kind, in, entryName, out);
         }
     }
@@ -219,65 +263,146 @@ public final class BundleReader {
         return true;
     }
 
-    private byte[] readCapped(InputStream in, String entryName) throws IOException {
-        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+    /**
+     * Reads one entry into memory, or returns null (with a diagnostic naming the entry and the limit)
+     * when it grows past {@link #MAX_ENTRY_BYTES}, past {@link #MAX_TOTAL_BYTES} with the entries kept
+     * before it, or past {@link #MAX_RATIO} times the compressed bytes it was inflated from
+     * ({@code compressed} counts them; -1 for an entry that is stored uncompressed). The caller
+     * steps over what is left of it.
+     */
+    private Chunks readCapped(InputStream in, String entryName, LongSupplier compressed) throws IOException {
+        Chunks data = new Chunks();
+        long start = compressed.getAsLong();
         byte[] buf = new byte[65536];
         long n = 0;
         int r;
         while ((r = in.read(buf)) > 0) {
             n += r;
-            if (raw != null && n > RATIO_FLOOR && n > MAX_RATIO * Math.max(1, raw.count)) {
-                diagnostics.add(Diagnostic.error(entryName, 0, "expands more than " + MAX_RATIO
-                        + " times its compressed size: skipped, as an archive bomb"));
+            long packed = compressed.getAsLong() - start;
+            if (start >= 0 && n > RATIO_FLOOR && n > MAX_RATIO * Math.max(1, packed)) {
+                diagnostics.add(Diagnostic.error(entryName, 0, "expands more than " + MAX_RATIO + " times its "
+                        + "compressed size (" + mib(n) + " from " + kib(packed) + " so far, the per-entry limit): "
+                        + "skipped, as an archive bomb"));
                 return null;
             }
-            if (n > MAX_ENTRY_BYTES || totalBytes + n > MAX_TOTAL_BYTES) {
-                diagnostics.add(Diagnostic.error(entryName, 0, "expands past the size limit ("
-                        + (n > MAX_ENTRY_BYTES ? (MAX_ENTRY_BYTES >> 20) + " MiB per entry" : (MAX_TOTAL_BYTES >> 20) + " MiB in all")
-                        + "): skipped, as an archive bomb"));
+            if (n > MAX_ENTRY_BYTES) {
+                diagnostics.add(Diagnostic.error(entryName, 0, "expands past " + mib(MAX_ENTRY_BYTES)
+                        + " (the per-entry limit): skipped, as an archive bomb"));
                 return null;
             }
-            bos.write(buf, 0, r);
+            if (totalBytes + n > MAX_TOTAL_BYTES) {
+                diagnostics.add(Diagnostic.error(entryName, 0, "the entries read add up to more than "
+                        + mib(MAX_TOTAL_BYTES) + " (the limit for all entries together): skipped, as an archive bomb"));
+                return null;
+            }
+            data.write(buf, r);
         }
         totalBytes += n;
-        return bos.toByteArray();
+        return data.trim();
     }
 
-    private static final class CountingStream extends java.io.FilterInputStream {
-        long count;
+    private static String mib(long bytes) {
+        return bytes >= 10L << 20 ? (bytes >> 20) + " MiB" : String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
 
-        CountingStream(InputStream in) {
-            super(in);
+    private static String kib(long bytes) {
+        return bytes >= 10L << 20 ? mib(bytes) : ((bytes + 1023) >> 10) + " KiB";
+    }
+
+    /** An entry's bytes in 1 MiB chunks: no doubling copies while it grows, each open() a fresh stream. */
+    private static final class Chunks {
+        private final List<byte[]> chunks = new ArrayList<>();
+        private int last;
+        private long size;
+
+        void write(byte[] b, int len) {
+            int off = 0;
+            while (off < len) {
+                if (chunks.isEmpty()) {
+                    chunks.add(new byte[Math.min(CHUNK, Math.max(len, 8192))]);
+                    last = 0;
+                }
+                byte[] c = chunks.get(chunks.size() - 1);
+                if (last == c.length) {
+                    if (c.length < CHUNK) {
+                        c = java.util.Arrays.copyOf(c, Math.min(CHUNK, c.length * 2)); // only the first chunk grows
+                        chunks.set(chunks.size() - 1, c);
+                    } else {
+                        c = new byte[CHUNK];
+                        chunks.add(c);
+                        last = 0;
+                    }
+                }
+                int k = Math.min(len - off, c.length - last);
+                System.arraycopy(b, off, c, last, k);
+                last += k;
+                off += k;
+                size += k;
+            }
         }
 
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
+        /** Gives back the unused end of the last chunk. */
+        Chunks trim() {
+            if (!chunks.isEmpty()) {
+                byte[] c = chunks.get(chunks.size() - 1);
+                if (c.length - last > 65536) {
+                    chunks.set(chunks.size() - 1, java.util.Arrays.copyOf(c, last));
+                }
             }
-            return b;
+            return this;
+        }
+
+        long size() {
+            return size;
+        }
+
+        InputStream open() {
+            List<InputStream> parts = new ArrayList<>();
+            for (int i = 0; i < chunks.size(); i++) {
+                parts.add(new ByteArrayInputStream(chunks.get(i), 0, i == chunks.size() - 1 ? last : chunks.get(i).length));
+            }
+            return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
+        }
+    }
+
+    /** Gzip that says how many compressed bytes it has inflated so far (over all its members). */
+    private static final class CountingGzip extends GZIPInputStream {
+        private long earlier;
+        private long last;
+
+        CountingGzip(InputStream in) throws IOException {
+            super(in, 65536);
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
+            long now = inf.getBytesRead();
+            if (now < last) {
+                earlier += last; // a new gzip member reset the inflater
             }
+            last = now;
             return n;
         }
 
-        @Override
-        public long skip(long n) throws IOException {
-            long k = super.skip(n);
-            count += Math.max(0, k);
-            return k;
+        long compressedBytes() {
+            return earlier + last;
+        }
+    }
+
+    /** Zip that says how many compressed bytes of the current entry it has inflated (0 for stored entries). */
+    private static final class CountingZip extends ZipInputStream {
+        CountingZip(InputStream in) {
+            super(in);
+        }
+
+        long compressedBytes() {
+            return inf.getBytesRead();
         }
     }
 
     private static String message(Exception e) {
         String m = e.getMessage();
-        return m == null ? e.getClass().getSimpleName() : m;
+        return m == null ? "read failed" : m;
     }
 }

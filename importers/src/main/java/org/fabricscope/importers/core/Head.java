@@ -39,17 +39,18 @@ public final class Head {
     public static Head of(String content) {
         int start = content.startsWith("\uFEFF") ? 1 : 0;
         List<String> lines = new ArrayList<>();
-        while (lines.size() < MAX_LINES && start < content.length()) {
-            int nl = content.indexOf('\n', start);
-            if (nl < 0) {
-                nl = content.length();
+        int n = content.length();
+        while (lines.size() < MAX_LINES && start < n) {
+            // a line ends at LF, CRLF or a lone CR (classic Mac line ends), as TextLines reads it
+            int nl = start;
+            while (nl < n && content.charAt(nl) != '\n' && content.charAt(nl) != '\r') {
+                nl++;
             }
-            int end = Math.min(nl, start + MAX_LINE_CHARS);
-            if (end == nl && end > start && content.charAt(end - 1) == '\r') {
-                end--;
+            String line = content.substring(start, Math.min(nl, start + MAX_LINE_CHARS));
+            if (line.indexOf('\0') < 0) {
+                lines.add(line); // a line holding a NUL is unreadable by itself; the rest still tells the format
             }
-            lines.add(content.substring(start, end));
-            start = nl + 1;
+            start = nl < n && content.charAt(nl) == '\r' && nl + 1 < n && content.charAt(nl + 1) == '\n' ? nl + 2 : nl + 1;
         }
         return new Head(lines);
     }

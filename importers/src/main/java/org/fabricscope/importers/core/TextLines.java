@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a stream line by line with line numbers. Bytes are decoded as UTF-8 per line (bad bytes
- * become U+FFFD); CR before LF is dropped; a line longer than {@link #MAX_LINE} bytes is cut and
- * flagged so the importer can report it instead of running out of memory. Counts NUL bytes so a
- * binary file can be told from text.
+ * become U+FFFD); a line ends at LF, CRLF or a lone CR (old Mac and some Windows tools end lines
+ * with CR alone), so each of the three counts as one line end; a UTF-8 byte order mark at the very
+ * start is dropped (it is no part of the first line); a line longer than {@link #MAX_LINE} bytes is
+ * cut and flagged so the importer can report it instead of running out of memory. Counts NUL bytes
+ * so a binary file can be told from text, and flags the lines that hold one ({@link #hasNul()}).
  */
 public final class TextLines implements AutoCloseable {
     /** Longest line kept, in bytes. Real tool output lines are under 1 KB. */
@@ -23,7 +25,11 @@ public final class TextLines implements AutoCloseable {
     private boolean truncated;
     private long bytesRead;
     private long nulBytes;
+    private boolean lineHasNul;
     private boolean eof;
+    /** The last line ended in CR: an LF right after it belongs to that line end. */
+    private boolean afterCr;
+    private boolean started;
 
     public TextLines(InputStream in) {
         this.in = in;
@@ -36,6 +42,7 @@ public final class TextLines implements AutoCloseable {
         }
         int n = 0;
         truncated = false;
+        lineHasNul = false;
         boolean any = false;
         while (true) {
             if (pos >= len) {
@@ -50,14 +57,32 @@ public final class TextLines implements AutoCloseable {
                     break;
                 }
                 bytesRead += len;
+                if (!started) {
+                    started = true;
+                    skipBom();
+                    if (pos >= len) {
+                        continue;
+                    }
+                }
+            }
+            byte b = buf[pos++];
+            if (afterCr) {
+                afterCr = false;
+                if (b == '\n') {
+                    continue; // the LF of a CRLF whose CR ended the line before
+                }
             }
             any = true;
-            byte b = buf[pos++];
             if (b == '\n') {
+                break;
+            }
+            if (b == '\r') {
+                afterCr = true;
                 break;
             }
             if (b == 0) {
                 nulBytes++;
+                lineHasNul = true;
             }
             if (n < MAX_LINE) {
                 if (n == line.length) {
@@ -71,10 +96,27 @@ public final class TextLines implements AutoCloseable {
             }
         }
         lineNumber++;
-        if (n > 0 && line[n - 1] == '\r') {
-            n--;
-        }
         return new String(line, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** Drops EF BB BF at the start of the stream (read as one chunk of at least 3 bytes, or not at all). */
+    private void skipBom() throws IOException {
+        while (len < 3) {
+            int more = in.read(buf, len, buf.length - len);
+            if (more <= 0) {
+                break;
+            }
+            len += more;
+            bytesRead += more;
+        }
+        if (len >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF) {
+            pos = 3;
+        }
+    }
+
+    /** Whether the line last returned holds a NUL byte: binary data, which no tool prints in a text line. */
+    public boolean hasNul() {
+        return lineHasNul;
     }
 
     /** 1-based number of the line last returned. */

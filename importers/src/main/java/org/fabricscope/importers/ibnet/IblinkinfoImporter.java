@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.core.Guids;
@@ -44,13 +45,24 @@ public final class IblinkinfoImporter extends LineImporter {
     }
 
     private FabricNode current;
+    /** The header above was refused (its GUID out of range): its port lines are skipped with it. */
+    private boolean skipping;
     private NodeKind currentKind;
     private String currentName;
     private final Map<Integer, FabricNode> lids = new HashMap<>();
     private final List<PendingLink> links = new ArrayList<>();
 
+    /** One line; a field out of range (LID, port, GUID, rate) skips it with a diagnostic. */
     @Override
     protected void line(String raw) {
+        try {
+            record(raw);
+        } catch (Numbers.OutOfRange e) {
+            bad(e.getMessage() + "; line skipped");
+        }
+    }
+
+    private void record(String raw) {
         String l = raw.strip();
         if (l.isEmpty() || l.startsWith("#") || l.startsWith("ibwarn:")) {
             return;
@@ -65,10 +77,21 @@ public final class IblinkinfoImporter extends LineImporter {
             currentName = h.group(3).strip();
             current = null;
             if (h.group(2) != null) {
-                current = builder.node(Guids.parse(h.group(2)), currentKind);
+                long guid;
+                try {
+                    guid = IbnetdiscoverImporter.guid(h.group(2), "node GUID");
+                } catch (Numbers.OutOfRange e) {
+                    currentKind = null;
+                    currentName = null;
+                    bad(e.getMessage() + "; the ports below it are skipped");
+                    skipping = true;
+                    return;
+                }
+                current = builder.node(guid, currentKind);
                 builder.offerDescription(current, currentName);
                 builder.setEvidence(current, evidence(l));
             }
+            skipping = false;
             return;
         }
         Matcher p = PORT.matcher(l);
@@ -77,10 +100,30 @@ public final class IblinkinfoImporter extends LineImporter {
                     + IbnetdiscoverImporter.shorten(l));
             return;
         }
+        if (skipping && p.group(2) == null) {
+            return; // a port of a node whose header was refused
+        }
+        // every number first: a line with one out of range changes nothing
+        long portGuid = p.group(1) == null ? 0 : IbnetdiscoverImporter.guid(p.group(1), "port GUID");
+        int lid = Numbers.lid(p.group(3));
+        int portNo = Numbers.port(p.group(4));
+        String ext = p.group(5).strip();
+        int extNo = ext.isEmpty() ? 0 : Numbers.port(ext);
+        String link = p.group(6);
+        Matcher up = LINK_UP.matcher(link);
+        boolean isUp = up.matches();
+        double laneGbps = isUp && up.group(3) == null ? gbps(up.group(2)) : -1;
+        Matcher r = REMOTE.matcher(p.group(7));
+        boolean remoteKnown = r.matches();
+        int remoteLid = remoteKnown && r.group(1) != null ? Numbers.lid(r.group(1)) : -1;
+        int remotePort = remoteKnown && r.group(1) != null ? Numbers.port(r.group(2)) : -1;
+        String remoteNote = remoteKnown ? r.group(5) : p.group(7);
+        Matcher cs = COULD_SPEED.matcher(remoteNote);
+        double couldGbps = cs.find() ? gbps(cs.group(1)) : -1;
         FabricNode node = current;
         if (p.group(1) != null) {
             // a port GUID: a CA's port line and -l lines start with it
-            long guid = Guids.parse(p.group(1));
+            long guid = portGuid;
             FabricNode known = builder.findNodeByPortGuid(guid);
             if (known != null) {
                 node = known;
@@ -98,32 +141,27 @@ public final class IblinkinfoImporter extends LineImporter {
             bad("port line with no node: it must follow a \"Switch: 0x<guid> <name>:\" or \"CA: <name>:\" header");
             return;
         }
-        int lid = parseInt(p.group(3));
-        int portNo = parseInt(p.group(4));
         Port port = builder.port(node, portNo);
         if (node.isSwitch()) {
             if (lid > 0 && node.lid() == 0) {
                 builder.setSwitchPort0(node, lid, 0, null);
             }
         } else {
-            builder.setPortAddress(port, p.group(1) != null ? Guids.parse(p.group(1)) : 0, lid, 0);
+            builder.setPortAddress(port, portGuid, lid, 0);
         }
         if (lid > 0) {
             lids.putIfAbsent(lid, node);
         }
-        String ext = p.group(5).strip();
-        if (!ext.isEmpty() && parseInt(ext) > 0) {
-            builder.setExtNumber(port, parseInt(ext));
+        if (extNo > 0) {
+            builder.setExtNumber(port, extNo);
         }
-        String link = p.group(6);
         LinkWidth width = null;
         LinkSpeed speed = null;
         PortState state;
         PhysState phys;
-        Matcher up = LINK_UP.matcher(link);
-        if (up.matches()) {
+        if (isUp) {
             width = LinkWidth.parse(up.group(1));
-            speed = up.group(3) != null ? LinkSpeed.FDR10 : LinkSpeed.fromLaneGbps(Double.parseDouble(up.group(2)));
+            speed = up.group(3) != null ? LinkSpeed.FDR10 : LinkSpeed.fromLaneGbps(laneGbps);
             state = PortState.parse(up.group(4));
             phys = PhysState.parse(up.group(5));
         } else {
@@ -137,15 +175,12 @@ public final class IblinkinfoImporter extends LineImporter {
         }
         LinkWidth couldW = null;
         LinkSpeed couldS = null;
-        Matcher r = REMOTE.matcher(p.group(7));
-        String remoteNote = r.matches() ? r.group(5) : p.group(7);
         Matcher cw = COULD_WIDTH.matcher(remoteNote);
         if (cw.find()) {
             couldW = LinkWidth.parse(cw.group(1));
         }
-        Matcher cs = COULD_SPEED.matcher(remoteNote);
-        if (cs.find()) {
-            couldS = LinkSpeed.fromLaneGbps(Double.parseDouble(cs.group(1)));
+        if (couldGbps >= 0) {
+            couldS = LinkSpeed.fromLaneGbps(couldGbps);
         }
         Matcher cn = COULD_NAME.matcher(remoteNote);
         if (couldS == null && cn.find()) {
@@ -157,9 +192,22 @@ public final class IblinkinfoImporter extends LineImporter {
         Evidence ev = evidence(l);
         builder.setPortRate(port, width, speed);
         builder.setPortState(port, state, phys, couldW, couldS, ev);
-        if (r.matches() && r.group(1) != null && state != PortState.DOWN) {
-            links.add(new PendingLink(port, parseInt(r.group(1)), parseInt(r.group(2)), r.group(4), width, speed, ev));
+        if (remoteLid >= 0 && state != PortState.DOWN) {
+            links.add(new PendingLink(port, remoteLid, remotePort, r.group(4), width, speed, ev));
         }
+    }
+
+    /** A lane rate such as {@code 53.125}; text that is no number ({@code 1.2.3}) is out of range. */
+    private static double gbps(String text) {
+        try {
+            double v = Double.parseDouble(text);
+            if (v >= 0 && v < 1e6) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new Numbers.OutOfRange("rate", text + " Gbps", "a decimal number of Gbps");
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.core.Guids;
@@ -57,8 +58,20 @@ public final class IbnetdiscoverImporter extends LineImporter {
         blockGuid = -1;
     }
 
+    /**
+     * One line. A number outside its field's range (a LID past 16 bits, a port past 8, a GUID past
+     * 64) skips the line with a diagnostic: nothing of it reaches the model.
+     */
     @Override
     protected void line(String raw) {
+        try {
+            record(raw);
+        } catch (Numbers.OutOfRange e) {
+            bad(e.getMessage() + "; line skipped");
+        }
+    }
+
+    private void record(String raw) {
         String l = raw.strip();
         if (l.startsWith("< ")) {
             warnDiff();
@@ -110,15 +123,15 @@ public final class IbnetdiscoverImporter extends LineImporter {
             current = null;
         }
         String key = m.group(1);
-        long v = Guids.parse(m.group(2));
+        String text = m.group(2);
         switch (key) {
             case "vendid" -> {
                 resetBlock();
-                vendorId = (int) v;
+                vendorId = (int) hex(text, 0xFFFFFF, "vendor id"); // 24 bits (an IEEE OUI)
             }
-            case "devid" -> deviceId = (int) v;
-            case "sysimgguid" -> sysImgGuid = v;
-            default -> blockGuid = v;
+            case "devid" -> deviceId = (int) hex(text, 0xFFFF, "device id");
+            case "sysimgguid" -> sysImgGuid = guid(text, "system image GUID");
+            default -> blockGuid = guid(text, key);
         }
     }
 
@@ -128,12 +141,26 @@ public final class IbnetdiscoverImporter extends LineImporter {
             case "Ca" -> NodeKind.CA;
             default -> NodeKind.ROUTER;
         };
-        int numPorts = parseInt(m.group(2));
+        current = null; // until this line is read: a bad one must not take the port lines below it
+        int numPorts = (int) Numbers.decimal(m.group(2), 0, Numbers.MAX_PORT, "port count");
         long guid = Guids.parse(m.group(4));
         if (!Guids.isValid(guid)) {
-            bad("node id \"" + m.group(3) + "-" + m.group(4) + "\" is not a GUID");
-            current = null;
+            bad("node id \"" + m.group(3) + "-" + m.group(4) + "\" is not a GUID"
+                    + (m.group(4).length() > 16 ? " (more than 64 bits)" : ""));
             return;
+        }
+        String comment = m.group(5);
+        Matcher c = null;
+        int lid = -1;
+        int lmc = 0;
+        if (comment != null) {
+            c = (kind == NodeKind.SWITCH ? SWITCH_COMMENT : CA_COMMENT).matcher(comment);
+            if (!c.matches()) {
+                c = null;
+            } else if (kind == NodeKind.SWITCH && c.group(2) != null) {
+                lid = Numbers.lid(c.group(3));
+                lmc = (int) Numbers.decimal(c.group(4), 0, Numbers.MAX_LMC, "LMC");
+            }
         }
         if (Guids.isValid(blockGuid) && blockGuid != guid) {
             bad("node line names " + Guids.format(guid) + " but the block above gave " + Guids.format(blockGuid)
@@ -145,22 +172,10 @@ public final class IbnetdiscoverImporter extends LineImporter {
         }
         builder.setNodeInfo(n, numPorts, sysImgGuid, vendorId, deviceId);
         builder.setEvidence(n, evidence(m.group(0)));
-        String comment = m.group(5);
-        if (comment != null) {
-            if (kind == NodeKind.SWITCH) {
-                Matcher c = SWITCH_COMMENT.matcher(comment);
-                if (c.matches()) {
-                    builder.setDescription(n, c.group(1));
-                    if (c.group(2) != null) {
-                        builder.setSwitchPort0(n, parseInt(c.group(3)), parseInt(c.group(4)),
-                                "enhanced".equals(c.group(2)));
-                    }
-                }
-            } else {
-                Matcher c = CA_COMMENT.matcher(comment);
-                if (c.matches()) {
-                    builder.setDescription(n, c.group(1));
-                }
+        if (c != null) {
+            builder.setDescription(n, c.group(1), evidence(m.group(0)));
+            if (lid >= 0) {
+                builder.setSwitchPort0(n, lid, lmc, "enhanced".equals(c.group(2)));
             }
         }
         current = n;
@@ -176,12 +191,12 @@ public final class IbnetdiscoverImporter extends LineImporter {
                 bad("expected a port line like [1]\t\"S-<guid>\"[2]\t\t# \"<name>\" lid 5 4xHDR; got: " + shorten(l));
                 return;
             }
-            f.localPort = parseInt(m.group(1));
+            f.localPort = Numbers.port(m.group(1));
             f.localPortGuid = m.group(2);
             f.localExt = m.group(3);
             f.peerKind = m.group(4).charAt(0);
             f.peerGuid = m.group(5);
-            f.peerPort = parseInt(m.group(6));
+            f.peerPort = Numbers.port(m.group(6));
             f.peerExt = m.group(7);
             f.peerPortGuid = m.group(8);
             f.comment = m.group(9);
@@ -190,35 +205,34 @@ public final class IbnetdiscoverImporter extends LineImporter {
             bad("port line outside a node: it must follow a Switch, Ca or Rt line");
             return;
         }
-        Port local = builder.port(current, f.localPort);
-        long localPortGuid = f.localPortGuid == null ? 0 : Guids.parse(f.localPortGuid);
+        // Every field is read and checked before anything reaches the model: a bad one skips the line.
+        int localPortNo = checkedPort(f.localPort);
+        int peerPortNo = checkedPort(f.peerPort);
+        long localPortGuid = f.localPortGuid == null ? 0 : guid(f.localPortGuid, "port GUID");
+        long peerGuid = Guids.parse(f.peerGuid);
+        long peerPortGuid = f.peerPortGuid == null ? 0 : guid(f.peerPortGuid, "peer port GUID");
+        if (!Guids.isValid(peerGuid)) {
+            bad("peer id is not a GUID" + (f.peerGuid.length() > 16 ? " (more than 64 bits)" : ""));
+            return;
+        }
+        int localExt = f.localExt == null ? -1 : Numbers.port(f.localExt);
+        int peerExt = f.peerExt == null ? -1 : Numbers.port(f.peerExt);
         NodeKind peerKind = switch (f.peerKind) {
             case 'S' -> NodeKind.SWITCH;
             case 'R' -> NodeKind.ROUTER;
             default -> NodeKind.CA;
         };
-        long peerGuid = Guids.parse(f.peerGuid);
-        long peerPortGuid = f.peerPortGuid == null ? 0 : Guids.parse(f.peerPortGuid);
-        if (!Guids.isValid(peerGuid)) {
-            bad("peer id is not a GUID");
-            return;
-        }
-        FabricNode peer = builder.node(peerGuid, peerKind);
-        Port remote = builder.port(peer, f.peerPort);
-        if (f.localExt != null) {
-            builder.setExtNumber(local, parseInt(f.localExt));
-        }
-        if (f.peerExt != null) {
-            builder.setExtNumber(remote, parseInt(f.peerExt));
-        }
-        RateToken rate = null;
         String comment = f.comment;
+        boolean commentOk = false;
+        int localLid = -1;
+        int localLmc = 0;
+        int peerLid = -1;
         if (comment != null) {
-            boolean ok = f.scanComment(comment);
-            if (!ok) {
+            commentOk = f.scanComment(comment);
+            if (!commentOk) {
                 Matcher c = portComment.reset(comment);
-                ok = c.matches();
-                if (ok) {
+                commentOk = c.matches();
+                if (commentOk) {
                     f.localLid = c.group(1);
                     f.localLmc = c.group(2);
                     f.peerDescription = c.group(3);
@@ -226,12 +240,30 @@ public final class IbnetdiscoverImporter extends LineImporter {
                     f.rateToken = c.group(5);
                 }
             }
-            if (ok) {
+            if (commentOk) {
                 if (f.localLid != null) {
-                    builder.setPortAddress(local, localPortGuid, parseInt(f.localLid), parseInt(f.localLmc));
+                    localLid = Numbers.lid(f.localLid);
+                    localLmc = (int) Numbers.decimal(f.localLmc, 0, Numbers.MAX_LMC, "LMC");
+                }
+                peerLid = Numbers.lid(f.peerLid);
+            }
+        }
+        Port local = builder.port(current, localPortNo);
+        FabricNode peer = builder.node(peerGuid, peerKind);
+        Port remote = builder.port(peer, peerPortNo);
+        if (localExt >= 0) {
+            builder.setExtNumber(local, localExt);
+        }
+        if (peerExt >= 0) {
+            builder.setExtNumber(remote, peerExt);
+        }
+        RateToken rate = null;
+        if (comment != null) {
+            if (commentOk) {
+                if (localLid >= 0) {
+                    builder.setPortAddress(local, localPortGuid, localLid, localLmc);
                 }
                 builder.offerDescription(peer, f.peerDescription);
-                int peerLid = parseInt(f.peerLid);
                 if (peer.isSwitch()) {
                     if (peer.lid() == 0) {
                         builder.setSwitchPort0(peer, peerLid, 0, null);
@@ -258,6 +290,33 @@ public final class IbnetdiscoverImporter extends LineImporter {
             builder.setPortRate(remote, rate.width, rate.speed);
         }
         builder.link(local, remote, rate == null ? null : rate.width, rate == null ? null : rate.speed, evidence(l));
+    }
+
+    /** A port number the scanner read (at most 9 digits): 0..255. */
+    private static int checkedPort(int port) {
+        if (port < 0 || port > Numbers.MAX_PORT) {
+            throw new Numbers.OutOfRange("port", String.valueOf(port), "0.." + Numbers.MAX_PORT);
+        }
+        return port;
+    }
+
+    /** A GUID field: at most 16 hex digits (64 bits), never 0 or all ones. */
+    static long guid(String text, String field) {
+        long g = Guids.parse(text);
+        if (!Guids.isValid(g)) {
+            throw new Numbers.OutOfRange(field, text, "1 to 16 hex digits, 64 bits");
+        }
+        return g;
+    }
+
+    /** A hex id ({@code 0x2c9}) of at most {@code max}. */
+    static long hex(String text, long max, String field) {
+        String t = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+        long v = Guids.parse(t); // -1 past 16 digits, -2 for all ones: both out of range
+        if (v < 0 || v > max) {
+            throw new Numbers.OutOfRange(field, "0x" + t, "0x0..0x" + Long.toHexString(max));
+        }
+        return v;
     }
 
     static String shorten(String s) {

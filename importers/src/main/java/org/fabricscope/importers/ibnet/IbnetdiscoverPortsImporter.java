@@ -4,8 +4,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.fabric.FabricNode;
-import org.fabricscope.model.core.Guids;
 import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.fabric.LinkWidth;
 import org.fabricscope.model.fabric.NodeKind;
@@ -22,24 +22,40 @@ public final class IbnetdiscoverPortsImporter extends LineImporter {
                     + "(?:\\s+-\\s+(SW|CA|RT)\\s+(\\d+)\\s+(\\d+)\\s+0x([0-9a-fA-F]+)\\s+\\(\\s*'(.*)'\\s+-\\s+'(.*)'\\s*\\)"
                     + "|\\s+'(.*)')?\\s*$");
 
+    /** One line; a LID, port or GUID out of range skips it with a diagnostic. */
     @Override
     protected void line(String raw) {
+        try {
+            record(raw);
+        } catch (Numbers.OutOfRange e) {
+            bad(e.getMessage() + "; line skipped");
+        }
+    }
+
+    private void record(String raw) {
         String l = content(raw);
         Matcher m = l == null ? null : matchOrReport(LINE, l, "an ibnetdiscover -p line like \"SW     2    1 0x0002c90200400000 4x HDR - CA ...\"");
         if (m == null) {
             return;
         }
-        FabricNode local = node(m.group(1), Guids.parse(m.group(4)), m.group(11) != null ? m.group(11) : m.group(13));
-        Port lp = builder.port(local, parseInt(m.group(3)));
-        address(local, lp, parseInt(m.group(2)), Guids.parse(m.group(4)));
+        long localGuid = IbnetdiscoverImporter.guid(m.group(4), "GUID");
+        int localLid = Numbers.lid(m.group(2));
+        int localPort = Numbers.port(m.group(3));
+        boolean peered = m.group(7) != null;
+        long remoteGuid = peered ? IbnetdiscoverImporter.guid(m.group(10), "peer GUID") : 0;
+        int remoteLid = peered ? Numbers.lid(m.group(8)) : 0;
+        int remotePort = peered ? Numbers.port(m.group(9)) : 0;
+        FabricNode local = node(m.group(1), localGuid, m.group(11) != null ? m.group(11) : m.group(13));
+        Port lp = builder.port(local, localPort);
+        address(local, lp, localLid, localGuid);
         LinkWidth w = LinkWidth.parse(m.group(5));
         LinkSpeed s = LinkSpeed.parse(m.group(6));
-        if (m.group(7) == null) {
+        if (!peered) {
             return;
         }
-        FabricNode remote = node(m.group(7), Guids.parse(m.group(10)), m.group(12));
-        Port rp = builder.port(remote, parseInt(m.group(9)));
-        address(remote, rp, parseInt(m.group(8)), Guids.parse(m.group(10)));
+        FabricNode remote = node(m.group(7), remoteGuid, m.group(12));
+        Port rp = builder.port(remote, remotePort);
+        address(remote, rp, remoteLid, remoteGuid);
         builder.setPortRate(lp, w, s);
         builder.setPortRate(rp, w, s);
         builder.link(lp, rp, w, s, evidence(l));

@@ -6,6 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Guids;
 
 /**
@@ -17,13 +18,22 @@ import org.fabricscope.model.core.Guids;
 public final class IbqueryerrorsImporter extends LineImporter {
     private static final Pattern NODE = Pattern.compile("^Errors for (?:0x([0-9a-fA-F]+)\\s+)?\"(.*)\"\\s*$");
     private static final Pattern PORT = Pattern.compile("^GUID 0x([0-9a-fA-F]+) port (\\d+|ALL):(.*)$");
-    private static final Pattern COUNTER = Pattern.compile("\\[(\\w+) == (\\d+)(?: \\([^)]*\\))?\\]");
+    private static final Pattern COUNTER = Pattern.compile("\\[(\\w+) == (-?\\d+)(?: \\([^)]*\\))?\\]");
 
     private String nodeName;
     private long nodeGuid;
 
+    /** One line; a GUID or port out of range skips it, a counter out of range only that counter. */
     @Override
     protected void line(String raw) {
+        try {
+            record(raw);
+        } catch (Numbers.OutOfRange e) {
+            bad(e.getMessage() + "; line skipped");
+        }
+    }
+
+    private void record(String raw) {
         String l = raw.strip();
         if (l.isEmpty() || l.startsWith("##") || l.startsWith("Link info:") || l.startsWith("Data Counters for")
                 || l.startsWith("ibwarn:")) {
@@ -31,8 +41,9 @@ public final class IbqueryerrorsImporter extends LineImporter {
         }
         Matcher n = NODE.matcher(l);
         if (n.matches()) {
-            nodeGuid = n.group(1) == null ? 0 : Guids.parse(n.group(1));
+            nodeGuid = 0;
             nodeName = n.group(2);
+            nodeGuid = n.group(1) == null ? 0 : IbnetdiscoverImporter.guid(n.group(1), "node GUID");
             if (Guids.isValid(nodeGuid) && builder.findNode(nodeGuid) == null) {
                 // Only switches are printed with their node GUID: ibqueryerrors alone still names the bad ports.
                 org.fabricscope.model.fabric.FabricNode sw = builder.node(nodeGuid, org.fabricscope.model.fabric.NodeKind.SWITCH);
@@ -43,14 +54,16 @@ public final class IbqueryerrorsImporter extends LineImporter {
         }
         Matcher p = PORT.matcher(l);
         if (p.matches()) {
-            long guid = Guids.parse(p.group(1));
+            long guid = IbnetdiscoverImporter.guid(p.group(1), "port GUID");
+            int port = p.group(2).equals("ALL") ? -1 : Numbers.port(p.group(2));
             Map<String, Long> counters = new LinkedHashMap<>();
             Matcher c = COUNTER.matcher(p.group(3));
             while (c.find()) {
                 try {
-                    counters.put(c.group(1), Long.parseUnsignedLong(c.group(2)));
-                } catch (NumberFormatException e) {
-                    bad("counter " + c.group(1) + " value out of range");
+                    counters.put(c.group(1), Numbers.unsigned64(c.group(2), c.group(1)));
+                } catch (Numbers.OutOfRange e) {
+                    // PMA counters are 64-bit unsigned: a negative or longer value is no reading; the others are
+                    bad(e.getMessage() + "; that counter is skipped");
                 }
             }
             if (counters.isEmpty()) {
@@ -59,7 +72,7 @@ public final class IbqueryerrorsImporter extends LineImporter {
             if (p.group(2).equals("ALL")) {
                 return; // the node's total; the per-port lines that follow place each counter
             }
-            builder.counters(0, parseInt(p.group(2)), Guids.isValid(nodeGuid) ? nodeGuid : guid, nodeName,
+            builder.counters(0, port, Guids.isValid(nodeGuid) ? nodeGuid : guid, nodeName,
                     counters, evidence(l), false);
             return;
         }

@@ -6,6 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Evidence;
 
 /**
@@ -39,9 +40,12 @@ public final class PerfqueryImporter extends LineImporter {
                             + " cannot be matched to a port; run perfquery with a LID");
                     lid = -1;
                 } else {
-                    lid = parseInt(h.group(2));
+                    lid = checked(() -> Numbers.lid(h.group(2)));
                 }
-                port = parseInt(h.group(4));
+                port = checked(() -> Numbers.port(h.group(4)));
+                if (port < 0) {
+                    lid = -1;
+                }
                 headerEvidence = evidence(l);
                 counters = new LinkedHashMap<>();
             }
@@ -64,16 +68,33 @@ public final class PerfqueryImporter extends LineImporter {
         if (name.equals("PortSelect") || name.startsWith("CounterSelect") || name.equals("CapabilityMask")) {
             return;
         }
+        if (lid < 0) {
+            return; // counters of a refused header (reported there)
+        }
         try {
-            counters.put(name, Long.parseUnsignedLong(value));
-        } catch (NumberFormatException e) {
-            bad("counter " + name + " has no whole-number value: \"" + value + "\"");
+            counters.put(name, Numbers.unsigned64(value, name));
+        } catch (Numbers.OutOfRange e) {
+            bad(Numbers.isDecimal(value) ? e.getMessage() + "; that counter is skipped"
+                    : "counter " + name + " has no whole-number value: \"" + value + "\"");
         }
     }
 
     @Override
     protected void end() {
         flush();
+    }
+
+    /**
+     * A LID or port of a header: out of range, the header's counters are skipped (reported once
+     * here) rather than placed on a port the number wrapped to.
+     */
+    private int checked(java.util.function.IntSupplier field) {
+        try {
+            return field.getAsInt();
+        } catch (Numbers.OutOfRange e) {
+            bad(e.getMessage() + "; the counters under this header are skipped");
+            return -1;
+        }
     }
 
     private void flush() {

@@ -37,7 +37,7 @@ public final class AllocatableImporter {
             return;
         }
         String text = new String(bytes, StandardCharsets.UTF_8).replace("\uFEFF", "");
-        String[] lines = text.split("\r?\n", -1);
+        String[] lines = text.split("\r\n|\r|\n", -1); // LF, CRLF or a lone CR
         String fileNode = nodeFromFileName(source);
         String pendingName = null;
         int maps = 0;

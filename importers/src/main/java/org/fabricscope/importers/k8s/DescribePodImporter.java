@@ -9,6 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;
@@ -28,6 +30,7 @@ import org.fabricscope.model.k8s.Toleration;
 public final class DescribePodImporter extends LineImporter {
     private static final Pattern FIELD = Pattern.compile("^([A-Za-z][A-Za-z -]*):(?:\\s+(.*))?$");
     private static final Pattern SUB = Pattern.compile("^(\\s+)([^:]+?):(?:\\s+(.*))?$");
+    private static final Pattern REPEAT = Pattern.compile("\\(x(\\d+) over");
 
     private Pod pod;
     private String top;
@@ -229,17 +232,49 @@ public final class DescribePodImporter extends LineImporter {
             return;
         }
         if (eventCols == null && s.startsWith("Type") && s.contains("Reason") && s.contains("Message")) {
-            eventCols = new int[] {l.indexOf("Type"), l.indexOf("Reason"), l.indexOf("Age"), l.indexOf("From"),
-                l.indexOf("Message")};
+            // columns at the header's positions; one the header lacks (-1) stays empty in every row
+            int[] cols = {l.indexOf("Type"), l.indexOf("Reason"), l.indexOf("Age"), l.indexOf("From"), l.indexOf("Message")};
+            List<String> missing = new ArrayList<>();
+            String[] names = {"Type", "Reason", "Age", "From", "Message"};
+            int previous = -1;
+            boolean ordered = true;
+            for (int i = 0; i < cols.length; i++) {
+                if (cols[i] < 0) {
+                    missing.add(names[i]);
+                } else {
+                    ordered &= cols[i] > previous;
+                    previous = cols[i];
+                }
+            }
+            if (!ordered) {
+                bad("Events header has its columns out of order; rows are split at runs of two or more spaces");
+                eventCols = new int[0];
+            } else {
+                if (!missing.isEmpty()) {
+                    bad("Events header lacks the " + String.join(", ", missing) + " column" + (missing.size() > 1 ? "s" : "")
+                            + "; read as empty in every row");
+                }
+                eventCols = cols;
+            }
             return;
         }
         String[] cols;
-        if (eventCols != null && l.length() > eventCols[4] && eventCols[4] > 0
-                && l.substring(eventCols[4] - 1, eventCols[4]).isBlank()) {
+        int message = eventCols == null || eventCols.length < 5 ? -1 : eventCols[4];
+        if (message > 0 && l.length() > message && l.substring(message - 1, message).isBlank()) {
             cols = new String[5];
             for (int i = 0; i < 5; i++) {
                 int from = eventCols[i];
-                int to = i < 4 ? eventCols[i + 1] : l.length();
+                if (from < 0) {
+                    cols[i] = "";
+                    continue;
+                }
+                int to = l.length();
+                for (int j = i + 1; j < 5; j++) {
+                    if (eventCols[j] >= 0) {
+                        to = eventCols[j];
+                        break;
+                    }
+                }
                 cols[i] = from < l.length() ? l.substring(from, Math.min(to, l.length())).strip() : "";
             }
         } else {
@@ -281,14 +316,23 @@ public final class DescribePodImporter extends LineImporter {
         Evidence ev = new Evidence(source, p.line, "pod " + p.namespace + "/" + p.name + " " + phase
                 + (p.node == null ? "" : " on " + p.node) + " requests "
                 + KubeObjectImporter.compact(spec.effectiveRequests()));
+        String indexProblem = JobIdentity.indexProblem(p.name, p.labels);
+        if (indexProblem != null) {
+            builder.diagnostic(Diagnostic.warning(source, p.line, indexProblem));
+        }
         builder.k8s().pod(new K8sPod(p.name, p.namespace, p.node, phase, p.labels, JobIdentity.of(p.name, p.labels), spec,
                 ev), true);
         for (int i = 0; i < p.events.size(); i++) {
             String[] c = p.events.get(i);
             int count = 1;
-            Matcher x = Pattern.compile("\\(x(\\d+) over").matcher(c[2]);
+            Matcher x = REPEAT.matcher(c[2]);
             if (x.find()) {
-                count = Integer.parseInt(x.group(1));
+                try {
+                    count = Numbers.nonNegativeInt(x.group(1), "event count");
+                } catch (Numbers.OutOfRange e) {
+                    builder.diagnostic(Diagnostic.warning(source, p.eventLines.get(i), e.getMessage() + "; event skipped"));
+                    continue;
+                }
             }
             builder.k8s().event(K8sEvent.of(p.namespace, "Pod", p.name, c[0], c[1], c[4], count, c[3],
                     new Evidence(source, p.eventLines.get(i), String.join("  ", c))));

@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.k8s.K8sEvent;
 
 /**
@@ -30,8 +31,17 @@ public final class EventsTableImporter extends LineImporter {
         starts = null;
     }
 
+    /** One row; a count out of range skips it with a diagnostic. */
     @Override
     protected void line(String raw) {
+        try {
+            record(raw);
+        } catch (Numbers.OutOfRange e) {
+            bad(e.getMessage() + "; event skipped");
+        }
+    }
+
+    private void record(String raw) {
         String l = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
         if (l.isBlank()) {
             return;
@@ -69,11 +79,11 @@ public final class EventsTableImporter extends LineImporter {
                 case "OBJECT" -> object = v;
                 case "MESSAGE" -> message = v;
                 case "SOURCE" -> source = v;
-                case "COUNT" -> count = Math.max(1, parseInt(v));
+                case "COUNT" -> count = Numbers.isDecimal(v) ? Math.max(1, Numbers.nonNegativeInt(v, "event count")) : 1;
                 case "LAST SEEN" -> {
                     Matcher x = REPEAT.matcher(v);
                     if (x.find()) {
-                        count = Integer.parseInt(x.group(1));
+                        count = Numbers.nonNegativeInt(x.group(1), "event count");
                     }
                 }
                 default -> { }

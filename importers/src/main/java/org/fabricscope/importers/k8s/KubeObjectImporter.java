@@ -11,6 +11,7 @@ import java.util.Set;
 
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;
@@ -25,7 +26,6 @@ import org.fabricscope.model.k8s.TrainingJob;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -46,6 +46,8 @@ public final class KubeObjectImporter {
     private byte[] bytes;
     private int[] lineStarts;
     private boolean json;
+    /** Objects read so far (items of a List each count), for "kept the N object(s) read before". */
+    private int objects;
 
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
         this.source = source;
@@ -60,8 +62,10 @@ public final class KubeObjectImporter {
         this.lineStarts = lineStarts(bytes);
         this.json = looksLikeJson(bytes);
         ObjectMapper mapper = json ? KubeMappers.json() : KubeMappers.yaml();
-        int objects = 0;
-        try (JsonParser p = mapper.createParser(bytes)) {
+        this.objects = 0;
+        JsonParser p = null;
+        try {
+            p = mapper.createParser(bytes);
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 if (cancel.isCancelled()) {
@@ -77,17 +81,23 @@ public final class KubeObjectImporter {
                     p.skipChildren();
                     continue;
                 }
-                objects += readTop(p, line, cancel);
+                readTop(p, line, cancel);
             }
-        } catch (JsonProcessingException e) {
-            String msg = e.getOriginalMessage();
-            builder.diagnostic(Diagnostic.error(source, line(e.getLocation()), "malformed "
-                    + (mapper.getFactory().getFormatName()) + ": " + (msg == null ? e.getClass().getSimpleName()
-                    : msg.lines().findFirst().orElse(msg)) + "; kept the " + objects + " object(s) read before"));
-        } catch (RuntimeException e) {
-            // SnakeYAML limits (aliases, nesting, size) surface as unchecked exceptions
-            builder.diagnostic(Diagnostic.error(source, 0, "could not read: " + e.getMessage() + "; kept the " + objects
-                    + " object(s) read before"));
+        } catch (ImportCancelledException e) {
+            throw e;
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            // malformed text, and SnakeYAML's and Jackson's limits (aliases, nesting, string length)
+            YamlProblems.Problem problem = YamlProblems.describe(e, bytes, p == null ? null : p.currentLocation());
+            builder.diagnostic(Diagnostic.error(source, problem.line(), (json ? "malformed JSON: " : "malformed YAML: ")
+                    + problem.text() + "; kept the " + objects + " object(s) read before"));
+        } finally {
+            if (p != null) {
+                try {
+                    p.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // nothing more to read
+                }
+            }
         }
         if (!skippedKinds.isEmpty()) {
             builder.diagnostic(Diagnostic.info(source, 0, "kinds FabricScope does not use were skipped: "
@@ -113,10 +123,9 @@ public final class KubeObjectImporter {
      * Reads one top-level object, streaming its {@code items} so that each item keeps its line and
      * is kept even when a later item is malformed.
      */
-    private int readTop(JsonParser p, int line, Cancellation cancel) throws IOException {
+    private void readTop(JsonParser p, int line, Cancellation cancel) throws IOException {
         ObjectNode top = (ObjectNode) p.getCodec().createObjectNode();
         boolean hasItems = false;
-        int read = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
@@ -129,7 +138,6 @@ public final class KubeObjectImporter {
                     int itemLine = line(p.currentTokenLocation());
                     JsonNode item = p.readValueAsTree();
                     object(item, itemLine, line(p.currentLocation()));
-                    read++;
                 }
             } else {
                 JsonNode value = p.readValueAsTree();
@@ -138,10 +146,9 @@ public final class KubeObjectImporter {
         }
         String kind = top.path("kind").asText("");
         if (hasItems || kind.endsWith("List")) {
-            return read;
+            return;
         }
         object(top, line, line(p.currentLocation()));
-        return 1;
     }
 
     private static int[] lineStarts(byte[] b) {
@@ -212,6 +219,15 @@ public final class KubeObjectImporter {
     }
 
     private void object(JsonNode o, int line, int endLine) {
+        objects++;
+        try {
+            read(o, line, endLine);
+        } catch (Numbers.OutOfRange e) {
+            builder.diagnostic(Diagnostic.warning(source, line, e.getMessage() + "; object skipped"));
+        }
+    }
+
+    private void read(JsonNode o, int line, int endLine) {
         if (!o.isObject()) {
             builder.diagnostic(Diagnostic.warning(source, line, "list item is not an object; skipped"));
             return;
@@ -260,6 +276,28 @@ public final class KubeObjectImporter {
                 ready, ip, o.path("spec").path("unschedulable").asBoolean(false), ev, ev));
     }
 
+    /**
+     * A count (an event's, a replica spec's): 1 when absent or not a number, as before; a number
+     * that is negative or past 32 bits is {@link Numbers.OutOfRange}, never wrapped.
+     */
+    private static int count(JsonNode n, String field) {
+        if (n.isMissingNode() || n.isNull()) {
+            return 1;
+        }
+        if (n.isFloatingPointNumber()) {
+            double d = n.doubleValue();
+            if (d == Math.rint(d) && d >= 0 && d <= Integer.MAX_VALUE) {
+                return (int) d;
+            }
+            throw new Numbers.OutOfRange(field, n.asText(), "0.." + Integer.MAX_VALUE);
+        }
+        String text = n.isIntegralNumber() ? n.bigIntegerValue().toString() : n.isTextual() ? n.textValue().strip() : null;
+        if (text == null || !Numbers.isDecimal(text)) {
+            return 1;
+        }
+        return Numbers.nonNegativeInt(text, field);
+    }
+
     static String compact(Map<String, Quantity> m) {
         StringBuilder sb = new StringBuilder("{");
         m.forEach((k, v) -> sb.append(sb.length() > 1 ? "," : "").append('"').append(k).append("\":\"").append(v.text()).append('"'));
@@ -275,6 +313,10 @@ public final class KubeObjectImporter {
             node = null;
         }
         String phase = o.path("status").path("phase").asText("Unknown");
+        String indexProblem = JobIdentity.indexProblem(name, labels);
+        if (indexProblem != null) {
+            builder.diagnostic(Diagnostic.warning(source, line, indexProblem));
+        }
         PodSpecSummary spec = cited(KubeSpecs.podSpec(meta, o.path("spec"), source, line, builder), line, endLine);
         Evidence ev = new Evidence(source, line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
                 + " requests " + compact(spec.effectiveRequests()));
@@ -285,7 +327,7 @@ public final class KubeObjectImporter {
         JsonNode involved = o.has("regarding") ? o.path("regarding") : o.path("involvedObject");
         String ns = involved.path("namespace").asText(o.path("metadata").path("namespace").asText("default"));
         String message = o.has("note") ? o.path("note").asText("") : o.path("message").asText("");
-        int count = o.has("count") ? o.path("count").asInt(1) : o.path("deprecatedCount").asInt(1);
+        int count = o.has("count") ? count(o.path("count"), "event count") : count(o.path("deprecatedCount"), "event count");
         String reporter = o.path("source").path("component").asText(null);
         if (reporter == null) {
             reporter = o.path("reportingController").asText(o.path("reportingComponent").asText(null));
@@ -314,11 +356,18 @@ public final class KubeObjectImporter {
                 continue;
             }
             s.getValue().properties().forEach(r -> {
+                int n;
+                try {
+                    n = count(r.getValue().path("replicas"), r.getKey() + " replicas");
+                } catch (Numbers.OutOfRange e) {
+                    builder.diagnostic(Diagnostic.warning(source, line, e.getMessage() + "; replica spec skipped"));
+                    return;
+                }
                 JsonNode template = r.getValue().path("template");
                 PodSpecSummary spec = KubeSpecs.podSpec(template.path("metadata"), template.path("spec"), source, line, builder);
-                replicas.add(new TrainingJob.Replica(r.getKey(), r.getValue().path("replicas").asInt(1), spec,
+                replicas.add(new TrainingJob.Replica(r.getKey(), n, spec,
                         new Evidence(source, line, kind + " " + ns + "/" + name + " " + r.getKey() + " x"
-                                + r.getValue().path("replicas").asInt(1) + " requests " + compact(spec.effectiveRequests()))));
+                                + n + " requests " + compact(spec.effectiveRequests()))));
             });
         }
         if (replicas.isEmpty()) {

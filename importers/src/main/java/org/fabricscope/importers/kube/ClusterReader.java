@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.fabricscope.importers.core.Cancellation;
@@ -27,17 +26,20 @@ import org.fabricscope.model.core.Diagnostic;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventList;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.KubernetesListBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.NodeListBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.PodListBuilder;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -91,8 +93,8 @@ public final class ClusterReader {
         List<String> failures = new ArrayList<>();
         int read = 0;
 
-        List<Node> nodes = call(() -> client.nodes().list().getItems(), "list", "nodes", null, prefix + "/nodes",
-                diagnostics, failures, cancel);
+        List<Node> nodes = items(call("/api/v1/nodes", null, NodeList.class, "list", "nodes", null, prefix + "/nodes",
+                diagnostics, failures, cancel));
         if (nodes != null) {
             read++;
             sources.add(KubeJson.source(prefix + "/nodes", new NodeListBuilder().withItems(nodes).build()));
@@ -111,8 +113,8 @@ public final class ClusterReader {
         }
 
         String eventsName = prefix + "/" + ns + "/events";
-        List<Event> events = call(() -> client.v1().events().inNamespace(ns).list().getItems(), "list", "events", ns,
-                eventsName, diagnostics, failures, cancel);
+        List<Event> events = items(call(nsPath(ns, "events"), null, EventList.class, "list", "events", ns,
+                eventsName, diagnostics, failures, cancel));
         if (events != null) {
             read++;
             if (target.narrowed()) {
@@ -145,18 +147,18 @@ public final class ClusterReader {
     private List<Pod> pods(KubeTarget target, String ns, String source, List<Diagnostic> diagnostics,
                            List<String> failures, Cancellation cancel) throws KubeException {
         if (target.selector() != null) {
-            return call(() -> client.pods().inNamespace(ns).withLabelSelector(target.selector()).list().getItems(),
-                    "list", "pods", ns, source, diagnostics, failures, cancel);
+            return items(call(nsPath(ns, "pods"), target.selector(), PodList.class, "list", "pods", ns, source, diagnostics,
+                    failures, cancel));
         }
         if (target.job() == null) {
-            return call(() -> client.pods().inNamespace(ns).list().getItems(), "list", "pods", ns, source, diagnostics,
-                    failures, cancel);
+            return items(call(nsPath(ns, "pods"), null, PodList.class, "list", "pods", ns, source, diagnostics, failures,
+                    cancel));
         }
         Map<String, Pod> byName = new LinkedHashMap<>();
         boolean listed = false;
         for (String selector : JobPods.selectors(target.job())) {
-            List<Pod> found = call(() -> client.pods().inNamespace(ns).withLabelSelector(selector).list().getItems(),
-                    "list", "pods", ns, source, diagnostics, failures, cancel);
+            List<Pod> found = items(call(nsPath(ns, "pods"), selector, PodList.class, "list", "pods", ns, source, diagnostics,
+                    failures, cancel));
             if (found != null) {
                 listed = true;
                 found.forEach(p -> byName.putIfAbsent(p.getMetadata().getName(), p));
@@ -165,8 +167,8 @@ public final class ClusterReader {
             }
         }
         if (listed && byName.isEmpty()) {
-            List<Pod> all = call(() -> client.pods().inNamespace(ns).list().getItems(), "list", "pods", ns, source,
-                    diagnostics, failures, cancel);
+            List<Pod> all = items(call(nsPath(ns, "pods"), null, PodList.class, "list", "pods", ns, source, diagnostics,
+                    failures, cancel));
             if (all != null) {
                 all.stream().filter(p -> JobPods.named(p.getMetadata().getName(), target.job()))
                         .forEach(p -> byName.putIfAbsent(p.getMetadata().getName(), p));
@@ -209,13 +211,13 @@ public final class ClusterReader {
         String source = prefix + "/" + ns + "/" + k.plural();
         for (String version : k.versions()) {
             checkCancel(cancel);
-            ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
-                    .withVersion(version).withKind(k.kind()).withPlural(k.plural()).withNamespaced(true).build();
+            String what = k.plural() + ".kubeflow.org";
             try {
-                List<GenericKubernetesResource> items = client.genericKubernetesResources(ctx).inNamespace(ns).list().getItems();
+                GenericKubernetesResourceList list = fetch("/apis/kubeflow.org/" + version + "/namespaces/" + enc(ns) + "/"
+                        + k.plural(), null, GenericKubernetesResourceList.class, "list", what, ns);
                 List<GenericKubernetesResource> out = new ArrayList<>();
-                for (GenericKubernetesResource r : items) {
-                    if (job != null && !job.equals(r.getMetadata().getName())) {
+                for (GenericKubernetesResource r : list.getItems() == null ? List.<GenericKubernetesResource>of() : list.getItems()) {
+                    if (r.getMetadata() == null || (job != null && !job.equals(r.getMetadata().getName()))) {
                         continue;
                     }
                     // list items carry no kind or apiVersion of their own
@@ -232,11 +234,14 @@ public final class ClusterReader {
                 if (KubeErrors.code(e) == 404) {
                     continue; // this version of the CRD is not served; try the next
                 }
-                String msg = KubeErrors.describe(e, connection, "list", k.plural() + ".kubeflow.org", ns);
+                String msg = KubeErrors.describe(e, connection, "list", what, ns);
                 if (KubeErrors.affectsEveryCall(e)) {
                     throw new KubeException(msg);
                 }
                 diagnostics.add(Diagnostic.warning(source, 0, msg + "; " + k.kind() + "s not read"));
+                return null;
+            } catch (ReplyProblem e) {
+                diagnostics.add(Diagnostic.warning(source, 0, e.getMessage() + "; " + k.kind() + "s not read"));
                 return null;
             }
         }
@@ -246,14 +251,16 @@ public final class ClusterReader {
     }
 
     /**
-     * One call. A failure every call would share (refused credentials, no connection) ends the read;
-     * any other becomes a warning and null.
+     * One list call. A failure every call would share (refused credentials, no connection, a server
+     * that does not finish its reply in time) ends the read; any other (a refusal of this kind, a
+     * reply too large, empty or not JSON) becomes a warning and null.
      */
-    private <T> T call(Supplier<T> call, String verb, String resource, String namespace, String source,
-                       List<Diagnostic> diagnostics, List<String> failures, Cancellation cancel) throws KubeException {
+    private <L> L call(String path, String selector, Class<L> type, String verb, String resource, String namespace,
+                       String source, List<Diagnostic> diagnostics, List<String> failures, Cancellation cancel)
+            throws KubeException {
         checkCancel(cancel);
         try {
-            return call.get();
+            return fetch(path, selector, type, verb, resource, namespace);
         } catch (KubernetesClientException e) {
             String msg = KubeErrors.describe(e, connection, verb, resource, namespace);
             if (KubeErrors.affectsEveryCall(e)) {
@@ -262,7 +269,96 @@ public final class ClusterReader {
             failures.add(msg);
             diagnostics.add(Diagnostic.warning(source, 0, msg));
             return null;
+        } catch (ReplyProblem e) {
+            failures.add(e.getMessage());
+            diagnostics.add(Diagnostic.warning(source, 0, e.getMessage()));
+            return null;
         }
+    }
+
+    /** A reply that came but cannot be used: too large, empty, or not JSON. One line, for a warning. */
+    private static final class ReplyProblem extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        ReplyProblem(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * GETs {@code path} (with {@code labelSelector}) within the connection's read deadline and reply
+     * cap, and reads the JSON reply as {@code type}. An error status comes as the
+     * {@link KubernetesClientException} fabric8 would raise (its code and Status), a transport
+     * failure as one wrapping it; a reply past the deadline as a {@link KubeException}.
+     */
+    private <L> L fetch(String path, String selector, Class<L> type, String verb, String resource, String namespace)
+            throws KubeException, ReplyProblem {
+        String what = verb + " " + resource + (namespace == null ? " (cluster-wide)" : " in namespace " + namespace);
+        String server = connection.server();
+        URI uri = URI.create(server + path + (selector == null ? "" : "?labelSelector=" + enc(selector)));
+        BoundedGet.Answer a;
+        try {
+            a = BoundedGet.get(client.getHttpClient(), uri, connection.requestTimeoutMillis(),
+                    connection.readDeadlineMillis(), connection.maxResponseBytes());
+        } catch (BoundedGet.DeadlineExceeded e) {
+            ExecPlugins.stopAfterDeadline(connection.execPlugin());
+            throw new KubeException("the API server " + server + " did not " + (e.headers ? "finish its reply to " + what
+                    + " within " + millis(connection.readDeadlineMillis()) + " (the headers came, then the body stalled after "
+                    + e.bytes + " bytes)" : "answer " + what + " within " + millis(connection.readDeadlineMillis()))
+                    + "; the server or the network is slow or overloaded");
+        } catch (BoundedGet.TooLarge e) {
+            throw new ReplyProblem("the reply to " + what + " from " + server + " is larger than "
+                    + size(connection.maxResponseBytes()) + " (the limit for one reply); not read");
+        } catch (KubernetesClientException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new KubernetesClientException(KubeErrors.message(e), e);
+        }
+        if (!a.successful()) {
+            Status status = status(a.body());
+            throw new KubernetesClientException(status != null && status.getMessage() != null ? status.getMessage()
+                    : "HTTP " + a.code(), a.code(), status);
+        }
+        String body = new String(a.body(), StandardCharsets.UTF_8).strip();
+        if (body.isEmpty()) {
+            throw new ReplyProblem("the reply to " + what + " from " + server + " was empty (HTTP " + a.code()
+                    + " with no body)");
+        }
+        if (!body.startsWith("{")) {
+            throw new ReplyProblem("the reply to " + what + " from " + server + " is not JSON (it starts \""
+                    + KubeErrors.firstLine(body.length() > 40 ? body.substring(0, 40) + "..." : body) + "\")");
+        }
+        try {
+            L value = client.getKubernetesSerialization().unmarshal(body, type);
+            if (value == null) {
+                throw new ReplyProblem("the reply to " + what + " from " + server + " was empty");
+            }
+            return value;
+        } catch (RuntimeException e) {
+            throw new ReplyProblem("the reply to " + what + " from " + server + " is JSON but not a Kubernetes list ("
+                    + KubeErrors.message(e) + ")");
+        }
+    }
+
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> List<T> items(
+            io.fabric8.kubernetes.api.model.KubernetesResourceList<T> list) {
+        if (list == null) {
+            return null;
+        }
+        List<T> items = list.getItems();
+        return items == null ? new ArrayList<>() : new ArrayList<>(items);
+    }
+
+    private static String nsPath(String ns, String plural) {
+        return "/api/v1/namespaces/" + enc(ns) + "/" + plural;
+    }
+
+    private static String size(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes % 1024 == 0 ? (bytes >> 10) + " KiB" : bytes + " bytes";
+    }
+
+    private static String millis(long ms) {
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
     }
 
     private static void checkCancel(Cancellation cancel) {
@@ -288,8 +384,9 @@ public final class ClusterReader {
         List<LogRequest> requests = new ArrayList<>();
         for (Pod p : pods) {
             String pod = p.getMetadata().getName();
+            String shown = KubeErrors.clean(pod); // names come from the server: printed only cleaned
             if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isBlank()) {
-                diagnostics.add(Diagnostic.info(prefix + pod, 0, "pod " + pod + " is not scheduled on a node; no log yet"));
+                diagnostics.add(Diagnostic.info(prefix + shown, 0, "pod " + shown + " is not scheduled on a node; no log yet"));
                 continue;
             }
             Map<String, ContainerStatus> statuses = new LinkedHashMap<>();
@@ -297,13 +394,14 @@ public final class ClusterReader {
                 p.getStatus().getContainerStatuses().forEach(s -> statuses.put(s.getName(), s));
             }
             for (var c : p.getSpec().getContainers()) {
-                String source = prefix + pod + "/" + c.getName();
+                String source = prefix + shown + "/" + KubeErrors.clean(c.getName());
                 ContainerStatus s = statuses.get(c.getName());
                 if (s != null && s.getState() != null && s.getState().getWaiting() != null
                         && (s.getRestartCount() == null || s.getRestartCount() == 0)) {
                     String reason = s.getState().getWaiting().getReason();
-                    diagnostics.add(Diagnostic.warning(source, 0, "container " + c.getName() + " of pod " + pod
-                            + " has not started" + (reason == null ? "" : " (" + reason + ")") + "; no log read"));
+                    diagnostics.add(Diagnostic.warning(source, 0, "container " + KubeErrors.clean(c.getName()) + " of pod "
+                            + shown + " has not started" + (reason == null ? "" : " (" + KubeErrors.clean(reason) + ")")
+                            + "; no log read"));
                     continue;
                 }
                 requests.add(new LogRequest(pod, c.getName(), source));
@@ -351,7 +449,7 @@ public final class ClusterReader {
                 Thread.currentThread().interrupt();
                 throw new ImportCancelledException();
             } catch (ExecutionException e) {
-                return new LogResult(null, "log not read: " + KubeErrors.firstLine(String.valueOf(e.getCause())));
+                return new LogResult(null, "log not read: " + KubeErrors.message(e));
             }
         }
     }
@@ -372,30 +470,32 @@ public final class ClusterReader {
         if (target.logLimitBytes() > 0) {
             uri.append("&limitBytes=").append(target.logLimitBytes());
         }
-        var http = client.getHttpClient();
-        HttpRequest req = http.newHttpRequestBuilder().uri(URI.create(uri.toString()))
-                .timeout(connection.requestTimeoutMillis(), TimeUnit.MILLISECONDS).build();
         try {
-            CompletableFuture<HttpResponse<byte[]>> f = http.sendAsync(req, byte[].class);
-            HttpResponse<byte[]> resp = f.get();
-            if (resp.isSuccessful()) {
-                return new LogResult(resp.body() == null ? new byte[0] : resp.body(), null);
+            BoundedGet.Answer resp = BoundedGet.get(client.getHttpClient(), URI.create(uri.toString()),
+                    connection.requestTimeoutMillis(), connection.readDeadlineMillis(), connection.maxResponseBytes());
+            if (resp.successful()) {
+                return new LogResult(resp.body(), null);
             }
             Status status = status(resp.body());
             if (resp.code() == 400) {
-                return new LogResult(null, "log of " + r.pod() + "/" + r.container() + " not available: "
+                return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not available: "
                         + (status != null && status.getMessage() != null ? KubeErrors.firstLine(status.getMessage())
                         : "HTTP 400"));
             }
             KubernetesClientException e = new KubernetesClientException(status != null && status.getMessage() != null
                     ? status.getMessage() : "HTTP " + resp.code(), resp.code(), status);
             return new LogResult(null, KubeErrors.describe(e, connection, "get", "pods/log", ns));
+        } catch (BoundedGet.DeadlineExceeded e) {
+            return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: the API server did not "
+                    + (e.headers ? "finish sending it" : "answer") + " within " + millis(connection.readDeadlineMillis()));
+        } catch (BoundedGet.TooLarge e) {
+            return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: larger than "
+                    + size(connection.maxResponseBytes()) + " (the limit for one reply)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new LogResult(null, "log of " + r.pod() + "/" + r.container() + " not read: cancelled");
-        } catch (ExecutionException | RuntimeException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            return new LogResult(null, KubeErrors.describe(cause, connection, "get", "pods/log", ns));
+            return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: cancelled");
+        } catch (Exception e) {
+            return new LogResult(null, KubeErrors.describe(e, connection, "get", "pods/log", ns));
         }
     }
 

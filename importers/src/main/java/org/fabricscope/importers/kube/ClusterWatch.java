@@ -127,7 +127,7 @@ public final class ClusterWatch implements AutoCloseable {
                 d.add(Diagnostic.warning(connection.sourcePrefix() + "/" + ns, 0, e.getMessage()));
             } catch (RuntimeException e) {
                 d.add(Diagnostic.warning(connection.sourcePrefix() + "/" + ns, 0, "Kubeflow jobs not read: "
-                        + KubeErrors.firstLine(String.valueOf(e))));
+                        + KubeErrors.message(e)));
             }
             synchronized (jobDiagnostics) {
                 jobDiagnostics.addAll(d);
@@ -213,7 +213,7 @@ public final class ClusterWatch implements AutoCloseable {
             current = s;
             listener.snapshot(s);
         } catch (RuntimeException e) {
-            listener.error("snapshot failed: " + KubeErrors.firstLine(String.valueOf(e)));
+            listener.error("snapshot failed: " + KubeErrors.message(e));
         }
     }
 

@@ -12,13 +12,40 @@ public final class KubeConnection implements AutoCloseable {
     private final String namespace;
     private final String server;
     private final long requestTimeoutMillis;
+    private final long readDeadlineMillis;
+    private final long maxResponseBytes;
+    private final KubeconfigCheck.ExecPlugin execPlugin;
 
     KubeConnection(KubernetesClient client, String context, String namespace, String server, long requestTimeoutMillis) {
+        this(client, context, namespace, server, requestTimeoutMillis, 3 * requestTimeoutMillis,
+                KubeConnector.DEFAULT_MAX_RESPONSE_BYTES, null);
+    }
+
+    KubeConnection(KubernetesClient client, String context, String namespace, String server, long requestTimeoutMillis,
+                   long readDeadlineMillis, long maxResponseBytes, KubeconfigCheck.ExecPlugin execPlugin) {
         this.client = client;
         this.context = context;
         this.namespace = namespace;
         this.server = server;
         this.requestTimeoutMillis = requestTimeoutMillis;
+        this.readDeadlineMillis = readDeadlineMillis;
+        this.maxResponseBytes = maxResponseBytes;
+        this.execPlugin = execPlugin;
+    }
+
+    /** How long one GET of a one-shot read may take, headers and body together. */
+    public long readDeadlineMillis() {
+        return readDeadlineMillis;
+    }
+
+    /** The most body bytes one reply of a one-shot read may have. */
+    public long maxResponseBytes() {
+        return maxResponseBytes;
+    }
+
+    /** The exec credential plugin the context's user runs, or null. */
+    KubeconfigCheck.ExecPlugin execPlugin() {
+        return execPlugin;
     }
 
     /** The fabric8 client; callers only read through it (writes are refused). */

@@ -29,23 +29,47 @@ public final class KubeConnector {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(20);
     /** Retries of a failed request (5xx, I/O), 250 ms then doubling. */
     public static final int DEFAULT_RETRIES = 2;
+    /** How long an exec credential plugin (aws, gcloud, kubelogin) may run while the kubeconfig is loaded. */
+    public static final Duration DEFAULT_EXEC_TIMEOUT = Duration.ofSeconds(30);
+    /** The most body bytes one reply of a one-shot read may have (a pod list of a large namespace fits). */
+    public static final long DEFAULT_MAX_RESPONSE_BYTES = 128L << 20;
 
     private final Duration connectTimeout;
     private final Duration requestTimeout;
     private final int retries;
+    private final Duration execTimeout;
+    private final Duration readDeadline;
+    private final long maxResponseBytes;
 
-    /** 5 s to connect, 20 s per request, 2 retries. */
+    /** 5 s to connect, 20 s per request (60 s for a whole reply), 2 retries, 30 s for an exec plugin, 128 MiB a reply. */
     public KubeConnector() {
         this(DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_RETRIES);
     }
 
+    /** The given timeouts; a whole reply may take three request timeouts; exec plugin and reply size as by default. */
     public KubeConnector(Duration connectTimeout, Duration requestTimeout, int retries) {
-        if (connectTimeout.isNegative() || requestTimeout.isNegative() || retries < 0) {
-            throw new IllegalArgumentException("timeouts and retries must not be negative");
+        this(connectTimeout, requestTimeout, retries, DEFAULT_EXEC_TIMEOUT, requestTimeout.multipliedBy(3),
+                DEFAULT_MAX_RESPONSE_BYTES);
+    }
+
+    /**
+     * @param requestTimeout   until a reply's headers come (fabric8's request timeout)
+     * @param execTimeout      how long an exec credential plugin may run while the kubeconfig is loaded
+     * @param readDeadline     how long one GET of a one-shot read may take, headers and body together
+     * @param maxResponseBytes the most body bytes one reply of a one-shot read may have
+     */
+    public KubeConnector(Duration connectTimeout, Duration requestTimeout, int retries, Duration execTimeout,
+                         Duration readDeadline, long maxResponseBytes) {
+        if (connectTimeout.isNegative() || requestTimeout.isNegative() || retries < 0 || execTimeout.isNegative()
+                || readDeadline.isNegative() || maxResponseBytes < 0) {
+            throw new IllegalArgumentException("timeouts, limits and retries must not be negative");
         }
         this.connectTimeout = connectTimeout;
         this.requestTimeout = requestTimeout;
         this.retries = retries;
+        this.execTimeout = execTimeout;
+        this.readDeadline = readDeadline;
+        this.maxResponseBytes = maxResponseBytes;
     }
 
     /**
@@ -54,7 +78,7 @@ public final class KubeConnector {
      * {@code ~/.kube/config}). Empty when there is no kubeconfig.
      */
     public List<KubeContext> contexts(Path kubeconfig) throws KubeException {
-        Config config = load(kubeconfig, null);
+        Config config = load(kubeconfig, null).config();
         String current = config.getCurrentContext() == null ? null : config.getCurrentContext().getName();
         List<KubeContext> out = new ArrayList<>();
         for (NamedContext c : config.getContexts() == null ? List.<NamedContext>of() : config.getContexts()) {
@@ -71,7 +95,8 @@ public final class KubeConnector {
      * builds a client. No request is sent yet; the first read shows whether the server answers.
      */
     public KubeConnection connect(KubeTarget target) throws KubeException {
-        Config config = load(target.kubeconfig(), null);
+        Loaded loaded = load(target.kubeconfig(), null);
+        Config config = loaded.config();
         List<NamedContext> contexts = config.getContexts() == null ? List.of() : config.getContexts();
         String where = target.kubeconfig() != null ? target.kubeconfig().toString() : "the kubeconfig ($KUBECONFIG or ~/.kube/config)";
         if (target.context() != null) {
@@ -82,7 +107,8 @@ public final class KubeConnector {
                         .map(c -> c + (c.equals(current) ? " (current)" : ""))
                         .collect(Collectors.joining(", "))));
             }
-            config = load(target.kubeconfig(), target.context());
+            loaded = load(target.kubeconfig(), target.context());
+            config = loaded.config();
         } else if (contexts.isEmpty() && System.getenv("KUBERNETES_SERVICE_HOST") == null
                 && System.getProperty(Config.KUBERNETES_MASTER_SYSTEM_PROPERTY) == null
                 && System.getenv("KUBERNETES_MASTER") == null) {
@@ -110,27 +136,63 @@ public final class KubeConnector {
             KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
                     .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("fabricscope-read-only", new ReadOnly(api)))
                     .build();
-            return new KubeConnection(client, context, namespace, server, requestTimeout.toMillis());
-        } catch (KubernetesClientException | IllegalArgumentException e) {
-            throw new KubeException("cannot set up a client for context " + context + ": "
-                    + KubeErrors.firstLine(e.getMessage()));
+            return new KubeConnection(client, context, namespace, server, requestTimeout.toMillis(),
+                    Math.max(requestTimeout.toMillis(), readDeadline.toMillis()), maxResponseBytes, loaded.plugin());
+        } catch (RuntimeException e) {
+            throw new KubeException("cannot set up a client for context " + context + ": " + KubeErrors.message(e));
         }
     }
 
-    private static Config load(Path kubeconfig, String context) throws KubeException {
-        try {
-            if (kubeconfig != null) {
-                if (!Files.isRegularFile(kubeconfig) || !Files.isReadable(kubeconfig)) {
-                    throw new KubeException("cannot read kubeconfig " + kubeconfig);
-                }
-                return Config.fromKubeconfig(context, kubeconfig.toFile());
-            }
-            return Config.autoConfigure(context);
-        } catch (KubernetesClientException | IllegalArgumentException | IllegalStateException e) {
-            String msg = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
-            throw new KubeException("invalid kubeconfig" + (kubeconfig == null ? "" : " " + kubeconfig) + ": "
-                    + KubeErrors.firstLine(msg));
+    /** A loaded config, and the exec credential plugin its context runs (null when none). */
+    private record Loaded(Config config, KubeconfigCheck.ExecPlugin plugin) {
+    }
+
+    /**
+     * Checks the kubeconfig files (one clear line for an empty, binary, malformed, alias-bomb or
+     * deeply nested one, where fabric8 throws), then lets fabric8 load them, which runs the
+     * context's exec credential plugin; a plugin still running after {@code execTimeout} is
+     * stopped, with its children, and named in the error.
+     */
+    private Loaded load(Path kubeconfig, String context) throws KubeException {
+        if (kubeconfig != null && (!Files.isRegularFile(kubeconfig) || !Files.isReadable(kubeconfig))) {
+            throw new KubeException("cannot read kubeconfig " + kubeconfig);
         }
+        List<com.fasterxml.jackson.databind.JsonNode> trees = new ArrayList<>();
+        for (Path f : KubeconfigCheck.files(kubeconfig)) {
+            trees.add(KubeconfigCheck.check(f));
+        }
+        KubeconfigCheck.ExecPlugin plugin = KubeconfigCheck.execPlugin(trees, context);
+        java.util.concurrent.FutureTask<Config> task = new java.util.concurrent.FutureTask<>(() -> kubeconfig != null
+                ? Config.fromKubeconfig(context, kubeconfig.toFile()) : Config.autoConfigure(context));
+        Thread worker = new Thread(task, "fabricscope-kubeconfig");
+        worker.setDaemon(true);
+        long started = System.currentTimeMillis();
+        worker.start();
+        try {
+            return new Loaded(task.get(execTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS), plugin);
+        } catch (java.util.concurrent.TimeoutException e) {
+            task.cancel(true);
+            int stopped = ExecPlugins.stop(plugin, started);
+            throw new KubeException((plugin == null ? "loading the kubeconfig" : "the exec credential plugin '"
+                    + plugin.name() + "' (user " + plugin.user() + ", context " + plugin.context() + ")")
+                    + " did not finish within " + seconds(execTimeout) + (stopped > 0 ? "; it was stopped" : "")
+                    + ". Run it by hand to see whether it waits for a login or a network");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            task.cancel(true);
+            ExecPlugins.stop(plugin, started);
+            throw new KubeException("loading the kubeconfig was interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            String msg = cause.getCause() != null && cause.getCause().getMessage() != null ? cause.getCause().getMessage()
+                    : cause.getMessage();
+            throw new KubeException("invalid kubeconfig" + (kubeconfig == null ? "" : " " + kubeconfig) + ": "
+                    + (msg == null || cause instanceof Error ? "could not be read" : KubeErrors.message(new Exception(msg))));
+        }
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     /** Refuses any request to the API server that is not a GET: FabricScope only reads. */

@@ -46,9 +46,17 @@ public final class KubeErrors {
                 namespace);
     }
 
-    /** As {@link #describe(Throwable, KubeConnection, String, String, String)} without a connection object. */
+    /**
+     * As {@link #describe(Throwable, KubeConnection, String, String, String)} without a connection
+     * object. What the server sent is {@link #clean cleaned} of control characters.
+     */
     public static String describe(Throwable t, String context, String server, long requestTimeoutMillis, String verb,
                                   String resource, String namespace) {
+        return clean(describeRaw(t, context, server, requestTimeoutMillis, verb, resource, namespace));
+    }
+
+    private static String describeRaw(Throwable t, String context, String server, long requestTimeoutMillis, String verb,
+                                      String resource, String namespace) {
         String what = verb + " " + resource + (namespace == null ? " (cluster-wide)" : " in namespace " + namespace);
         int code = code(t);
         if (code == 401) {
@@ -109,14 +117,12 @@ public final class KubeErrors {
         }
         if (cause instanceof JsonProcessingException || cause instanceof EOFException) {
             return "the reply to " + what + " from " + server + " was cut off or malformed ("
-                    + firstLine(cause.getMessage()) + ")";
+                    + (cause.getMessage() == null ? "it ended early" : message(cause)) + ")";
         }
         if (cause instanceof IOException) {
-            return "the connection to the API server " + server + " failed during " + what + ": "
-                    + firstLine(cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage());
+            return "the connection to the API server " + server + " failed during " + what + ": " + message(cause);
         }
-        return what + " at " + server + " failed: " + firstLine(t.getMessage() == null ? t.getClass().getSimpleName()
-                : t.getMessage());
+        return what + " at " + server + " failed: " + message(t);
     }
 
     /**
@@ -214,11 +220,58 @@ public final class KubeErrors {
         }
     }
 
+    /** The first line of {@code s}, cleaned ({@link #clean}) and cut at 300 characters. */
     static String firstLine(String s) {
         if (s == null) {
             return "";
         }
-        String l = s.lines().findFirst().orElse("").strip();
+        String l = clean(s.lines().findFirst().orElse(""));
         return l.length() > 300 ? l.substring(0, 297) + "..." : l;
+    }
+
+    private static final Pattern ESCAPE = Pattern.compile("\u001B(?:\\[[0-?]*[ -/]*[@-~]|\\][^\u0007\u001B]*(?:\u0007|\u001B\\\\)?|[@-Z\\\\-_])");
+    private static final Pattern CLASS_NAME = Pattern.compile(
+            "(?:\\b[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)\\b:?\\s*");
+
+    /**
+     * Text a server sent (a Status message, a pod name, a reason), fit to print on a terminal or in a
+     * diagnostic: terminal escape sequences are removed and every other control or format character
+     * (C0, DEL, C1, line and paragraph separators, bidirectional overrides) becomes a space, so a
+     * hostile reply cannot move the cursor, recolour the screen or break the one-line message.
+     */
+    public static String clean(String s) {
+        if (s == null) {
+            return "";
+        }
+        String t = ESCAPE.matcher(s).replaceAll("");
+        StringBuilder sb = new StringBuilder(t.length());
+        for (int i = 0; i < t.length(); ) {
+            int c = t.codePointAt(i);
+            int type = Character.getType(c);
+            boolean control = type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE;
+            sb.appendCodePoint(control ? ' ' : c);
+            i += Character.charCount(c);
+        }
+        return sb.toString().replaceAll(" {2,}", " ").strip();
+    }
+
+    /**
+     * A failure as one line for a user: the innermost message worth showing, cleaned, without Java
+     * class names; the kind of failure in words when there is no message.
+     */
+    public static String message(Throwable t) {
+        Throwable c = t;
+        int depth = 0;
+        while (c.getCause() != null && c.getCause() != c && depth++ < 16 && (c.getMessage() == null
+                || c.getMessage().isBlank() || c.getMessage().equals(c.getCause().toString())
+                || c instanceof java.util.concurrent.ExecutionException || c instanceof java.util.concurrent.CompletionException)) {
+            c = c.getCause();
+        }
+        String m = c.getMessage();
+        if (m == null || m.isBlank()) {
+            return c instanceof java.io.IOException ? "input/output error" : "unexpected failure";
+        }
+        return firstLine(CLASS_NAME.matcher(m).replaceAll(""));
     }
 }

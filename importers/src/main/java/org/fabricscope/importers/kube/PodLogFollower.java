@@ -524,13 +524,11 @@ public final class PodLogFollower implements AutoCloseable {
             return k.getCode() + ": " + firstLine(k.getStatus() != null && k.getStatus().getMessage() != null
                     ? k.getStatus().getMessage() : String.valueOf(k.getMessage()));
         }
-        String m = c.getMessage();
-        return m == null || m.isBlank() ? c.getClass().getSimpleName() : firstLine(m);
+        return KubeErrors.message(c);
     }
 
+    /** The first line, with what the server sent cleaned of control characters ({@link KubeErrors#clean}). */
     private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        String l = (nl < 0 ? s : s.substring(0, nl)).strip();
-        return l.length() > 300 ? l.substring(0, 300) + "..." : l;
+        return KubeErrors.firstLine(s);
     }
 }

@@ -1,5 +1,7 @@
 package org.fabricscope.importers.logs;
 
+import org.fabricscope.importers.core.Numbers;
+
 /**
  * A cursor over one line for the all-number NCCL lines that come by the thousand (ring orders,
  * ring and tree places): cheaper than a regular expression, and strict: any unexpected character
@@ -15,25 +17,27 @@ final class IntScan {
         this.i = from;
     }
 
-    /** A possibly negative decimal number; sets {@code ok} false when there is none. */
-    int num() {
+    /**
+     * A possibly negative decimal number; sets {@code ok} false when there is none. A number past
+     * the range of a C int is no reason to drop the line quietly: it raises
+     * {@link Numbers.OutOfRange} naming {@code field}, which the parser reports.
+     */
+    int num(String field) {
         int start = i;
         boolean neg = i < s.length() && s.charAt(i) == '-';
         if (neg) {
             i++;
         }
-        long v = 0;
-        int digits = 0;
-        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9' && digits < 9) {
-            v = v * 10 + (s.charAt(i++) - '0');
-            digits++;
+        int from = i;
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            i++;
         }
-        if (digits == 0 || i < s.length() && Character.isDigit(s.charAt(i))) {
+        if (i == from) {
             ok = false;
             i = start;
             return 0;
         }
-        return (int) (neg ? -v : v);
+        return Numbers.checkedInt(s.substring(start, i), field);
     }
 
     /** Skips {@code lit} exactly; sets {@code ok} false when it is not there. */

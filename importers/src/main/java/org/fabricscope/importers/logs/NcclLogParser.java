@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.TextLines;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.ChannelLink;
@@ -146,13 +147,15 @@ public final class NcclLogParser {
     public NcclLogParser(TrainingLogBuilder log, List<Diagnostic> diagnostics) {
         this.log = log;
         this.diagnostics = diagnostics;
-        this.torch = new TorchLines(log);
+        this.torch = new TorchLines(log, diagnostics);
     }
 
     /** Reads a whole file or stream, then {@link #finish(String) finishes} its source. */
     public void read(TextLines lines, String source, Cancellation cancel) throws IOException {
         this.source = source;
         String raw;
+        int binaryLines = 0;
+        int firstBinary = 0;
         while ((raw = lines.next()) != null) {
             lineNumber = lines.lineNumber();
             if ((lineNumber & 0xfff) == 0 && cancel.isCancelled()) {
@@ -163,7 +166,18 @@ public final class NcclLogParser {
                         + " bytes; ignored"));
                 continue;
             }
+            if (lines.hasNul()) {
+                // a crashed writer leaves blocks of NUL bytes: only those lines are lost
+                if (binaryLines++ == 0) {
+                    firstBinary = lineNumber;
+                }
+                continue;
+            }
             line(raw);
+        }
+        if (binaryLines > 0) {
+            diagnostics.add(Diagnostic.warning(source, firstBinary, (binaryLines == 1 ? "line holds" : binaryLines
+                    + " lines, the first here, hold") + " binary data (NUL bytes); ignored"));
         }
         finish(source);
     }
@@ -181,8 +195,19 @@ public final class NcclLogParser {
         line(raw);
     }
 
-    /** Parses one line, citing the source and line number set last. */
+    /**
+     * Parses one line, citing the source and line number set last. A number on it past the range of
+     * its field (a rank, pid, channel or exit code beyond 32 bits) skips the line with a diagnostic.
+     */
     public void line(String raw) {
+        try {
+            parse(raw);
+        } catch (Numbers.OutOfRange e) {
+            diagnostics.add(Diagnostic.warning(source, lineNumber, e.getMessage() + "; line skipped"));
+        }
+    }
+
+    private void parse(String raw) {
         String l = stripDecoration(raw);
         int at = l.indexOf(" NCCL ");
         if (at > 0 && prefix(l, at)) {
@@ -238,13 +263,11 @@ public final class NcclLogParser {
         if (c2 < 0 || sp < 0 || c2 > sp || sp + 1 >= l.length() || l.charAt(sp + 1) != '[') {
             return false;
         }
-        int p = 0;
         for (int i = c1 + 1; i < c2; i++) {
             char ch = l.charAt(i);
-            if (ch < '0' || ch > '9' || p > 100_000_000) {
+            if (ch < '0' || ch > '9') {
                 return false;
             }
-            p = p * 10 + (ch - '0');
         }
         if (c2 == c1 + 1) {
             return false;
@@ -270,7 +293,7 @@ public final class NcclLogParser {
             }
         }
         host = l.substring(0, c1);
-        pid = p;
+        pid = num(l.substring(c1 + 1, c2), "pid"); // an NCCL line: a pid past int range is reported, not skipped quietly
         level = lv;
         message = end < 0 ? "" : l.substring(end + 1);
         return true;
@@ -282,17 +305,28 @@ public final class NcclLogParser {
      */
     public static boolean looksLikeLog(List<String> head) {
         NcclLogParser probe = new NcclLogParser(new TrainingLogBuilder(), new ArrayList<>());
-        for (String raw : head) {
-            String l = stripDecoration(raw);
-            int at = l.indexOf(" NCCL ");
-            if (at > 0 && probe.prefix(l, at)) {
-                return true;
-            }
-            if (l.contains("ProcessGroupNCCL.cpp") || l.contains("torch.distributed.") || l.contains("torch/distributed/")) {
-                return true;
+        for (String rawLine : head) {
+            // the head may come split at LF only: a CR-only file is one line with CRs in it
+            for (String raw : rawLine.replace("\uFEFF", "").split("\r")) {
+                if (isLogLine(probe, raw)) {
+                    return true;
+                }
             }
         }
         return false;
+    }
+
+    private static boolean isLogLine(NcclLogParser probe, String raw) {
+        String l = stripDecoration(raw);
+        int at = l.indexOf(" NCCL ");
+        try {
+            if (at > 0 && probe.prefix(l, at)) {
+                return true;
+            }
+        } catch (Numbers.OutOfRange e) {
+            return true; // an NCCL line whose pid is out of range: the parser reports it
+        }
+        return l.contains("ProcessGroupNCCL.cpp") || l.contains("torch.distributed.") || l.contains("torch/distributed/");
     }
 
     static String stripDecoration(String raw) {
@@ -359,9 +393,13 @@ public final class NcclLogParser {
                 p.noIbDevice = true;
             } else if ((m = NET_IB_USING.matcher(msg)).find()) {
                 Matcher d = NET_DEVICE.matcher(m.group(1));
+                List<String> devices = new ArrayList<>();
                 while (d.find()) {
-                    p.netDevices.add(d.group(1));
+                    String dev = d.group(1); // mlx5_0:1/IB: the HCA port is an InfiniBand port number, 8 bits
+                    Numbers.port(dev.substring(dev.lastIndexOf(':') + 1, dev.lastIndexOf('/')));
+                    devices.add(dev);
                 }
+                p.netDevices.addAll(devices);
                 Matcher o = OOB.matcher(msg);
                 if (o.find()) {
                     p.oob = o.group(1);
@@ -386,24 +424,27 @@ public final class NcclLogParser {
             }
         } else if (c0 == 'c' && msg.startsWith("comm 0x") && msg.indexOf(" nNodes ") > 0) {
             if ((m = COMM_INFO.matcher(msg)).find()) {
-                p.nNodes = Integer.parseInt(m.group(4));
+                p.nNodes = num(m.group(4), "nNodes");
             }
         } else if (msg.contains(" - Init ")) {
             if ((m = INIT.matcher(msg)).find()) {
                 boolean complete = m.group(8).equals("COMPLETE");
-                int nranks = Integer.parseInt(m.group(3));
+                // every number first: a line with one out of range changes no state
+                int nranks = num(m.group(3), "nranks");
+                int rank = num(m.group(2), "rank");
+                int cudaDev = num(m.group(4), "cudaDev");
+                int nvmlDev = m.group(5) == null ? -1 : num(m.group(5), "nvmlDev");
                 // Before commId was printed (2.16 and older) the comm pointer differs in every process: the
                 // k-th communicator of N ranks that each process completes is taken to be the same one.
                 String commId = m.group(7) != null ? m.group(7)
                         : "size" + nranks + "#" + p.commsOfSize.merge(nranks, complete ? 1 : 0, Integer::sum);
-                int rank = Integer.parseInt(m.group(2));
                 if (!complete) {
                     p.sawStart = true;
                 }
                 flushPending(p, commId, rank);
                 p.currentComm = commId;
                 p.currentRank = rank;
-                log.putRank(new Rank(host, pid, Integer.parseInt(m.group(4)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5)),
+                log.putRank(new Rank(host, pid, cudaDev, nvmlDev,
                         m.group(6), commId, rank, nranks, p.nNodes, p.version, true, complete,
                         p.netDevices, p.oob, p.network, p.noIbDevice, p.env, evidence(raw)));
                 if (complete) {
@@ -416,7 +457,7 @@ public final class NcclLogParser {
                 f.put("action", m.group(4).equals("COMPLETE") ? "abort-complete" : "abort-start");
                 f.put("comm", m.group(1));
                 f.put("nranks", m.group(3));
-                log.addEvent(new NcclEvent(NcclEvent.Kind.ABORT, host, pid, Integer.parseInt(m.group(2)), msg.strip(), f, evidence(raw)));
+                log.addEvent(new NcclEvent(NcclEvent.Kind.ABORT, host, pid, num(m.group(2), "rank"), msg.strip(), f, evidence(raw)));
             }
         }
     }
@@ -432,13 +473,13 @@ public final class NcclLogParser {
         if (via.startsWith("NET/")) {
             Matcher dev = NET_VIA.matcher(via);
             if (dev.find()) {
-                device = Integer.parseInt(dev.group(1));
-                proxy = dev.group(2) == null ? -1 : Integer.parseInt(dev.group(2));
+                device = num(dev.group(1), "net device");
+                proxy = dev.group(2) == null ? -1 : num(dev.group(2), "proxy rank");
             }
         }
         String from = m.group(3);
-        ChannelLink c = new ChannelLink(p.currentComm, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                Integer.parseInt(m.group(4)), t, via, device, proxy, m.group(6), from, m.group(5), p.bracketIsBusId(from),
+        ChannelLink c = new ChannelLink(p.currentComm, num(m.group(1), "channel"), num(m.group(2), "rank"),
+                num(m.group(4), "peer rank"), t, via, device, proxy, m.group(6), from, m.group(5), p.bracketIsBusId(from),
                 evidence(raw));
         if (p.placed()) {
             log.addChannel(c);
@@ -454,28 +495,28 @@ public final class NcclLogParser {
         if (msg.startsWith("Trees")) {
             m = TREE_ENTRY.matcher(msg);
             while (m.find()) {
-                int channel = Integer.parseInt(m.group(1));
-                int rank = Integer.parseInt(m.group(5));
-                out.add(new TreeNode(p.currentComm, channel, 0, rank, Integer.parseInt(m.group(6)),
+                int channel = num(m.group(1), "channel");
+                int rank = num(m.group(5), "rank");
+                out.add(new TreeNode(p.currentComm, channel, 0, rank, signed(m.group(6), "tree parent"),
                         downs(m.group(2), m.group(3), m.group(4)), ev));
                 if (m.group(7) != null) { // 2.7 double tree: |up->rank->down0/down1/down2
-                    out.add(new TreeNode(p.currentComm, channel, 1, rank, Integer.parseInt(m.group(7)),
+                    out.add(new TreeNode(p.currentComm, channel, 1, rank, signed(m.group(7), "tree parent"),
                             downs(m.group(8), m.group(9), m.group(10)), ev));
                 }
             }
         } else { // Tree 0 : up -> rank -> down0/down1/down2
             IntScan sc = new IntScan(msg, 5);
-            int channel = sc.num();
+            int channel = sc.num("channel");
             sc.lit(" : ");
-            int up = sc.num();
+            int up = sc.num("tree parent");
             sc.lit(" -> ");
-            int rank = sc.num();
+            int rank = sc.num("rank");
             sc.lit(" -> ");
-            int d0 = sc.num();
+            int d0 = sc.num("tree child");
             sc.lit("/");
-            int d1 = sc.num();
+            int d1 = sc.num("tree child");
             sc.lit("/");
-            int d2 = sc.num();
+            int d2 = sc.num("tree child");
             if (sc.ok) {
                 out.add(new TreeNode(p.currentComm, channel, 0, rank, up, downs(d0, d1, d2), ev));
             }
@@ -488,7 +529,7 @@ public final class NcclLogParser {
     }
 
     private static List<Integer> downs(String... d) {
-        return downs(Integer.parseInt(d[0]), Integer.parseInt(d[1]), Integer.parseInt(d[2]));
+        return downs(signed(d[0], "tree child"), signed(d[1], "tree child"), signed(d[2], "tree child"));
     }
 
     private static List<Integer> downs(int... d) {
@@ -504,13 +545,13 @@ public final class NcclLogParser {
     /** {@code Channel 00/02 :    0   1   2   3}: a full ring, printed by rank 0. */
     private void ringOrder(ProcessState p, String msg, String raw) {
         IntScan sc = new IntScan(msg, 8);
-        int channel = sc.num();
+        int channel = sc.num("channel");
         sc.lit("/");
-        int n = sc.num();
+        int n = sc.num("channel count");
         sc.lit(" :");
         List<Integer> order = new ArrayList<>();
         while (sc.ok && sc.spaces() > 0 && !sc.atEnd()) {
-            order.add(sc.num());
+            order.add(sc.num("rank"));
         }
         if (!sc.ok || order.isEmpty() || !sc.atEnd()) {
             return;
@@ -526,13 +567,13 @@ public final class NcclLogParser {
     /** {@code Ring 00 : 3 -> 0 -> 1}: a rank's previous and next rank on one ring. */
     private void ringStep(ProcessState p, String msg, String raw) {
         IntScan sc = new IntScan(msg, 5);
-        int channel = sc.num();
+        int channel = sc.num("channel");
         sc.lit(" : ");
-        int prev = sc.num();
+        int prev = sc.num("rank");
         sc.lit(" -> ");
-        int rank = sc.num();
+        int rank = sc.num("rank");
         sc.lit(" -> ");
-        int next = sc.num();
+        int next = sc.num("rank");
         sc.spaces();
         if (!sc.ok || !sc.atEnd()) {
             return;
@@ -548,11 +589,11 @@ public final class NcclLogParser {
     private void gdr(String host, int pid, String msg, String raw) {
         Matcher m;
         if ((m = GDR_HCA.matcher(msg)).find()) {
-            log.addGdrSupport(new GdrSupport(host, pid, m.group(1), Integer.parseInt(m.group(3)), m.group(4),
+            log.addGdrSupport(new GdrSupport(host, pid, m.group(1), num(m.group(3), "HCA index"), m.group(4),
                     m.group(2).equals("Enabled"), m.group(5) == null ? "" : m.group(5), evidence(raw)));
         } else if ((m = GDR_GPU.matcher(msg)).find()) {
             String reason = m.group(4) == null ? "" : m.group(4);
-            log.addGdrSupport(new GdrSupport(host, pid, "", Integer.parseInt(m.group(3)), "", m.group(1).equals("Enabled"),
+            log.addGdrSupport(new GdrSupport(host, pid, "", num(m.group(3), "HCA index"), "", m.group(1).equals("Enabled"),
                     reason.isEmpty() ? "GPU " + m.group(2) : "GPU " + m.group(2) + ", " + reason, evidence(raw)));
         }
     }
@@ -578,6 +619,16 @@ public final class NcclLogParser {
         p.pendingTrees.clear();
         p.pendingRingsConnected = false;
         p.pendingTreesConnected = false;
+    }
+
+    /** A rank, channel, device, count or index: a C int that is never negative, else the line is skipped. */
+    static int num(String text, String field) {
+        return Numbers.nonNegativeInt(text, field);
+    }
+
+    /** A signed C int ({@code -1} is NCCL's "none" in tree lines). */
+    private static int signed(String text, String field) {
+        return Numbers.checkedInt(text, field);
     }
 
     /** Evidence is made only for the lines that become part of the model. */
@@ -619,7 +670,7 @@ public final class NcclLogParser {
             }
             String status = m.group(2) != null ? m.group(2) : m.group(4);
             f.put("status", status);
-            f.put("statusName", m.group(3) != null ? m.group(3) : wcStatus(Integer.parseInt(status)));
+            f.put("statusName", m.group(3) != null ? m.group(3) : wcStatus(num(status, "completion status")));
             f.put("vendorErr", m.group(5));
         } else if ((m = SOCKET_CLOSED.matcher(msg)).find()) {
             kind = NcclEvent.Kind.SOCKET_CLOSED;

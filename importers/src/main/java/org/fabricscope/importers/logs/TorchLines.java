@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.fabricscope.importers.core.Numbers;
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.TrainingLogBuilder;
@@ -58,11 +60,25 @@ final class TorchLines {
     private static final int STALE_AFTER = 500;
 
     private final TrainingLogBuilder log;
+    private final List<Diagnostic> diagnostics;
     private final Map<String, Held> held = new HashMap<>();
     private long seen;
 
-    TorchLines(TrainingLogBuilder log) {
+    TorchLines(TrainingLogBuilder log, List<Diagnostic> diagnostics) {
         this.log = log;
+        this.diagnostics = diagnostics;
+    }
+
+    /**
+     * Emits a held message. A number in it past its field's range (a pid, rank or exit code beyond
+     * 32 bits, a sequence number beyond 64) skips that message with a diagnostic at its first line.
+     */
+    private void emit(Held h) {
+        try {
+            h.emit(this);
+        } catch (Numbers.OutOfRange e) {
+            diagnostics.add(Diagnostic.warning(h.source, h.line, e.getMessage() + "; record skipped"));
+        }
     }
 
     /** A message held while it may continue on its stream's next lines. */
@@ -155,12 +171,12 @@ final class TorchLines {
             h.lastSeen = seen;
             if (h.done()) {
                 held.remove(key);
-                h.emit(this);
+                emit(h);
             }
             return true;
         }
         held.remove(key);
-        h.emit(this);
+        emit(h);
         return false;
     }
 
@@ -171,7 +187,7 @@ final class TorchLines {
         }
         Held h = held.remove(key(source, -1));
         if (h != null) {
-            h.emit(this);
+            emit(h);
         }
     }
 
@@ -180,7 +196,7 @@ final class TorchLines {
             Held h = it.next();
             if (source == null ? h.source == null : source.equals(h.source)) {
                 it.remove();
-                h.emit(this);
+                emit(h);
             }
         }
     }
@@ -188,7 +204,7 @@ final class TorchLines {
     void finishAll() {
         List<Held> all = new ArrayList<>(held.values());
         held.clear();
-        all.forEach(h -> h.emit(this));
+        all.forEach(this::emit);
     }
 
     private void expire() {
@@ -196,7 +212,7 @@ final class TorchLines {
             Held h = it.next();
             if (seen - h.lastSeen > STALE_AFTER) {
                 it.remove();
-                h.emit(this);
+                emit(h);
             }
         }
     }
@@ -209,7 +225,7 @@ final class TorchLines {
         h.lastSeen = seen;
         Held old = held.put(key(h.source, h.untagged ? -1 : h.rank), h);
         if (old != null) {
-            old.emit(this);
+            emit(old);
         }
     }
 
@@ -217,7 +233,7 @@ final class TorchLines {
 
     private void start(String l, String source, int lineNumber, int rank) {
         if (l.indexOf("ChildFailedError") >= 0) {
-            ChildFailed c = new ChildFailed(source, rank, lineNumber, l);
+            ChildFailed c = new ChildFailed(source, rank, lineNumber, l, diagnostics);
             c.untagged = rank < 0;
             hold(c);
             return;
@@ -232,7 +248,7 @@ final class TorchLines {
                 || l.indexOf("watchdog got stuck") >= 0) {
             Record r = new Record(source, rank, lineNumber, l);
             if (r.done()) {
-                r.emit(this);
+                emit(r);
             } else {
                 hold(r);
             }
@@ -269,30 +285,36 @@ final class TorchLines {
             f.put("exitcode", m.group(1));
             f.put("localRank", m.group(2));
             f.put("pid", m.group(3));
-            putSignal(f, Integer.parseInt(m.group(1)));
-            add(NcclEvent.Kind.PROCESS_FAILED, "", Integer.parseInt(m.group(3)), -1, l, f, ev);
+            int exitcode = Numbers.checkedInt(m.group(1), "exit code");
+            int pid = NcclLogParser.num(m.group(3), "pid");
+            NcclLogParser.num(m.group(2), "local rank");
+            putSignal(f, exitcode);
+            add(NcclEvent.Kind.PROCESS_FAILED, "", pid, -1, l, f, ev);
         } else if (l.indexOf("ignal") >= 0) {
             f.clear();
             if ((m = CLOSING_SIGNAL.matcher(l)).find()) {
                 f.put("signal", m.group(2));
                 f.put("pid", m.group(1));
                 f.put("direction", "sent");
-                add(NcclEvent.Kind.SIGNAL, "", Integer.parseInt(m.group(1)), -1, l, f, ev);
+                add(NcclEvent.Kind.SIGNAL, "", NcclLogParser.num(m.group(1), "pid"), -1, l, f, ev);
             } else if ((m = SIGNAL_BY_PID.matcher(l)).find()) {
                 f.put("signal", m.group(2));
                 f.put("signalNumber", m.group(1));
                 f.put("pid", m.group(3));
                 f.put("direction", "received");
-                add(NcclEvent.Kind.SIGNAL, "", Integer.parseInt(m.group(3)), -1, l, f, ev);
+                int pid = NcclLogParser.num(m.group(3), "pid");
+                NcclLogParser.num(m.group(1), "signal");
+                add(NcclEvent.Kind.SIGNAL, "", pid, -1, l, f, ev);
             } else if ((m = GOT_SIGNAL.matcher(l)).find()) {
-                int n = Integer.parseInt(m.group(2));
+                int n = NcclLogParser.num(m.group(2), "signal");
+                int pid = m.group(1) == null ? -1 : NcclLogParser.num(m.group(1), "pid");
                 f.put("signal", signalName(n));
                 f.put("signalNumber", m.group(2));
                 if (m.group(1) != null) {
                     f.put("pid", m.group(1));
                 }
                 f.put("direction", "received");
-                add(NcclEvent.Kind.SIGNAL, "", m.group(1) == null ? -1 : Integer.parseInt(m.group(1)), -1, l, f, ev);
+                add(NcclEvent.Kind.SIGNAL, "", pid, -1, l, f, ev);
             }
         }
     }
@@ -374,15 +396,21 @@ final class TorchLines {
                 f.put("pgName", name.group(1));
             }
         }
-        return Integer.parseInt(m.group(2));
+        return NcclLogParser.num(m.group(2), "rank");
     }
 
     private void add(NcclEvent.Kind kind, String host, int pid, int rank, String message, Map<String, String> f, Evidence ev) {
         log.addEvent(new NcclEvent(kind, host, pid, rank, message.strip(), f, ev));
     }
 
+    /** A sequence number, count or duration PyTorch prints from a 64-bit unsigned: checked, kept as its text. */
+    static String seq(String text, String field) {
+        Numbers.unsigned64(text, field);
+        return text;
+    }
+
     static void putSignal(Map<String, String> f, int exitcode) {
-        if (exitcode < 0) {
+        if (exitcode < 0 && exitcode > -256) { // -N: killed by signal N
             f.put("signal", signalName(-exitcode));
             f.put("signalNumber", String.valueOf(-exitcode));
         }
@@ -472,23 +500,23 @@ final class TorchLines {
             if ((m = WORK.matcher(t)).find() && RAN_FOR.matcher(t).find()) {
                 Matcher ran = RAN_FOR.matcher(t);
                 ran.find(m.start());
-                f.put("seqNum", m.group(1));
+                f.put("seqNum", seq(m.group(1), "sequence number"));
                 f.put("opType", m.group(2));
                 Matcher n = NUMEL.matcher(m.group(3));
                 if (n.find()) {
                     f.put("numelIn", n.group(1));
                     f.put("numelOut", n.group(2));
                 }
-                f.put("timeoutMs", m.group(4));
-                f.put("ranForMs", ran.group(1));
+                f.put("timeoutMs", seq(m.group(4), "timeout"));
+                f.put("ranForMs", seq(ran.group(1), "run time"));
                 tl.add(NcclEvent.Kind.WATCHDOG_TIMEOUT, "", -1, r, t, f, ev);
             } else if ((m = PROGRESS.matcher(t)).find()) {
                 Matcher at = AT_WORK.matcher(t);
                 if (at.find()) {
-                    f.put("atWork", at.group(1));
+                    f.put("atWork", seq(at.group(1), "sequence number"));
                 }
-                f.put("lastEnqueued", m.group(1));
-                f.put("lastCompleted", m.group(2));
+                f.put("lastEnqueued", seq(m.group(1), "sequence number"));
+                f.put("lastCompleted", seq(m.group(2), "sequence number"));
                 Matcher from = DUMP_FROM.matcher(t);
                 if (from.find()) {
                     f.put("action", "dump-signal");
@@ -498,7 +526,7 @@ final class TorchLines {
                     tl.add(NcclEvent.Kind.WATCHDOG_PROGRESS, "", -1, r, t, f, ev);
                 }
             } else if ((m = STUCK.matcher(t)).find()) {
-                f.put("stuckSeconds", m.group(1));
+                f.put("stuckSeconds", seq(m.group(1), "watchdog time"));
                 tl.add(NcclEvent.Kind.WATCHDOG_HANG, "", -1, r, t, f, ev);
             } else {
                 tl.single(t, ev, rank);
@@ -613,7 +641,7 @@ final class TorchLines {
                 f.put("error", c >= 0 ? head.substring(c + 17).strip() : head.strip());
             }
             if ((m = WORK.matcher(head)).find()) {
-                f.put("seqNum", m.group(1));
+                f.put("seqNum", seq(m.group(1), "sequence number"));
                 f.put("opType", m.group(2));
             }
             if (result != null) {
@@ -627,7 +655,7 @@ final class TorchLines {
                     }
                     String status = m.group(2) != null ? m.group(2) : m.group(4);
                     f.put("status", status);
-                    f.put("statusName", m.group(3) != null ? m.group(3) : NcclLogParser.wcStatus(Integer.parseInt(status)));
+                    f.put("statusName", m.group(3) != null ? m.group(3) : NcclLogParser.wcStatus(NcclLogParser.num(status, "completion status")));
                 } else if ((m = SOCKET_CLOSED.matcher(lastError)).find()) {
                     f.put("peer", m.group(1));
                 }
@@ -651,10 +679,12 @@ final class TorchLines {
         final List<Runnable> out = new ArrayList<>();
         boolean closed;
         private TorchLines sink;
+        private final List<Diagnostic> problems;
 
-        ChildFailed(String source, int rank, int line, String first) {
+        ChildFailed(String source, int rank, int line, String first, List<Diagnostic> problems) {
             super(source, rank, line, first);
             lineNo = line;
+            this.problems = problems;
         }
 
         @Override
@@ -708,10 +738,20 @@ final class TorchLines {
             return false;
         }
 
+        /** Ends the entry being read; one with a number out of range is skipped with a diagnostic, the others kept. */
         private void endEntry() {
             if (entry == null) {
                 return;
             }
+            try {
+                entryEvent();
+            } catch (Numbers.OutOfRange x) {
+                problems.add(Diagnostic.warning(source, entryLine, x.getMessage() + "; entry skipped"));
+            }
+            entry = null;
+        }
+
+        private void entryEvent() {
             Map<String, String> e = entry;
             Map<String, String> f = new LinkedHashMap<>();
             if (script != null) {
@@ -730,13 +770,14 @@ final class TorchLines {
             if (e.containsKey("rank") && (m = SUMMARY_RANK.matcher(e.get("rank"))).find()) {
                 f.put("rank", m.group(1));
                 f.put("localRank", m.group(2));
-                r = Integer.parseInt(m.group(1));
+                r = NcclLogParser.num(m.group(1), "rank");
+                NcclLogParser.num(m.group(2), "local rank");
             }
             if (e.containsKey("exitcode") && (m = SUMMARY_EXIT.matcher(e.get("exitcode"))).find()) {
                 f.put("exitcode", m.group(1));
                 f.put("pid", m.group(2));
-                pid = Integer.parseInt(m.group(2));
-                putSignal(f, Integer.parseInt(m.group(1)));
+                pid = NcclLogParser.num(m.group(2), "pid");
+                putSignal(f, Numbers.checkedInt(m.group(1), "exit code"));
             }
             if (e.containsKey("error_file")) {
                 f.put("errorFile", e.get("error_file"));
@@ -754,7 +795,6 @@ final class TorchLines {
             int fp = pid;
             int fr = r;
             out.add(() -> sink.add(NcclEvent.Kind.CHILD_FAILED, host, fp, fr, "ChildFailedError " + ev.text().replace('\n', ' '), f, ev));
-            entry = null;
         }
 
         @Override

@@ -84,18 +84,26 @@ public final class NcclXmlImporter {
         this.anything = false;
         XMLStreamReader r = null;
         int line = 0;
+        SafeXml.Utf8Check bytes = null;
         try {
-            r = SafeXml.factory().createXMLStreamReader(source, new SafeXml.Capped(in));
+            // bytes are checked to be UTF-8 before StAX decodes them: a bad one would make the JDK's
+            // parser print "[Fatal Error] :-1:-1: ..." on stderr; the check reports it with its line
+            bytes = SafeXml.checked(in);
+            r = SafeXml.factory().createXMLStreamReader(source, bytes);
             loop(r, cancel);
         } catch (XMLStreamException e) {
             Location loc = e.getLocation();
             line = loc != null ? Math.max(0, loc.getLineNumber()) : line;
-            if (tooLarge(e)) {
+            if (bytes != null && bytes.failure() != null) {
+                error(bytes.failure().line, bytes.failure().getMessage() + "; stopped reading, kept what was read before");
+            } else if (tooLarge(e)) {
                 error(line, "file is larger than " + (SafeXml.MAX_BYTES >> 20)
                         + " MiB; stopped reading, kept what was read before");
             } else {
                 error(line, "not well-formed XML: " + clean(e.getMessage()) + "; kept what was read before");
             }
+        } catch (java.io.IOException e) {
+            error(line, "read failed: " + clean(String.valueOf(e.getMessage())) + "; kept what was read before");
         } catch (ImportCancelledException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -271,6 +279,10 @@ public final class NcclXmlImporter {
                         return null;
                     }
                     Long rank = parse(attrs.get("rank"));
+                    if (rank != null && (rank < Integer.MIN_VALUE || rank > Integer.MAX_VALUE)) {
+                        im.warn(e.line(), "<" + name + " rank=\"" + attrs.get("rank") + "\"> is out of range (a C int); skipped");
+                        return null;
+                    }
                     steps.add(new NcclGraph.Step(name.equals("net"), dev, rank == null ? -1 : (int) (long) rank));
                 }
                 default -> { }
@@ -284,6 +296,12 @@ public final class NcclXmlImporter {
                 steps = null;
             } else if (name.equals("graph") && graphAttrs != null) {
                 Map<String, String> a = graphAttrs;
+                for (String k : new String[] {"id", "pattern", "nchannels", "crossnic", "samechannels"}) {
+                    Long v = parse(a.get(k));
+                    if (v != null && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+                        im.warn(graphEvidence.line(), "<graph " + k + "=\"" + a.get(k) + "\"> is out of range (a C int); read as unknown");
+                    }
+                }
                 NcclGraph g = new NcclGraph(intOf(a, "id"), intOf(a, "pattern"), intOf(a, "nchannels"),
                         a.getOrDefault("speedintra", ""), a.getOrDefault("speedinter", ""),
                         a.getOrDefault("latencyinter", ""), a.getOrDefault("typeintra", ""),
@@ -299,9 +317,10 @@ public final class NcclXmlImporter {
             }
         }
 
+        /** An int attribute; -1 when absent, unreadable or past the range of an int (warned by the caller). */
         private static int intOf(Map<String, String> a, String k) {
             Long v = parse(a.get(k));
-            return v == null ? -1 : (int) (long) v;
+            return v == null || v < Integer.MIN_VALUE || v > Integer.MAX_VALUE ? -1 : (int) (long) v;
         }
 
         private static Long parse(String s) {

@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.host.HostTopologyBuilder;
 import org.fabricscope.model.host.NvidiaSmiMatrix;
@@ -54,8 +55,23 @@ public final class NvidiaSmiTopoImporter extends LineImporter {
         current = null;
     }
 
+    /**
+     * One line. Lines end in LF, CRLF or CR (TextLines splits them; a CR left inside a line, and
+     * the BOM or terminal escapes around the header, are dropped here too). A device number or an
+     * NVLink count past 32 bits skips its header or row with a diagnostic.
+     */
     @Override
     protected void line(String raw) {
+        for (String part : raw.replace("\uFEFF", "").split("\r")) {
+            try {
+                record(part);
+            } catch (Numbers.OutOfRange e) {
+                bad(e.getMessage() + "; row skipped");
+            }
+        }
+    }
+
+    private void record(String raw) {
         String l = ANSI.matcher(raw).replaceAll("");
         if (l.contains("CPU Affinity")) {
             String[] tokens = l.substring(0, l.indexOf("CPU Affinity")).strip().split("\\s+");
@@ -64,6 +80,17 @@ public final class NvidiaSmiTopoImporter extends LineImporter {
                 if (DEVICE.matcher(t).matches()) {
                     devices.add(t);
                 }
+            }
+            try {
+                for (String d : devices) {
+                    if (d.startsWith("GPU") || d.startsWith("NIC")) {
+                        Numbers.nonNegativeInt(d.substring(3), d.substring(0, 3) + " number");
+                    }
+                }
+            } catch (Numbers.OutOfRange e) {
+                bad(e.getMessage() + "; matrix skipped");
+                current = null;
+                return;
             }
             if (devices.isEmpty()) {
                 bad("matrix header without device columns (GPU0 ...)");
@@ -98,8 +125,11 @@ public final class NvidiaSmiTopoImporter extends LineImporter {
         }
         List<String> cells = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
-            if (PathType.parse(tok[i]) == null) {
+            PathType type = PathType.parse(tok[i]);
+            if (type == null) {
                 bad("\"" + tok[i] + "\" is not a topo -m label (X, NV#, PIX, PXB, PHB, NODE, SYS)");
+            } else if (type == PathType.NV) {
+                Numbers.nonNegativeInt(tok[i].substring(2), "NVLink count"); // NV<n>: n links
             }
             cells.add(tok[i]);
         }

@@ -94,7 +94,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
         int gpus = 0;
         int nics = 0;
         int nets = 0;
-        int nvlinks = 0;
+        long nvlinks = 0;
         for (org.fabricscope.model.host.HostTopology t : model.hostTopologies().values()) {
             gpus += t.gpus().size();
             nics += t.nics().size();
@@ -102,7 +102,8 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
             nvlinks += t.nvlinkCount();
         }
         return new FabricSummary(switches, tiers, cas, hostCas, model.hosts().size(), routers,
-                model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets, nvlinks,
+                model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets,
+                (int) Math.min(Integer.MAX_VALUE, nvlinks),
                 model.k8sNodes().size(), model.pods().size(), model.k8s().allocatableTotals(),
                 model.trainingLog().ranks().size(), List.copyOf(model.trainingLog().ncclVersions()),
                 model.trainingLog().transportsByPair(), model.diagnostics());

@@ -101,14 +101,20 @@ public final class ErrorThresholds {
         return v == null ? -1 : v;
     }
 
-    /** The severity of a counter value, or null when it is within its threshold. */
+    /**
+     * The severity of a counter value, or null when it is within its threshold. PMA counters are
+     * 64-bit unsigned: {@code value} is compared as unsigned (a count past {@link Long#MAX_VALUE} is
+     * a negative long and still over any threshold).
+     */
     public Severity judge(String counter, long value) {
         long limit = limit(counter);
-        if (limit < 0 || value <= limit) {
+        if (limit < 0 || Long.compareUnsigned(value, limit) <= 0) {
             return null;
         }
         if (PHYSICAL.contains(counter)) {
-            return value > 10 * Math.max(1, limit) ? Severity.ERROR : Severity.WARNING;
+            java.math.BigInteger tenfold = java.math.BigInteger.valueOf(Math.max(1, limit)).multiply(java.math.BigInteger.TEN);
+            return new java.math.BigInteger(Long.toUnsignedString(value)).compareTo(tenfold) > 0 ? Severity.ERROR
+                    : Severity.WARNING;
         }
         return Severity.WARNING;
     }

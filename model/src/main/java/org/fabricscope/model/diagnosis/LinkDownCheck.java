@@ -32,7 +32,7 @@ public final class LinkDownCheck implements FabricCheck {
 
     /** Whether this port lost a link that it had: down now, with LinkDownedCounter above zero. */
     public static boolean lostLink(Port p) {
-        return p.state() == PortState.DOWN && p.physState() != PhysState.LINK_UP && p.counter("LinkDownedCounter") > 0;
+        return p.state() == PortState.DOWN && p.physState() != PhysState.LINK_UP && p.counter("LinkDownedCounter") != 0; // unsigned: any count but 0
     }
 
     @Override
@@ -50,10 +50,10 @@ public final class LinkDownCheck implements FabricCheck {
                 }
                 Evidence ce = p.counterEvidence("LinkDownedCounter");
                 evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(),
-                        "LinkDownedCounter=" + p.counter("LinkDownedCounter")));
+                        "LinkDownedCounter=" + Long.toUnsignedString(p.counter("LinkDownedCounter"))));
                 out.add(new Finding(SPEC.id(), Severity.WARNING,
                         p.label() + " is down (" + p.physState().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-                                + ") after its link went down " + p.counter("LinkDownedCounter") + " time(s)",
+                                + ") after its link went down " + Long.toUnsignedString(p.counter("LinkDownedCounter")) + " time(s)",
                         List.of(Subjects.port(p)), evidence,
                         List.of("Check that the cable in this port is seated at both ends; an unplugged cable shows as Down/Polling.",
                                 "If it is seated, swap the cable; if the port stays Polling with a known-good cable, the port or transceiver has failed.",

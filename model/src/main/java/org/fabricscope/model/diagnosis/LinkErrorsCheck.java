@@ -64,7 +64,7 @@ public final class LinkErrorsCheck implements FabricCheck {
                         if (over.length() > 0) {
                             over.append(", ");
                         }
-                        over.append(e.getKey()).append('=').append(e.getValue())
+                        over.append(e.getKey()).append('=').append(Long.toUnsignedString(e.getValue()))
                                 .append(" (threshold ").append(thresholds.limit(e.getKey())).append(')');
                         physical |= ErrorThresholds.PHYSICAL.contains(e.getKey());
                         if (ce == null) {

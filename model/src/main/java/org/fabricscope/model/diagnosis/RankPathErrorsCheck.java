@@ -71,9 +71,10 @@ public final class RankPathErrorsCheck implements FabricCheck {
                 for (var ce : p.counters().entrySet()) {
                     if (thresholds.judge(ce.getKey(), ce.getValue()) != null) {
                         Evidence ev = p.counterEvidence(ce.getKey());
-                        String what = p.label() + ": " + ce.getKey() + "=" + ce.getValue();
+                        String what = p.label() + ": " + ce.getKey() + "=" + Long.toUnsignedString(ce.getValue());
                         evidence.add(new Evidence(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(), what));
-                        counters.append(counters.length() == 0 ? "" : ", ").append(ce.getKey()).append('=').append(ce.getValue());
+                        counters.append(counters.length() == 0 ? "" : ", ").append(ce.getKey()).append('=')
+                                .append(Long.toUnsignedString(ce.getValue()));
                     }
                 }
                 if (LinkDownCheck.lostLink(p)) {

@@ -111,6 +111,50 @@ public class FabricBuilder {
         }
     }
 
+    /**
+     * The node's own name, as its own line prints it (an ibnetdiscover node line): replaces what a
+     * peer's remark said. A GUID whose own line was already read under another name in the same file
+     * is a conflict (a duplicate GUID): a warning naming both, and the first name is kept. (A name
+     * from another file replaces it silently, as other tools' names are only offered: a capture
+     * run with a node-name-map names nodes differently from one without, which is no conflict.)
+     */
+    public void setDescription(FabricNode n, String description, Evidence where) {
+        if (description == null || conflict(n, description, where)) {
+            return;
+        }
+        setDescription(n, description);
+        n.nameEvidence = where;
+    }
+
+    /**
+     * Whether {@code description} contradicts the node's own name read before in the same file
+     * (reported when it does). Across files a different name is no conflict: one capture may have
+     * run with a node-name-map and the other without; the later file's name is taken, as before.
+     */
+    private boolean conflict(FabricNode n, String description, Evidence where) {
+        if (n.nameEvidence == null || where == null || !n.nameEvidence.source().equals(where.source())) {
+            return false;
+        }
+        String old = n.description.strip();
+        String now = description.strip();
+        if (old.equals(now) || now.equals(n.switchName) || old.equals(switchNameOf(now))) {
+            return false; // one capture ran with a node-name-map (leaf-1), the other without (MF0;leaf-1:MQM8700/U1)
+        }
+        diagnostics.add(Diagnostic.warning(where.source(), where.line(), Guids.format(n.guid()) + " is named \""
+                + now + "\" here but \"" + old + "\" at " + where(n.nameEvidence)
+                + ": one GUID, two names (a duplicate GUID, or captures of different fabrics); keeping \"" + old + "\""));
+        return true;
+    }
+
+    private static String switchNameOf(String description) {
+        Matcher m = MANAGED_SWITCH_DESC.matcher(description);
+        return m.matches() ? m.group(1) : null;
+    }
+
+    private static String where(Evidence e) {
+        return e.source() + (e.line() > 0 ? ":" + e.line() : "");
+    }
+
     public void setNodeInfo(FabricNode n, int numPorts, long sysImgGuid, int vendorId, int deviceId) {
         if (numPorts > 0) {
             n.numPorts = numPorts;

@@ -30,6 +30,8 @@ public final class FabricNode implements Vertex {
     Tier tier;
     Host host;
     Evidence evidence;
+    /** Where the node's own name (its node line or header, not a peer's remark) was read; null when none was. */
+    Evidence nameEvidence;
     final PortTable ports = new PortTable();
 
     FabricNode(long guid, NodeKind kind) {

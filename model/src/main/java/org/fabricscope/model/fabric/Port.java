@@ -121,6 +121,7 @@ public final class Port {
         return Collections.unmodifiableMap(counters);
     }
 
+    /** A counter's value, 0 when never read. 64-bit unsigned: compare with {@link Long#compareUnsigned}. */
     public long counter(String name) {
         Long v = counters.get(name);
         return v == null ? 0 : v;

@@ -2,7 +2,10 @@ package org.fabricscope.model.host;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.fabricscope.model.core.Vertex;
 
@@ -52,10 +55,16 @@ public final class AffinityMatrix {
 
     private final List<Vertex> devices;
     private final List<String> names;
+    private final Map<Vertex, Integer> indexOfDevice = new IdentityHashMap<>();
+    private final Map<String, Integer> indexOfName = new HashMap<>();
+    /** Every cell, for a matrix nvidia-smi printed (its size is the input's); null for one computed from a tree. */
     private final Cell[][] cells;
     private final int gpuCount;
     private final int smiCount;
     private final boolean pcieOnly;
+    /** Per GPU row: the nearest net, and the path type to the nearest column (net or net-less NIC). */
+    private final NetPort[] nearestNet;
+    private final PathType[] nearestType;
 
     private AffinityMatrix(List<Vertex> devices, List<String> names, Cell[][] cells, int gpuCount, int smiCount,
                            boolean pcieOnly) {
@@ -65,6 +74,18 @@ public final class AffinityMatrix {
         this.gpuCount = gpuCount;
         this.smiCount = smiCount;
         this.pcieOnly = pcieOnly;
+        for (int i = 0; i < this.devices.size(); i++) {
+            indexOfDevice.putIfAbsent(this.devices.get(i), i);
+            indexOfName.putIfAbsent(this.names.get(i), i);
+        }
+        this.nearestNet = new NetPort[gpuCount];
+        this.nearestType = new PathType[gpuCount];
+        if (cells != null) {
+            nearestFromCells();
+        } else {
+            new Nearest(this, true).fill();
+            new Nearest(this, false).fill();
+        }
     }
 
     /** Computes the matrix from a host's tree; NVLink ignored when {@code pcieOnly} ({@code topo -mp}). */
@@ -98,14 +119,10 @@ public final class AffinityMatrix {
                 }
             }
         }
-        int size = devs.size();
-        Cell[][] cells = new Cell[size][size];
-        for (int i = 0; i < size; i++) {
-            for (int j = 0; j < size; j++) {
-                cells[i][j] = classify(devs.get(i), devs.get(j), pcieOnly);
-            }
-        }
-        return new AffinityMatrix(devs, names, cells, t.gpus.size(), smi, pcieOnly);
+        // Cells are computed when asked for (each walks the two devices' PCIe ancestors once), and the
+        // nearest NIC of each GPU in one pass over the tree (see Nearest): no GPU x NIC table is built,
+        // so a 10,000-GPU file costs memory in its size, not in its square.
+        return new AffinityMatrix(devs, names, null, t.gpus.size(), smi, pcieOnly);
     }
 
     /** A matrix taken from nvidia-smi's own output, for hosts without a tree. */
@@ -126,11 +143,20 @@ public final class AffinityMatrix {
             for (int j = 0; j < devs.size(); j++) {
                 String s = m.label(names.get(i), names.get(j));
                 PathType pt = s == null ? null : PathType.parse(s);
-                cells[i][j] = pt == null ? null
-                        : new Cell(pt, pt == PathType.NV ? Integer.parseInt(s.strip().substring(2)) : 0);
+                int nv = pt == PathType.NV ? nvCount(s.strip().substring(2)) : 0;
+                cells[i][j] = pt == null || nv < 0 ? null : new Cell(pt, nv);
             }
         }
         return new AffinityMatrix(devs, names, cells, t.gpus.size(), devs.size(), !m.hasNvlink());
+    }
+
+    /** The n of {@code NV<n>}, or -1 when it does not fit an int (the reader reported it; the cell stays unknown). */
+    private static int nvCount(String digits) {
+        try {
+            return Math.max(-1, Integer.parseInt(digits));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     static Cell classify(Vertex a, Vertex b, boolean pcieOnly) {
@@ -159,48 +185,61 @@ public final class AffinityMatrix {
         if (pa == pb) {
             return new Cell(PathType.PIX, 0);
         }
-        // lowest common PCI ancestor
-        List<PciDevice> upA = ancestors(pa);
-        List<PciDevice> upB = ancestors(pb);
-        PciDevice common = null;
-        for (PciDevice x : upA) {
-            if (upB.contains(x)) {
-                common = x;
-                break;
-            }
+        // lowest common proper PCI ancestor: even out the depths, then climb both in step
+        PciDevice x = pa.parent;
+        PciDevice y = pb.parent;
+        int dx = depth(x);
+        int dy = depth(y);
+        for (; dx > dy; dx--) {
+            x = x.parent;
         }
+        for (; dy > dx; dy--) {
+            y = y.parent;
+        }
+        while (x != y) {
+            x = x.parent;
+            y = y.parent;
+        }
+        PciDevice common = x;
         if (common != null) {
-            boolean single = (pa.parent == common || pa == common) && (pb.parent == common || pb == common);
+            boolean single = pa.parent == common && pb.parent == common;
             return new Cell(single ? PathType.PIX : PathType.PXB, 0);
         }
-        PciDevice topA = upA.isEmpty() ? pa : upA.get(upA.size() - 1);
-        PciDevice topB = upB.isEmpty() ? pb : upB.get(upB.size() - 1);
-        return new Cell(busOf(topA.busId).equals(busOf(topB.busId)) ? PathType.PHB : PathType.NODE, 0);
+        return new Cell(busOf(top(pa).busId).equals(busOf(top(pb).busId)) ? PathType.PHB : PathType.NODE, 0);
+    }
+
+    /** Proper PCI ancestors above {@code p} plus one (0 for a device straight under a CPU); -1 for null. */
+    private static int depth(PciDevice p) {
+        int d = -1;
+        for (PciDevice x = p; x != null; x = x.parent) {
+            d++;
+        }
+        return d;
+    }
+
+    /** The top-level PCI node above {@code p} (p itself when it is straight under the CPU). */
+    static PciDevice top(PciDevice p) {
+        PciDevice t = p;
+        while (t.parent != null) {
+            t = t.parent;
+        }
+        return t;
     }
 
     /** NVLinks between two GPUs: direct ones, else through NVSwitches (the smaller switch link count). */
     static int nvlinksBetween(Gpu a, Gpu b) {
-        int direct = 0;
+        long direct = 0;
         for (NvLink l : a.nvlinks) {
             if (b.pci != null && l.targetKind != NvLink.TargetKind.NVSWITCH && l.target.equalsIgnoreCase(b.pci.busId)) {
                 direct += Math.max(0, l.count);
             }
         }
         if (direct > 0) {
-            return direct;
+            return (int) Math.min(Integer.MAX_VALUE, direct);
         }
         int sa = a.nvswitchLinkCount();
         int sb = b.nvswitchLinkCount();
         return sa > 0 && sb > 0 ? Math.min(sa, sb) : 0;
-    }
-
-    /** The proper ancestors of p, nearest first. */
-    private static List<PciDevice> ancestors(PciDevice p) {
-        List<PciDevice> out = new ArrayList<>();
-        for (PciDevice x = p.parent; x != null; x = x.parent) {
-            out.add(x);
-        }
-        return out;
     }
 
     /** {@code dddd:bb} out of {@code dddd:bb:dd.f}; the whole id when it has another shape. */
@@ -262,16 +301,20 @@ public final class AffinityMatrix {
 
     /** The cell between two devices of the matrix, or null when either is not in it. */
     public Cell cell(Vertex a, Vertex b) {
-        int i = devices.indexOf(a);
-        int j = devices.indexOf(b);
-        return i < 0 || j < 0 ? null : cells[i][j];
+        Integer i = indexOfDevice.get(a);
+        Integer j = indexOfDevice.get(b);
+        return i == null || j == null ? null : cell(i, j);
     }
 
     /** The cell by names ({@code "GPU0"}, {@code "NIC3"}), or null. */
     public Cell cell(String a, String b) {
-        int i = names.indexOf(a);
-        int j = names.indexOf(b);
-        return i < 0 || j < 0 ? null : cells[i][j];
+        Integer i = indexOfName.get(a);
+        Integer j = indexOfName.get(b);
+        return i == null || j == null ? null : cell(i, j);
+    }
+
+    private Cell cell(int i, int j) {
+        return cells != null ? cells[i][j] : classify(devices.get(i), devices.get(j), pcieOnly);
     }
 
     /** The label between two devices ({@code PIX}, {@code NV18}), or null. */
@@ -281,17 +324,20 @@ public final class AffinityMatrix {
     }
 
     public String name(Vertex v) {
-        int i = devices.indexOf(v);
-        return i < 0 ? null : names.get(i);
+        Integer i = indexOfDevice.get(v);
+        return i == null ? null : names.get(i);
     }
 
-    /** The GPU x NIC part: one row per GPU, one column per net (or NIC without nets). */
+    /**
+     * The GPU x NIC part: one row per GPU, one column per net (or NIC without nets). Built when
+     * asked for, in GPUs x NICs time and memory: for a report, not for large hosts.
+     */
     public List<List<Cell>> gpuNic() {
         List<List<Cell>> out = new ArrayList<>();
         for (int i = 0; i < gpuCount; i++) {
             List<Cell> row = new ArrayList<>();
             for (int j = gpuCount; j < devices.size(); j++) {
-                row.add(cells[i][j]);
+                row.add(cell(i, j));
             }
             out.add(Collections.unmodifiableList(row));
         }
@@ -305,34 +351,156 @@ public final class AffinityMatrix {
 
     /** The net nearest to a GPU (lowest path type, then lowest NIC number); null when the host has none. */
     public NetPort nearestNet(Gpu gpu) {
-        int i = devices.indexOf(gpu);
-        if (i < 0) {
-            return null;
-        }
-        NetPort best = null;
-        PathType bestType = null;
-        for (int j = gpuCount; j < devices.size(); j++) {
-            if (devices.get(j) instanceof NetPort n && cells[i][j] != null) {
-                PathType t = cells[i][j].type();
-                if (bestType == null || t.compareTo(bestType) < 0) {
-                    best = n;
-                    bestType = t;
-                }
-            }
-        }
-        return best;
+        Integer i = indexOfDevice.get(gpu);
+        return i == null || i >= gpuCount ? null : nearestNet[i];
     }
 
     /** The path type to the nearest net or net-less NIC, or null when there is none. */
     public PathType nearestNicType(Gpu gpu) {
-        int i = devices.indexOf(gpu);
-        PathType best = null;
-        for (int j = gpuCount; i >= 0 && j < devices.size(); j++) {
-            if (cells[i][j] != null && (best == null || cells[i][j].type().compareTo(best) < 0)) {
-                best = cells[i][j].type();
+        Integer i = indexOfDevice.get(gpu);
+        return i == null || i >= gpuCount ? null : nearestType[i];
+    }
+
+    /** Nearest columns of a matrix nvidia-smi printed: a scan of each GPU row (the rows are the input). */
+    private void nearestFromCells() {
+        for (int i = 0; i < gpuCount; i++) {
+            PathType bestNetType = null;
+            for (int j = gpuCount; j < devices.size(); j++) {
+                Cell c = cells[i][j];
+                if (c == null) {
+                    continue;
+                }
+                if (nearestType[i] == null || c.type().compareTo(nearestType[i]) < 0) {
+                    nearestType[i] = c.type();
+                }
+                if (devices.get(j) instanceof NetPort n && (bestNetType == null || c.type().compareTo(bestNetType) < 0)) {
+                    nearestNet[i] = n;
+                    bestNetType = c.type();
+                }
             }
         }
-        return best;
+    }
+
+    /**
+     * The nearest column of each GPU of a computed matrix, in time linear in the PCIe tree and the
+     * columns (no GPU x NIC table). For each column, walk up from its PCI device once, recording at
+     * every ancestor the lowest column below it and at its parent the lowest column right below it;
+     * index the columns by CPU and top-level bus. Then a GPU's nearest column is among a few
+     * candidates, the lowest-numbered column of each kind it could be (same PCIe switch; below one of
+     * its switches; same CPU and root bus; a CPU-attached NIC of its CPU; same CPU, another root
+     * bus; another CPU), and {@link #classify} decides between them. The candidates cover every
+     * path type, so the result equals a scan of the whole row: lowest path type, then lowest index.
+     */
+    private static final class Nearest {
+        private final AffinityMatrix m;
+        /** Only nets count ({@link #nearestNet}), or nets and net-less NICs ({@link #nearestNicType}). */
+        private final boolean netsOnly;
+        private final Map<PciDevice, Integer> lowestAt = new IdentityHashMap<>();
+        private final Map<PciDevice, Integer> lowestChild = new IdentityHashMap<>();
+        private final Map<PciDevice, Integer> lowestBelow = new IdentityHashMap<>();
+        private final Map<Cpu, Map<String, Integer>> lowestByCpuBus = new IdentityHashMap<>();
+        private final Map<Cpu, int[]> lowestTwoBusesByCpu = new IdentityHashMap<>();
+        private final Map<Cpu, Integer> lowestCpuAttached = new IdentityHashMap<>();
+        /** The lowest column, and the lowest on another CPU than its CPU (or on none). */
+        private int lowest = -1;
+        private int lowestOtherCpu = -1;
+
+        Nearest(AffinityMatrix m, boolean netsOnly) {
+            this.m = m;
+            this.netsOnly = netsOnly;
+        }
+
+        void fill() {
+            for (int j = m.gpuCount; j < m.devices.size(); j++) {
+                Vertex v = m.devices.get(j);
+                if (netsOnly && !(v instanceof NetPort)) {
+                    continue;
+                }
+                index(j, v);
+            }
+            if (lowest < 0) {
+                return;
+            }
+            for (int i = 0; i < m.gpuCount; i++) {
+                int best = -1;
+                Cell bestCell = null;
+                for (int j : candidates((Gpu) m.devices.get(i))) {
+                    if (j < 0) {
+                        continue;
+                    }
+                    Cell c = classify(m.devices.get(i), m.devices.get(j), m.pcieOnly);
+                    int order = bestCell == null ? -1 : c.type().compareTo(bestCell.type());
+                    if (bestCell == null || order < 0 || (order == 0 && j < best)) {
+                        best = j;
+                        bestCell = c;
+                    }
+                }
+                if (netsOnly) {
+                    m.nearestNet[i] = (NetPort) m.devices.get(best);
+                } else {
+                    m.nearestType[i] = bestCell.type();
+                }
+            }
+        }
+
+        private void index(int j, Vertex v) {
+            if (lowest < 0) {
+                lowest = j;
+            } else if (lowestOtherCpu < 0 && (cpuOf(v) == null || cpuOf(v) != cpuOf(m.devices.get(lowest)))) {
+                lowestOtherCpu = j;
+            }
+            Cpu cpu = cpuOf(v);
+            PciDevice p = pciOf(v);
+            if (cpu == null) {
+                return;
+            }
+            if (p == null) {
+                lowestCpuAttached.putIfAbsent(cpu, j);
+                return;
+            }
+            lowestAt.putIfAbsent(p, j);
+            if (p.parent != null) {
+                lowestChild.putIfAbsent(p.parent, j);
+            }
+            // columns come in increasing order: an ancestor already marked was marked lower, and so
+            // were all above it, so the walk stops there (each ancestor is walked once in all)
+            for (PciDevice x = p.parent; x != null && !lowestBelow.containsKey(x); x = x.parent) {
+                lowestBelow.put(x, j);
+            }
+            String bus = busOf(top(p).busId);
+            lowestByCpuBus.computeIfAbsent(cpu, k -> new HashMap<>()).putIfAbsent(bus, j);
+            int[] two = lowestTwoBusesByCpu.get(cpu);
+            if (two == null) {
+                lowestTwoBusesByCpu.put(cpu, new int[] {j, -1});
+            } else if (two[1] < 0 && !bus.equals(busOf(top(pciOf(m.devices.get(two[0]))).busId))) {
+                two[1] = j;
+            }
+        }
+
+        private int[] candidates(Gpu g) {
+            PciDevice pa = pciOf(g);
+            Cpu ca = cpuOf(g);
+            if (pa == null || ca == null) {
+                return new int[] {lowest}; // SYS to every column
+            }
+            String bus = busOf(top(pa).busId);
+            int[] two = lowestTwoBusesByCpu.get(ca);
+            int otherBus = -1;
+            if (two != null) {
+                otherBus = !bus.equals(busOf(top(pciOf(m.devices.get(two[0]))).busId)) ? two[0] : two[1];
+            }
+            Map<String, Integer> byBus = lowestByCpuBus.get(ca);
+            int otherCpu = cpuOf(m.devices.get(lowest)) != ca ? lowest : lowestOtherCpu;
+            return new int[] {
+                lowestAt.getOrDefault(pa, -1),                                               // X/PIX: the same device
+                pa.parent == null ? -1 : lowestChild.getOrDefault(pa.parent, -1),            // PIX: the same switch
+                pa.parent == null ? -1 : lowestBelow.getOrDefault(top(pa), -1),              // PXB: below its top switch
+                byBus == null ? -1 : byBus.getOrDefault(bus, -1),                            // PHB: the same root bus
+                lowestCpuAttached.getOrDefault(ca, -1),                                      // PHB: a NIC on its CPU
+                otherBus,                                                                    // NODE: another root bus
+                otherCpu,                                                                    // SYS: another CPU
+            };
+        }
     }
 
     /** The matrix laid out as nvidia-smi prints it (tab-separated, {@code  X } on the diagonal) with the NIC legend. */
@@ -345,7 +513,7 @@ public final class AffinityMatrix {
         for (int i = 0; i < smiCount; i++) {
             sb.append(names.get(i));
             for (int j = 0; j < smiCount; j++) {
-                Cell c = cells[i][j];
+                Cell c = cell(i, j);
                 sb.append('\t').append(c == null ? "?" : c.type() == PathType.X ? " X " : c.label());
             }
             sb.append('\n');

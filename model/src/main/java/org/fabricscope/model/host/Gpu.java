@@ -92,13 +92,13 @@ public final class Gpu implements Vertex {
 
     /** NVLinks to NVSwitches (including the invisible remote ones of multi-node NVLink). */
     public int nvswitchLinkCount() {
-        int n = 0;
+        long n = 0;
         for (NvLink l : nvlinks) {
             if (l.targetKind() == NvLink.TargetKind.NVSWITCH) {
                 n += Math.max(0, l.count());
             }
         }
-        return n;
+        return (int) Math.min(Integer.MAX_VALUE, n); // counts are bounded when read: never reached
     }
 
     /** {@code GPU0}, the name nvidia-smi gives it. */

@@ -143,13 +143,13 @@ public final class HostTopology {
 
     /** Sum of NVLink counts over all GPUs' {@code <nvlink>} elements. */
     public int nvlinkCount() {
-        int n = 0;
+        long n = 0;
         for (Gpu g : gpus) {
             for (NvLink l : g.nvlinks) {
                 n += Math.max(0, l.count);
             }
         }
-        return n;
+        return (int) Math.min(Integer.MAX_VALUE, n); // counts are bounded when read: never reached
     }
 
     public List<C2cLink> c2cLinks() {

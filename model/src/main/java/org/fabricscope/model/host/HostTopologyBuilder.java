@@ -19,6 +19,11 @@ import org.fabricscope.model.core.Evidence;
  */
 public final class HostTopologyBuilder {
     private static final int MAX_VALUE = 255; // NCCL's MAX_STR_LEN
+    /**
+     * Most NVLinks one {@code <nvlink>} element may count. A GPU has at most 18 (NVLink 4 and 5); the
+     * bound keeps every sum of counts (per GPU, per host, per fabric) far from overflowing an int.
+     */
+    public static final int MAX_NVLINK_COUNT = 1024;
 
     final HostTopology topology;
     final String hostHint;
@@ -217,6 +222,11 @@ public final class HostTopologyBuilder {
             return null;
         }
         int count = intAttr(attrs, "count", 1, e);
+        if (count < 0 || count > MAX_NVLINK_COUNT) {
+            warn(e, "<nvlink count=\"" + attrs.get("count") + "\"> is out of range (0.." + MAX_NVLINK_COUNT
+                    + " links); skipped");
+            return null;
+        }
         NvLink l = new NvLink(gpu, target, count, str(attrs, "tclass", e).strip(), e);
         gpu.nvlinks.add(l);
         if (l.targetKind() == NvLink.TargetKind.NVSWITCH) {
@@ -304,6 +314,8 @@ public final class HostTopologyBuilder {
      */
     void finish() {
         HostTopology t = topology;
+        java.util.Set<Gpu> listed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        listed.addAll(t.gpus);
         for (PciDevice p : t.pciDevices) {
             if (p.kind == PciKind.GPU && p.gpu == null) {
                 p.gpu = new Gpu(t, p, p.evidence);
@@ -313,7 +325,7 @@ public final class HostTopologyBuilder {
                 p.nic = n;
                 t.nics.add(n);
             }
-            if (p.gpu != null && !t.gpus.contains(p.gpu)) {
+            if (p.gpu != null && listed.add(p.gpu)) {
                 t.gpus.add(p.gpu);
             }
         }

@@ -46,7 +46,7 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
         Matcher l = podName == null ? null : LAUNCHER.matcher(podName);
         if (job == null) {
             if (m != null && m.matches()) {
-                return new JobIdentity(m.group(1), m.group(2), Integer.parseInt(m.group(3)), "pod name");
+                return new JobIdentity(m.group(1), m.group(2), parseIndex(m.group(3)), "pod name");
             }
             if (l != null && l.matches()) {
                 return new JobIdentity(l.group(1), "launcher", null, "pod name");
@@ -56,7 +56,7 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
         if (type == null || index == null) {
             if (m != null && m.matches() && m.group(1).equals(job)) {
                 type = type == null ? m.group(2) : type;
-                index = index == null ? Integer.parseInt(m.group(3)) : index;
+                index = index == null ? parseIndex(m.group(3)) : index;
             } else if (type == null && l != null && l.matches() && l.group(1).equals(job)) {
                 type = "launcher";
             }
@@ -80,14 +80,47 @@ public record JobIdentity(String jobName, String replicaType, Integer replicaInd
         return v != null ? v : labels.get(key);
     }
 
+    /** A replica index (an int that is never negative), or null when there is none or it does not fit one. */
     private static Integer parseIndex(String s) {
         if (s == null) {
             return null;
         }
         try {
-            return Integer.parseInt(s.trim());
+            int v = Integer.parseInt(s.trim());
+            return v < 0 ? null : v;
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /**
+     * What is wrong with the replica index a pod carries, or null when nothing is: an index in its
+     * labels or at the end of its name ({@code bert-worker-99999999999}) past the range of an int
+     * (Kubernetes' own indexes are 32-bit). {@link #of} reads such a pod without an index; the
+     * importers report this text with the pod's file and line.
+     */
+    public static String indexProblem(String podName, Map<String, String> labels) {
+        boolean labelled = false;
+        for (String key : new String[] {KF + "replica-index", "replica-index", "batch.kubernetes.io/job-completion-index",
+            JOBSET + "job-index"}) {
+            String v = labels.get(key);
+            if (v != null && !v.isBlank()) {
+                if (parseIndex(v) == null) {
+                    return "label " + key + "=" + shorten(v.strip()) + " is not a replica index (0.." + Integer.MAX_VALUE
+                            + "); ignored";
+                }
+                labelled = true;
+            }
+        }
+        Matcher m = podName == null ? null : NAME.matcher(podName);
+        if (!labelled && m != null && m.matches() && parseIndex(m.group(3)) == null) {
+            return "replica index " + shorten(m.group(3)) + " at the end of pod name " + shorten(podName)
+                    + " is out of range (0.." + Integer.MAX_VALUE + "); the pod is read without one";
+        }
+        return null;
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
     }
 }

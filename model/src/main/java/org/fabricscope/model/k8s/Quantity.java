@@ -53,7 +53,11 @@ public record Quantity(BigDecimal value, String text) implements Comparable<Quan
             int power = "KMGTPE".indexOf(suffix.charAt(0)) + 1;
             v = number.multiply(BigDecimal.valueOf(1024).pow(power));
         } else if (suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
-            int exp = Integer.parseInt(suffix.substring(1).replace("+", ""));
+            String digits = suffix.substring(1).replace("+", "");
+            if (digits.replace("-", "").length() > 3) {
+                return null; // an exponent past 999 (or past 32 bits) is no quantity Kubernetes accepts
+            }
+            int exp = Integer.parseInt(digits);
             if (Math.abs(exp) > 30) {
                 return null;
             }

@@ -47,7 +47,10 @@ public record SchedulingFailure(int totalNodes, List<Reason> reasons, List<Reaso
         if (!h.matches()) {
             return null;
         }
-        int total = Integer.parseInt(h.group(1));
+        int total = count(h.group(1));
+        if (total < 0) {
+            return null; // a node count past 32 bits is not kube-scheduler's: read as plain text
+        }
         String rest = h.group(2);
         String filter = rest;
         String pre = "";
@@ -77,11 +80,11 @@ public record SchedulingFailure(int totalNodes, List<Reason> reasons, List<Reaso
             String reason;
             Matcher a = COUNT_FIRST.matcher(s);
             Matcher b = COUNT_LAST.matcher(s);
-            if (a.matches()) {
-                count = Integer.parseInt(a.group(1));
+            if (a.matches() && count(a.group(1)) >= 0) {
+                count = count(a.group(1));
                 reason = a.group(2).strip();
-            } else if (b.matches()) {
-                count = Integer.parseInt(b.group(2));
+            } else if (b.matches() && count(b.group(2)) >= 0) {
+                count = count(b.group(2));
                 reason = b.group(1).strip();
             } else {
                 count = 0;
@@ -90,6 +93,15 @@ public record SchedulingFailure(int totalNodes, List<Reason> reasons, List<Reaso
             out.add(classify(count, reason));
         }
         return out;
+    }
+
+    /** A node count, or -1 when it does not fit an int. */
+    private static int count(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Splits on ", " outside braces (a taint {key: value} holds no comma, but a custom reason may). */
