@@ -115,6 +115,12 @@ public final class FabricImporter {
                     new org.fabricscope.importers.logs.NcclLogParser(builder.training(), problems)
                             .read(new TextLines(in), x.source.name(), cancel);
                     problems.forEach(builder::diagnostic);
+                } else if (x.format == Format.FLIGHT_RECORDER) {
+                    new org.fabricscope.importers.forensics.FlightRecorderReader().read(in, x.source.name(), builder, cancel);
+                } else if (x.format == Format.NCCL_RAS) {
+                    new org.fabricscope.importers.forensics.RasStatusReader().read(in, x.source.name(), builder, cancel);
+                } else if (x.format == Format.NCCL_TESTS) {
+                    new org.fabricscope.importers.forensics.NcclTestsReader().read(in, x.source.name(), builder, cancel);
                 } else if (x.format == Format.NCCL_TOPOLOGY || x.format == Format.NCCL_GRAPH) {
                     new NcclXmlImporter().read(in, x.source.name(), builder, cancel);
                 } else {
@@ -171,6 +177,9 @@ public final class FabricImporter {
             if (head.length == 0) {
                 builder.diagnostic(Diagnostic.warning(s.name(), 0, "file is empty"));
                 return null;
+            }
+            if (org.fabricscope.importers.forensics.FlightRecorderReader.looksLikePickle(head)) {
+                return Format.FLIGHT_RECORDER; // a Python pickle: binary, read by its own opcode reader
             }
             int nul = 0;
             for (byte b : head) {

@@ -25,6 +25,9 @@ public enum Format {
     K8S_ALLOCATABLE("Kubernetes node allocatable map (kubectl jsonpath)"),
     K8S_DESCRIBE_POD("kubectl describe pod"),
     K8S_EVENTS_TABLE("kubectl get events table"),
+    FLIGHT_RECORDER(org.fabricscope.importers.forensics.FlightRecorderReader.LABEL),
+    NCCL_RAS(org.fabricscope.importers.forensics.RasStatusReader.LABEL),
+    NCCL_TESTS(org.fabricscope.importers.forensics.NcclTestsReader.LABEL),
     NCCL_LOG("NCCL / PyTorch log"),
     UNKNOWN("unknown");
 
@@ -86,6 +89,15 @@ public enum Format {
         Format k8s = detectKubernetes(head);
         if (k8s != null) {
             return k8s;
+        }
+        if (org.fabricscope.importers.forensics.FlightRecorderReader.looksLike(head)) {
+            return FLIGHT_RECORDER;
+        }
+        if (org.fabricscope.importers.forensics.RasStatusReader.looksLike(head)) {
+            return NCCL_RAS;
+        }
+        if (org.fabricscope.importers.forensics.NcclTestsReader.looksLike(head)) {
+            return NCCL_TESTS;
         }
         if (isJsonDocument(head)) {
             return UNKNOWN; // JSON that is no Kubernetes object (a report, FabricScope's own --json): never a log
