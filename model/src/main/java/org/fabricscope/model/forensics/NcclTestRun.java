@@ -33,9 +33,9 @@ public record NcclTestRun(String source, int line, String test, String version, 
         return w;
     }
 
-    /** The ranks of the run: the devices listed, else threads x GPUs. */
+    /** The ranks of the run: the devices listed, at least threads x GPUs of one process (-J JSON lists one device). */
     public int ranks() {
-        return devices.isEmpty() ? Math.max(0, nThreads) * Math.max(0, nGpus) : devices.size();
+        return Math.max(devices.size(), Math.max(0, nThreads) * Math.max(0, nGpus));
     }
 
     public double peakBusBw() {
