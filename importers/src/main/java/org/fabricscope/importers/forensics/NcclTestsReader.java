@@ -43,7 +43,7 @@ public final class NcclTestsReader {
     private static final Pattern CONCLUDED = Pattern.compile("^#\\s*Collective test concluded: (\\S+).*");
     private static final Pattern NTHREAD = Pattern.compile("^#\\s*nThread (\\d+) nGpus (\\d+) minBytes (\\d+) maxBytes (\\d+).*");
     private static final Pattern DEVICE = Pattern.compile(
-            "^#\\s*Rank\\s+(\\d+) Group\\s+(\\d+) Pid\\s+(\\d+) on\\s+(\\S+) device\\s+(\\d+) \\[([^\\]]*)\\]\\s*(.*?)\\s*$");
+            "^#\\s*Rank\\s+(\\d+)(?:\\s+Group\\s+(\\d+))?\\s+Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s*(.*?)\\s*$");
     private static final Pattern HEADER = Pattern.compile("^#\\s+size\\s+count\\s+type\\b.*");
     private static final Pattern OOB = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)\\s*(\\S*).*");
     private static final Pattern AVG = Pattern.compile("^#\\s*Avg bus bandwidth\\s*:\\s*([-+0-9.eE]+|nan|inf).*");
@@ -162,7 +162,7 @@ public final class NcclTestsReader {
             }
             Evidence ev = new Evidence(source, n, l);
             if ((m = DEVICE.matcher(l)).matches()) {
-                d.devices.add(new NcclTestDevice(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                d.devices.add(new NcclTestDevice(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
                         Integer.parseInt(m.group(3)), m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7)));
             } else if (HEADER.matcher(l).matches()) {
                 d.columns = columns(l);

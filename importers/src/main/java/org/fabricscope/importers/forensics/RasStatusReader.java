@@ -261,12 +261,18 @@ public final class RasStatusReader {
                         + peer.path("pid").asInt(-1) + " on node " + peer.path("host").asText("")));
     }
 
+    /** {@code 0x} and the hex digits without leading zeros ({@code %016lx} in the text, {@code 0x%lx} in JSON). */
     static String hash(String h) {
         String t = h.strip().toLowerCase(java.util.Locale.ROOT);
-        if (t.isEmpty()) {
+        String digits = t.startsWith("0x") ? t.substring(2) : t;
+        if (digits.isEmpty()) {
             return t;
         }
-        return t.startsWith("0x") ? t : "0x" + t;
+        try {
+            return "0x" + Long.toHexString(Long.parseUnsignedLong(digits, 16));
+        } catch (NumberFormatException e) {
+            return t.startsWith("0x") ? t : "0x" + t;
+        }
     }
 
     /**
@@ -395,6 +401,16 @@ public final class RasStatusReader {
                 rep.any = true;
                 continue;
             }
+            if (l.startsWith("Group     Comms")) { // the table, also when an excerpt lacks its "Communicators..." title
+                section = "comms";
+                tableHeader = true;
+                rep.any = true;
+                continue;
+            }
+            if (!section.equals("errors") && !section.equals("warnings") && COMM_BLOCK.matcher(l).matches()) {
+                section = "warnings";
+                rep.any = true;
+            }
             switch (section) {
                 case "job" -> {
                     if (l.startsWith("Nodes")) {
@@ -414,9 +430,7 @@ public final class RasStatusReader {
                     }
                 }
                 case "comms" -> {
-                    if (l.startsWith("Group")) {
-                        tableHeader = true;
-                    } else if (l.startsWith("#")) {
+                    if (l.startsWith("#")) {
                         continue;
                     } else if (tableHeader) {
                         Matcher t = TABLE_ROW.matcher(l);

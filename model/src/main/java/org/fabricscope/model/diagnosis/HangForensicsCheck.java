@@ -169,13 +169,7 @@ public final class HangForensicsCheck implements FabricCheck {
     }
 
     private static FrEntry entryAt(RankProgress r, long seq) {
-        if (r.last() != null && r.last().collectiveSeqId() == seq) {
-            return r.last();
-        }
-        if (r.firstPending() != null && r.firstPending().collectiveSeqId() == seq) {
-            return r.firstPending();
-        }
-        return null;
+        return r.entry(seq);
     }
 
     private Finding mismatch(FrMismatch m, ForensicJoin join) {

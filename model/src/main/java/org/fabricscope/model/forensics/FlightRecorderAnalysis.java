@@ -91,16 +91,19 @@ public final class FlightRecorderAnalysis {
         long maxCompleted = -1;
         long maxStarted = -1;
         FrEntry last = null;
-        FrEntry firstPending = null;
+        List<FrEntry> entries = new ArrayList<>();
         Set<Integer> pgIds = new HashSet<>();
+        boolean p2p = false;
         for (FrEntry e : d.entries()) {
             if (!e.pgName().equals(pg)) {
                 continue;
             }
             pgIds.add(e.pgId());
             if (e.p2p()) {
+                p2p = true;
                 continue;
             }
+            entries.add(e);
             long s = e.collectiveSeqId();
             if (s > maxSeq || last == null) {
                 last = e;
@@ -109,23 +112,30 @@ public final class FlightRecorderAnalysis {
             if (e.completed()) {
                 maxCompleted = Math.max(maxCompleted, s);
                 maxStarted = Math.max(maxStarted, s);
-            } else {
-                if (e.state().equals("started")) {
-                    maxStarted = Math.max(maxStarted, s);
-                }
-                if (firstPending == null || s < firstPending.collectiveSeqId()) {
-                    firstPending = e;
-                }
+            } else if (e.state().equals("started")) {
+                maxStarted = Math.max(maxStarted, s);
             }
         }
-        FrPgStatus status = pgIds.size() == 1 ? d.pgStatus().get(String.valueOf(pgIds.iterator().next())) : null;
+        // pg_status counts point-to-point operations too (their p2p_seq_id): only a group without them can use it
+        FrPgStatus status = pgIds.size() == 1 && !p2p ? d.pgStatus().get(String.valueOf(pgIds.iterator().next())) : null;
+        long enqueued = maxSeq;
+        long started = maxStarted;
+        long completed = maxCompleted;
         if (status != null) {
-            return new RankProgress(d.rank(), Math.max(status.lastEnqueued(), maxSeq),
-                    Math.max(status.lastStarted(), maxStarted), Math.max(status.lastCompleted(), maxCompleted),
-                    last, firstPending, false, d.source());
+            enqueued = Math.max(status.lastEnqueued(), maxSeq);
+            started = Math.max(status.lastStarted(), maxStarted);
+            completed = Math.max(status.lastCompleted(), maxCompleted);
         }
-        boolean none = pgIds.isEmpty();
-        return new RankProgress(d.rank(), maxSeq, maxStarted, maxCompleted, last, firstPending, none, d.source());
+        // entries keep the state they had when last seen, so the progress numbers decide what is pending
+        FrEntry firstPending = null;
+        for (FrEntry e : entries) {
+            if (e.collectiveSeqId() > completed && !e.completed()
+                    && (firstPending == null || e.collectiveSeqId() < firstPending.collectiveSeqId())) {
+                firstPending = e;
+            }
+        }
+        return new RankProgress(d.rank(), enqueued, started, completed, last, firstPending,
+                status == null && pgIds.isEmpty(), d.source(), entries);
     }
 
     /** The first collective of each process group on which two or more ranks disagree. */
