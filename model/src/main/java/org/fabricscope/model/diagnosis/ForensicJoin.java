@@ -24,9 +24,35 @@ final class ForensicJoin {
     private final FabricModel model;
     private final RankMap ranks;
 
+    private final ErrorThresholds thresholds;
+
     ForensicJoin(CheckContext context) {
         this.model = context.model();
         this.ranks = context.ranks();
+        this.thresholds = context.thresholds();
+    }
+
+    /**
+     * The error counters over threshold on the rank's host link (its HCA port and the leaf port), e.g.
+     * {@code leaf-su2-r5 port 7 LinkErrorRecoveryCounter=42}, with their input lines added to
+     * {@code evidence}; empty when none or when the link is not known.
+     */
+    String linkErrors(RankSite site, List<org.fabricscope.model.core.Evidence> evidence) {
+        if (site == null || site.leafPort() == null || site.hcaPort() == null) {
+            return "";
+        }
+        List<String> over = new ArrayList<>();
+        for (org.fabricscope.model.fabric.Port p : new org.fabricscope.model.fabric.Port[] {site.hcaPort(), site.leafPort()}) {
+            for (var c : p.counters().entrySet()) {
+                if (thresholds.judge(c.getKey(), c.getValue()) != null) {
+                    over.add(p.label() + " " + c.getKey() + "=" + c.getValue());
+                    var ev = p.counterEvidence(c.getKey());
+                    evidence.add(new org.fabricscope.model.core.Evidence(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(),
+                            p.label() + ": " + c.getKey() + "=" + c.getValue()));
+                }
+            }
+        }
+        return String.join(", ", over);
     }
 
     /** The log rank that is this global (PyTorch) rank, or null. */

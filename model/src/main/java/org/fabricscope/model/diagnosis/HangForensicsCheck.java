@@ -146,8 +146,10 @@ public final class HangForensicsCheck implements FabricCheck {
             }
         }
         refs.addAll(places);
+        String onlyPlace = behind.size() == 1 ? ForensicJoin.place(join.worldRank(behind.get(0).rank()),
+                join.site(join.worldRank(behind.get(0).rank()))) : "";
         String title = cap(p.label()) + " hangs in " + op + " (seq " + seq + "): " + ranksText(behind.stream()
-                .map(RankProgress::rank).toList()) + " never joined it"
+                .map(RankProgress::rank).toList()) + onlyPlace + " never joined it"
                 + " (" + String.join("; ", behindText.subList(0, Math.min(4, behindText.size())))
                 + (behindText.size() > 4 ? "; ..." : "") + "); " + ranksText(leaders.stream().map(RankProgress::rank).toList())
                 + " enqueued up to " + p.maxEnqueued();
@@ -161,6 +163,18 @@ public final class HangForensicsCheck implements FabricCheck {
                 && stuck.timeoutMs() > 0 ? " (" + stuck.timeoutMs() + " ms)" : "") + " aborts the communicator; "
                 + "TORCH_NCCL_DUMP_ON_TIMEOUT=1 with TORCH_FR_DUMP_TEMP_FILE makes every rank dump its flight recorder so "
                 + "all ranks can be compared.");
+        List<String> links = new ArrayList<>();
+        for (RankProgress r : behind.subList(0, Math.min(MAX_RANKS_NAMED, behind.size()))) {
+            RankSite site = join.site(join.worldRank(r.rank()));
+            String bad = join.linkErrors(site, evidence);
+            if (!bad.isEmpty()) {
+                links.add("rank " + r.rank() + " has errors: " + bad);
+            }
+        }
+        if (!links.isEmpty()) {
+            remedies.add(1, "The host link of " + String.join("; of ", links) + ". A rank whose link fails stops in "
+                    + "(or before) a collective: check that cable and port first.");
+        }
         if (!p.undumped().isEmpty()) {
             remedies.add("No dump was loaded from " + ranksText(p.undumped()) + " of this group: load them too (a rank "
                     + "whose process died writes none).");
