@@ -189,8 +189,9 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
                     ranks.add(r.rank());
                     seq.put(String.valueOf(r.rank()), r.totalCount());
                 }
-                ras.remove(c.hash());
-                ras.put(c.hash(), new Collective(c.hash(), c.label(), "ras", ranks, seq, Map.of(), s.source()));
+                Collective had = ras.remove(c.hash());
+                String label = c.label().isEmpty() && had != null ? had.name() : c.label();
+                ras.put(c.hash(), new Collective(c.hash(), label, "ras", ranks, seq, Map.of(), s.source()));
             }
         }
         out.addAll(ras.values());
