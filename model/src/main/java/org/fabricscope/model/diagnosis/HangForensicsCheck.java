@@ -274,7 +274,14 @@ public final class HangForensicsCheck implements FabricCheck {
         }
         for (var e : byComm.entrySet()) {
             List<Behind> reports = e.getValue();
-            Behind last = reports.get(reports.size() - 1);
+            Behind newest = reports.get(reports.size() - 1);
+            // of the reports with the newest counts, cite a text one (its evidence has line numbers)
+            Behind last = newest;
+            for (Behind b : reports) {
+                if (b.counts().equals(newest.counts()) && b.op().equals(newest.op()) && b.status().format().equals("text")) {
+                    last = b;
+                }
+            }
             int same = 0;
             Set<String> times = new LinkedHashSet<>();
             for (Behind b : reports) {
