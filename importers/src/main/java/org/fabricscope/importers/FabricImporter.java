@@ -121,6 +121,8 @@ public final class FabricImporter {
                     new org.fabricscope.importers.forensics.RasStatusReader().read(in, x.source.name(), builder, cancel);
                 } else if (x.format == Format.NCCL_TESTS) {
                     new org.fabricscope.importers.forensics.NcclTestsReader().read(in, x.source.name(), builder, cancel);
+                } else if (x.format == Format.NCCL_INSPECTOR) {
+                    new org.fabricscope.importers.forensics.NcclInspectorReader().read(in, x.source.name(), builder, cancel);
                 } else if (x.format == Format.NCCL_TOPOLOGY || x.format == Format.NCCL_GRAPH) {
                     new NcclXmlImporter().read(in, x.source.name(), builder, cancel);
                 } else {

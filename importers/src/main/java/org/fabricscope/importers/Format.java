@@ -28,6 +28,7 @@ public enum Format {
     FLIGHT_RECORDER(org.fabricscope.importers.forensics.FlightRecorderReader.LABEL),
     NCCL_RAS(org.fabricscope.importers.forensics.RasStatusReader.LABEL),
     NCCL_TESTS(org.fabricscope.importers.forensics.NcclTestsReader.LABEL),
+    NCCL_INSPECTOR(org.fabricscope.importers.forensics.NcclInspectorReader.LABEL),
     NCCL_LOG("NCCL / PyTorch log"),
     UNKNOWN("unknown");
 
@@ -98,6 +99,9 @@ public enum Format {
         }
         if (org.fabricscope.importers.forensics.NcclTestsReader.looksLike(head)) {
             return NCCL_TESTS;
+        }
+        if (org.fabricscope.importers.forensics.NcclInspectorReader.looksLike(head)) {
+            return NCCL_INSPECTOR;
         }
         if (isJsonDocument(head)) {
             return UNKNOWN; // JSON that is no Kubernetes object (a report, FabricScope's own --json): never a log

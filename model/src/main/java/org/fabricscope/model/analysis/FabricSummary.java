@@ -50,10 +50,11 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
 
     /**
      * One communicator's progress: a PyTorch process group from flight recorder dumps ({@code from}
-     * {@code flight-recorder}; {@code communicator} is the group's name) or an NCCL communicator from a
-     * RAS report ({@code ras}; its hash). {@code lastSequence} is, per rank, the last collective enqueued
-     * (flight recorder) or the collectives launched (RAS); {@code lastCompleted} the last completed
-     * (flight recorder only). {@code source} is the file the numbers come from (the last report, for RAS).
+     * {@code flight-recorder}; {@code communicator} is the group's name), an NCCL communicator from a
+     * RAS report ({@code ras}; its hash) or from NCCL Inspector output ({@code inspector}; its id).
+     * {@code lastSequence} is, per rank, the last collective enqueued (flight recorder), the collectives
+     * launched (RAS) or the last collective's {@code coll_sn} (Inspector, which records completed ones);
+     * {@code lastCompleted} the last completed (flight recorder only). {@code source} is the file the numbers come from (the last report, for RAS).
      */
     public record Collective(String communicator, String name, String from, List<Integer> ranks,
                              Map<String, Long> lastSequence, Map<String, Long> lastCompleted, String source) {
@@ -195,6 +196,24 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
             }
         }
         out.addAll(ras.values());
+        Map<String, Collective> inspector = new LinkedHashMap<>();
+        for (org.fabricscope.model.forensics.InspectorCommunicator c : f.inspector()) {
+            Collective had = inspector.get(c.commId());
+            List<Integer> ranks = new java.util.ArrayList<>(had == null ? List.of() : had.ranks());
+            Map<String, Long> seq = new java.util.TreeMap<>(java.util.Comparator.comparingLong(Long::parseLong));
+            if (had != null) {
+                seq.putAll(had.lastSequence());
+            }
+            if (!ranks.contains(c.rank())) {
+                ranks.add(c.rank());
+                ranks.sort(null);
+            }
+            seq.merge(String.valueOf(c.rank()), c.lastSeq(), Math::max);
+            String src = had == null || had.source().contains(c.source()) ? c.source() : had.source() + ", " + c.source();
+            inspector.put(c.commId(), new Collective(c.commId(), "", "inspector", ranks, new LinkedHashMap<>(seq), Map.of(),
+                    had == null ? c.source() : src));
+        }
+        out.addAll(inspector.values());
         return out;
     }
 }

@@ -8,6 +8,7 @@ public final class ForensicsBuilder {
     private final List<FlightRecorderDump> flightRecorder = new ArrayList<>();
     private final List<RasStatus> ras = new ArrayList<>();
     private final List<NcclTestRun> ncclTests = new ArrayList<>();
+    private final List<InspectorCommunicator> inspector = new ArrayList<>();
 
     public void flightRecorder(FlightRecorderDump dump) {
         flightRecorder.add(dump);
@@ -21,7 +22,11 @@ public final class ForensicsBuilder {
         ncclTests.add(run);
     }
 
+    public void inspector(InspectorCommunicator comm) {
+        inspector.add(comm);
+    }
+
     public ForensicsLayer build() {
-        return new ForensicsLayer(flightRecorder, ras, ncclTests);
+        return new ForensicsLayer(flightRecorder, ras, ncclTests, inspector);
     }
 }

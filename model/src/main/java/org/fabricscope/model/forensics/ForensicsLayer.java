@@ -3,8 +3,8 @@ package org.fabricscope.model.forensics;
 import java.util.List;
 
 /**
- * What hang forensics inputs said: flight recorder dumps, NCCL RAS reports and nccl-tests runs, in
- * the order they were read. Made by {@link ForensicsBuilder#build()}; immutable.
+ * What hang forensics inputs said: flight recorder dumps, NCCL RAS reports, nccl-tests runs and NCCL
+ * Inspector records (per communicator and rank), in the order they were read. Made by {@link ForensicsBuilder#build()}; immutable.
  */
 public final class ForensicsLayer {
     public static final ForensicsLayer EMPTY = new ForensicsBuilder().build();
@@ -12,11 +12,18 @@ public final class ForensicsLayer {
     private final List<FlightRecorderDump> flightRecorder;
     private final List<RasStatus> ras;
     private final List<NcclTestRun> ncclTests;
+    private final List<InspectorCommunicator> inspector;
 
-    ForensicsLayer(List<FlightRecorderDump> flightRecorder, List<RasStatus> ras, List<NcclTestRun> ncclTests) {
+    ForensicsLayer(List<FlightRecorderDump> flightRecorder, List<RasStatus> ras, List<NcclTestRun> ncclTests,
+                   List<InspectorCommunicator> inspector) {
         this.flightRecorder = List.copyOf(flightRecorder);
         this.ras = List.copyOf(ras);
         this.ncclTests = List.copyOf(ncclTests);
+        this.inspector = List.copyOf(inspector);
+    }
+
+    public List<InspectorCommunicator> inspector() {
+        return inspector;
     }
 
     public List<FlightRecorderDump> flightRecorder() {
@@ -32,6 +39,6 @@ public final class ForensicsLayer {
     }
 
     public boolean isEmpty() {
-        return flightRecorder.isEmpty() && ras.isEmpty() && ncclTests.isEmpty();
+        return flightRecorder.isEmpty() && ras.isEmpty() && ncclTests.isEmpty() && inspector.isEmpty();
     }
 }
