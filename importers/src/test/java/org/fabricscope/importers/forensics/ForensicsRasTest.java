@@ -178,6 +178,34 @@ class ForensicsRasTest {
         assertTrue(broken.forensics().ras().isEmpty());
     }
 
+    /**
+     * Four pods whose ranks all have pid 88 (a PID namespace per pod): RAS names a process by node
+     * address, pid and GPU, and the OOB address of each pod's NCCL log tells which pod it is.
+     */
+    @Test
+    void rasProcessesJoinPodsThroughTheLogPrefixAndOobAddress() throws Exception {
+        java.nio.file.Path logs = java.nio.file.Path.of(getClass().getResource("/logs/nccl-2.26-k8s").toURI());
+        String ras = "NCCL version 2.28.9 compiled with CUDA 13.0\nCUDA runtime version 13000, driver version 13000\n\n"
+                + "Job summary\n===========\n\n  Nodes  Processes         GPUs  Processes     GPUs\n"
+                + "(total)   per node  per process    (total)  (total)\n      4          1            1          4        4\n\n"
+                + "Errors\n======\n\nINCOMPLETE\n  Missing communicator data from 1 job process\n"
+                + "  Process 88 on node 10.0.5.78 managing GPU 0\n\n"
+                + "#0-0 (0000000000000777) INCOMPLETE\n  Missing communicator data from 1 rank\n"
+                + "  Rank 1 -- GPU 0 managed by process 88 on node 10.0.5.78\n";
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("ras-join");
+        java.nio.file.Path file = dir.resolve("ras.txt");
+        java.nio.file.Files.writeString(file, ras);
+        FabricModel m = ForensicsFixtures.load(logs, file);
+        Finding f = ForensicsFixtures.findings(m, "rank-exited").get(0);
+        Subject.RankRef r = (Subject.RankRef) f.refs().get(0);
+        assertEquals("llm-worker-2", r.host(), f.toString());
+        assertTrue(f.title().contains("(host llm-worker-2)"), f.title());
+        // by communicator hash and rank, when the hash is the log's commId
+        java.nio.file.Files.writeString(file, ras.replace("0000000000000777", "2bd45f3c0e9a11aa"));
+        Finding g = ForensicsFixtures.findings(ForensicsFixtures.load(logs, file), "rank-exited").get(0);
+        assertEquals("llm-worker-1", ((Subject.RankRef) g.refs().get(0)).host(), g.toString());
+    }
+
     private static String read(String rel) {
         return new String(ForensicsFixtures.bytes(ForensicsFixtures.CAPTURES.resolve(rel)), StandardCharsets.UTF_8);
     }
