@@ -71,12 +71,12 @@ final class SummaryCommand implements Callable<Integer> {
             out.printf("NCCL ranks      %7d   (NCCL %s; rank pairs by transport %s)%n", s.ranks(),
                     String.join(", ", s.ncclVersions()), s.transports());
         }
-        for (FabricSummary.NcclTest t : s.ncclTests()) {
+        for (org.fabricscope.model.analysis.ForensicsSummary.NcclTest t : s.ncclTests()) {
             out.printf("nccl-tests      %-15s %d ranks, avg busbw %s GB/s, peak busbw %.2f GB/s, %d wrong (%s)%n", t.test(),
                     t.ranks(), t.avgBusBw() == null ? "-" : String.format(java.util.Locale.ROOT, "%.2f", t.avgBusBw()),
                     t.peakBusBw(), t.wrong(), t.source());
         }
-        for (FabricSummary.Collective c : s.collectives()) {
+        for (org.fabricscope.model.analysis.ForensicsSummary.Collective c : s.collectives()) {
             out.printf("Collectives     %s %s (%s): last sequence per rank %s%n", c.from(), c.communicator(),
                     c.name(), c.lastSequence());
         }

@@ -61,7 +61,7 @@ class ForensicsInspectorTest {
         assertEquals(25, c.get(0).collectives().get(0).count());
         String d = ForensicsFixtures.diagnostics(m);
         assertTrue(d.contains("not read to its end") && d.contains("without header and coll_perf"), d);
-        FabricSummary.Collective s = FabricSummary.of(m, ErrorThresholds.defaults()).collectives().get(0);
+        org.fabricscope.model.analysis.ForensicsSummary.Collective s = FabricSummary.of(m, ErrorThresholds.defaults()).collectives().get(0);
         assertEquals("inspector", s.from());
         assertEquals(Map.of("0", 50L, "1", 50L, "2", 50L, "3", 40L), s.lastSequence());
     }
