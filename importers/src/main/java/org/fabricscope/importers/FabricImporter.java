@@ -162,7 +162,7 @@ public final class FabricImporter {
     }
 
     /** Reads the head that tells the format; null (with a diagnostic) when the file is unreadable, empty or binary. */
-    private static Head head(ImportSource s, FabricModelBuilder builder) {
+    private Head head(ImportSource s, FabricModelBuilder builder) {
         try (InputStream raw = s.open(); InputStream in = new BufferedInputStream(raw, Head.MAX_BYTES)) {
             byte[] head = in.readNBytes(Head.MAX_BYTES);
             if (head.length == 0) {
@@ -178,6 +178,10 @@ public final class FabricImporter {
                 }
             }
             if (binary > Math.max(2, head.length / 200)) {
+                Head bin = Head.binary(head);
+                if (registry.detect(bin) != null) {
+                    return bin; // a binary format a reader knows (a flight recorder pickle)
+                }
                 builder.diagnostic(Diagnostic.warning(s.name(), 1, "binary file (" + binary + " control bytes in the first "
                         + head.length + " bytes), not a text dump; skipped"));
                 return null;

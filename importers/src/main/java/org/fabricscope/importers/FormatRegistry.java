@@ -23,6 +23,10 @@ import org.fabricscope.importers.k8s.AllocatableReader;
 import org.fabricscope.importers.k8s.DescribePodReader;
 import org.fabricscope.importers.k8s.EventsTableReader;
 import org.fabricscope.importers.k8s.KubeObjectsReader;
+import org.fabricscope.importers.forensics.FlightRecorderFormat;
+import org.fabricscope.importers.forensics.NcclInspectorFormat;
+import org.fabricscope.importers.forensics.NcclTestsFormat;
+import org.fabricscope.importers.forensics.RasStatusFormat;
 import org.fabricscope.importers.logs.NcclLogReader;
 import org.fabricscope.importers.nccl.HwlocXmlReader;
 import org.fabricscope.importers.nccl.NcclGraphReader;
@@ -56,6 +60,10 @@ public final class FormatRegistry {
             new AllocatableReader(),
             new DescribePodReader(),
             new EventsTableReader(),
+            new FlightRecorderFormat(),
+            new RasStatusFormat(),
+            new NcclTestsFormat(),
+            new NcclInspectorFormat(),
             new NcclLogReader()));
 
     private final List<FormatReader> readers;

@@ -114,7 +114,7 @@ class FormatDetectionTest {
         Map<String, String> actual = detectAll();
         StringBuilder sb = new StringBuilder();
         actual.forEach((k, v) -> sb.append(k).append('\t').append(v).append('\n'));
-        if (Boolean.getBoolean("fabricscope.detection.write")) {
+        if (Boolean.getBoolean("fabricscope.golden.rewrite") || Boolean.getBoolean("fabricscope.detection.write")) {
             Files.createDirectories(EXPECTED.getParent());
             Files.writeString(EXPECTED, sb.toString(), StandardCharsets.UTF_8);
         }

@@ -47,6 +47,10 @@ class FormatRegistryTest {
         PHASES.put("k8s-allocatable", ImportPhase.KUBERNETES);
         PHASES.put("k8s-describe-pod", ImportPhase.KUBERNETES);
         PHASES.put("k8s-events-table", ImportPhase.KUBERNETES);
+        PHASES.put("flight-recorder", ImportPhase.LOGS);
+        PHASES.put("nccl-ras", ImportPhase.LOGS);
+        PHASES.put("nccl-tests", ImportPhase.LOGS);
+        PHASES.put("nccl-inspector", ImportPhase.LOGS);
         PHASES.put("nccl-log", ImportPhase.LOGS);
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);

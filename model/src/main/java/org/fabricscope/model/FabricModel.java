@@ -27,6 +27,7 @@ import java.util.Map;
 import org.fabricscope.model.fabric.FabricLayer;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.training.TrainingLog;
+import org.fabricscope.model.forensics.ForensicsLayer;
 import org.fabricscope.model.host.GpuFabricPath;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.k8s.K8sEvent;
@@ -51,11 +52,13 @@ public final class FabricModel {
     private final Map<String, HostTopology> hostTopologies;
     private final K8sLayer k8s;
     private final TrainingLog training;
+    private final ForensicsLayer forensics;
 
     /** Built by {@link FabricModelBuilder}; every layer is complete and immutable when it gets here. */
     FabricModel(FabricLayer fabric, List<Diagnostic> diagnostics, Map<String, HostTopology> hostTopologies,
-                K8sLayer k8s, TrainingLog training) {
+                K8sLayer k8s, TrainingLog training, ForensicsLayer forensics) {
         this.fabric = fabric;
+        this.forensics = forensics == null ? ForensicsLayer.EMPTY : forensics;
         this.k8s = k8s == null ? K8sLayer.EMPTY : k8s;
         this.training = training == null ? TrainingLog.EMPTY : training;
         this.hostTopologies = Collections.unmodifiableMap(new LinkedHashMap<>(hostTopologies));
@@ -87,6 +90,11 @@ public final class FabricModel {
     /** What NCCL and PyTorch logs said: ranks, channel transports, events. Empty when no log was read. */
     public TrainingLog trainingLog() {
         return training;
+    }
+
+    /** What hang forensics inputs said: flight recorder dumps, NCCL RAS reports, nccl-tests runs. Empty when none was read. */
+    public ForensicsLayer forensics() {
+        return forensics;
     }
 
     /** The fabric layer: switches, CAs, cables and hosts, with their lookups. */

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import org.fabricscope.model.fabric.FabricBuilder;
 import org.fabricscope.model.fabric.FabricLayer;
+import org.fabricscope.model.forensics.ForensicsBuilder;
 import org.fabricscope.model.host.HostLayer;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.HostTopologyBuilder;
@@ -25,6 +26,7 @@ public final class FabricModelBuilder extends FabricBuilder {
     private final List<HostTopologyBuilder> hostTopologies = new ArrayList<>();
     private final K8sLayerBuilder k8s = new K8sLayerBuilder();
     private final TrainingLogBuilder training = new TrainingLogBuilder();
+    private final ForensicsBuilder forensics = new ForensicsBuilder();
 
     /**
      * Adds one file's view of a host (NCCL topology, graph dump, nvidia-smi matrix). Which host it
@@ -39,6 +41,11 @@ public final class FabricModelBuilder extends FabricBuilder {
         return training;
     }
 
+    /** The hang forensics layer that its readers fill (flight recorder dumps, NCCL RAS reports, nccl-tests runs). */
+    public ForensicsBuilder forensics() {
+        return forensics;
+    }
+
     /** The Kubernetes layer being collected: nodes, allocatable maps, pods, events, jobs. */
     public K8sLayerBuilder k8s() {
         return k8s;
@@ -51,6 +58,7 @@ public final class FabricModelBuilder extends FabricBuilder {
                 diagnosticList());
         Set<String> hostNames = new LinkedHashSet<>(fabric.hosts().keySet());
         hostNames.addAll(topologies.keySet());
-        return new FabricModel(fabric, diagnosticList(), topologies, k8s.build(hostNames), training.build());
+        return new FabricModel(fabric, diagnosticList(), topologies, k8s.build(hostNames), training.build(),
+                forensics.build());
     }
 }

@@ -113,6 +113,31 @@ class TrainingIncidentGoldenTest {
                 "the lagging rank's pod, GPU, HCA, leaf port and that link's counters: " + first);
     }
 
+    /** The flight recorder dumps of training-incident/forensics: the rank that never joined, placed on the fabric. */
+    @Test
+    void flightRecorderHangNamesRank12WithItsPodGpuHcaAndLeafPort() {
+        Finding f = findings.stream().filter(x -> x.id().equals("collective-hang")).findFirst().orElseThrow();
+        assertTrue(f.title().startsWith("Process group 0 (default_pg) hangs in all_reduce (seq 4812): rank 12 "
+                + "(gpt-train-worker-0 on dgx-su2-h07, GPU4, dgx-su2-h07 mlx5_4 -> leaf-su2-r5 port 7) never joined it"),
+                f.title());
+        List<org.fabricscope.model.core.Subject> refs = f.refs();
+        assertEquals(new org.fabricscope.model.core.Subject.CommRef("0", "all_reduce", 4812,
+                "process group 0 (default_pg) all_reduce seq 4812"), refs.get(0));
+        var rank = (org.fabricscope.model.core.Subject.RankRef) refs.get(1);
+        assertEquals(12, rank.rank());
+        assertEquals("gpt-train-worker-0", rank.host());
+        assertEquals("0x5d1e4f0a8c3b2a19", rank.commId());
+        assertTrue(refs.stream().anyMatch(r -> r instanceof org.fabricscope.model.core.Subject.PodRef p
+                && p.pod().equals("gpt-train-worker-0")), refs.toString());
+        assertTrue(refs.stream().anyMatch(r -> r instanceof org.fabricscope.model.core.Subject.GpuRef g
+                && g.host().equals("dgx-su2-h07") && g.index() == 4), refs.toString());
+        assertTrue(refs.stream().anyMatch(r -> r instanceof org.fabricscope.model.core.Subject.HcaRef), refs.toString());
+        RankSite r12 = ranks.site(ranks.sites().get(0).rank().commId(), 12);
+        assertTrue(refs.contains(new org.fabricscope.model.core.Subject.PortRef(r12.leafPort().node().guid(), 7,
+                "leaf-su2-r5 port 7")), refs.toString());
+        assertTrue(f.remedies().get(1).contains("LinkErrorRecoveryCounter=42"), f.remedies().toString());
+    }
+
     @Test
     void equalCostPathsThroughTheBadSpineUplinkAreReported() {
         Finding f = findings.stream().filter(x -> x.id().equals("rank-path-errors")

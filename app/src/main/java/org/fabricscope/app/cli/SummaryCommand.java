@@ -39,14 +39,18 @@ final class SummaryCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         if (json) {
             FabricSummary withAll = s.withDiagnostics(all);
-            if (!detail) {
-                out.println(Json.MAPPER.writeValueAsString(withAll));
-            } else {
-                var tree = Json.MAPPER.valueToTree(withAll);
-                ((com.fasterxml.jackson.databind.node.ObjectNode) tree).set("hostDetails",
-                        Json.MAPPER.valueToTree(FabricSummary.hostDetails(in.result().model())));
-                out.println(Json.MAPPER.writeValueAsString(tree));
+            var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(withAll);
+            // written only when the inputs had any: nccl-tests output; flight recorder dumps or RAS reports
+            if (s.ncclTests().isEmpty()) {
+                tree.remove("ncclTests");
             }
+            if (s.collectives().isEmpty()) {
+                tree.remove("collectives");
+            }
+            if (detail) {
+                tree.set("hostDetails", Json.MAPPER.valueToTree(FabricSummary.hostDetails(in.result().model())));
+            }
+            out.println(Json.MAPPER.writeValueAsString(tree));
             return 0;
         }
         out.printf("Switches        %7d   (leaf %d, spine %d, core %d, other %d)%n", s.switches(),
@@ -66,6 +70,15 @@ final class SummaryCommand implements Callable<Integer> {
         if (s.ranks() > 0) {
             out.printf("NCCL ranks      %7d   (NCCL %s; rank pairs by transport %s)%n", s.ranks(),
                     String.join(", ", s.ncclVersions()), s.transports());
+        }
+        for (org.fabricscope.model.analysis.ForensicsSummary.NcclTest t : s.ncclTests()) {
+            out.printf("nccl-tests      %-15s %d ranks, avg busbw %s GB/s, peak busbw %.2f GB/s, %d wrong (%s)%n", t.test(),
+                    t.ranks(), t.avgBusBw() == null ? "-" : String.format(java.util.Locale.ROOT, "%.2f", t.avgBusBw()),
+                    t.peakBusBw(), t.wrong(), t.source());
+        }
+        for (org.fabricscope.model.analysis.ForensicsSummary.Collective c : s.collectives()) {
+            out.printf("Collectives     %s %s (%s): last sequence per rank %s%n", c.from(), c.communicator(),
+                    c.name(), c.lastSequence());
         }
         out.printf("Cables          %7d%n", s.cables());
         for (Map.Entry<String, Integer> e : s.cablesBySpeed().entrySet()) {

@@ -22,12 +22,37 @@ public final class Head {
     private static final Pattern JSON_ARRAY_START = Pattern.compile("^\\[\\s*(?:[{\\[\"\\]]|$).*");
 
     private final List<String> lines;
+    /** The raw bytes of a binary head (a pickle): only readers of binary formats look at them; empty for text. */
+    private final byte[] binary;
     private String text;
     private Boolean json;
     private Map<Class<?>, Object> derived;
 
     private Head(List<String> lines) {
+        this(lines, new byte[0]);
+    }
+
+    private Head(List<String> lines, byte[] binary) {
         this.lines = List.copyOf(lines);
+        this.binary = binary;
+    }
+
+    /**
+     * The head of a binary file: no lines (no text reader claims it), only its first bytes, for the
+     * few readers of binary formats (PyTorch's flight recorder pickles).
+     */
+    public static Head binary(byte[] bytes) {
+        return new Head(List.of(), java.util.Arrays.copyOf(bytes, Math.min(bytes.length, MAX_BYTES)));
+    }
+
+    /** Whether this is the head of a binary file ({@link #binary(byte[])}). */
+    public boolean isBinary() {
+        return binary.length > 0;
+    }
+
+    /** The first bytes of a binary file (a copy); empty for a text file. */
+    public byte[] bytes() {
+        return binary.clone();
     }
 
     /** The head of a file whose first bytes are these (only the first {@link #MAX_BYTES} are used). */

@@ -50,6 +50,16 @@ final class ExecPlugins {
         return n;
     }
 
+    /** Whether a process of the plugin started since then still runs (after {@link #stop} and fabric8's own cancel). */
+    static boolean anyAlive(KubeconfigCheck.ExecPlugin plugin, long sinceMillis) {
+        return ProcessHandle.current().children().anyMatch(p -> {
+            ProcessHandle.Info info = p.info();
+            Optional<java.time.Instant> start = info.startInstant();
+            return p.isAlive() && (start.isEmpty() || start.get().toEpochMilli() >= sinceMillis - 1000)
+                    && (plugin == null || runs(info, plugin.name()));
+        });
+    }
+
     /** Whether the process runs {@code name}: its executable, or a script of that name handed to an interpreter. */
     private static boolean runs(ProcessHandle.Info info, String name) {
         if (info.command().isEmpty()) {

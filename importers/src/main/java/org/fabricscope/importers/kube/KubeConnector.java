@@ -171,11 +171,13 @@ public final class KubeConnector {
         try {
             return new Loaded(task.get(execTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS), plugin);
         } catch (java.util.concurrent.TimeoutException e) {
-            task.cancel(true);
+            // stop the plugin before interrupting fabric8's wait, which may reap the process first
             int stopped = ExecPlugins.stop(plugin, started);
+            task.cancel(true);
+            boolean gone = stopped > 0 || !ExecPlugins.anyAlive(plugin, started);
             throw new KubeException((plugin == null ? "loading the kubeconfig" : "the exec credential plugin '"
                     + plugin.name() + "' (user " + plugin.user() + ", context " + plugin.context() + ")")
-                    + " did not finish within " + seconds(execTimeout) + (stopped > 0 ? "; it was stopped" : "")
+                    + " did not finish within " + seconds(execTimeout) + (gone ? "; it was stopped" : "")
                     + ". Run it by hand to see whether it waits for a login or a network");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -28,7 +28,8 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
                             int portsWithErrors, int gpus, int nics, int nets, int nvlinks,
                             int k8sNodes, int pods, Map<String, Number> allocatable,
                             int ranks, List<String> ncclVersions, Map<String, Integer> transports,
-                            List<Diagnostic> diagnostics) {
+                            List<Diagnostic> diagnostics, List<ForensicsSummary.NcclTest> ncclTests,
+                            List<ForensicsSummary.Collective> collectives) {
 
     /** Per-host counts from the host layer (NCCL topology files), for {@code summary --json --detail}. */
     public record HostDetail(String name, int gpus, int nics, int nets, int nvlinks, int hcas, int netsJoined) {
@@ -38,7 +39,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
     public FabricSummary withDiagnostics(List<Diagnostic> all) {
         return new FabricSummary(switches, switchTiers, cas, hostCas, hosts, routers, cables, cablesBySpeed,
                 cablesDegraded, portsWithErrors, gpus, nics, nets, nvlinks, k8sNodes, pods, allocatable,
-                ranks, ncclVersions, transports, List.copyOf(all));
+                ranks, ncclVersions, transports, List.copyOf(all), ncclTests, collectives);
     }
 
     /** One row per host that has a topology, in host-name order. */
@@ -106,6 +107,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
                 (int) Math.min(Integer.MAX_VALUE, nvlinks),
                 model.k8sNodes().size(), model.pods().size(), model.k8s().allocatableTotals(),
                 model.trainingLog().ranks().size(), List.copyOf(model.trainingLog().ncclVersions()),
-                model.trainingLog().transportsByPair(), model.diagnostics());
+                model.trainingLog().transportsByPair(), model.diagnostics(), ForensicsSummary.ncclTests(model),
+                ForensicsSummary.collectives(model));
     }
 }

@@ -1,0 +1,382 @@
+package org.fabricscope.importers.forensics;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.TextLines;
+import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.forensics.NcclTestDevice;
+import org.fabricscope.model.forensics.NcclTestRow;
+import org.fabricscope.model.forensics.NcclTestRun;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * nccl-tests output ({@code all_reduce_perf} and the other {@code *_perf} binaries): the header
+ * (version, {@code nThread}/{@code nGpus}, one {@code Rank N Group N Pid N on HOST device N [bus] NAME}
+ * line per rank), the table (out-of-place and in-place time, algbw, busbw and {@code #wrong}; the
+ * columns are read from the header line, so {@code -C} cputime, {@code -I} per-iteration and
+ * {@code -S} timestamp columns and older layouts without {@code root} or with an {@code error}
+ * column work), the footer ({@code Out of bounds values}, {@code Avg bus bandwidth}) and failure
+ * lines. Launcher prefixes ({@code 0: } from srun -l, {@code [1,0]<stdout>:} from mpirun
+ * --tag-output) are stripped. Several runs in one file, and the {@code -J} JSON form, are read.
+ */
+public final class NcclTestsReader {
+    public static final String ID = "nccl-tests";
+    public static final String LABEL = "nccl-tests output (*_perf text or -J JSON)";
+    private static final int MAX_ROWS = 100_000;
+
+    private static final Pattern PREFIX = Pattern.compile("^(?:\\s*\\d{1,6}:\\s?|\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?)");
+    private static final Pattern VERSION = Pattern.compile("^#\\s*nccl-tests version (\\S+)(?:.*nccl-library=(\\d+))?.*");
+    private static final Pattern STARTING = Pattern.compile("^#\\s*Collective test starting: (\\S+).*");
+    private static final Pattern CONCLUDED = Pattern.compile("^#\\s*Collective test concluded: (\\S+).*");
+    private static final Pattern NTHREAD = Pattern.compile("^#\\s*nThread (\\d+) nGpus (\\d+) minBytes (\\d+) maxBytes (\\d+).*");
+    private static final Pattern DEVICE = Pattern.compile(
+            "^#\\s*Rank\\s+(\\d+)(?:\\s+Group\\s+(\\d+))?\\s+Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s*(.*?)\\s*$");
+    private static final Pattern HEADER = Pattern.compile("^#\\s+size\\s+count\\s+type\\b.*");
+    private static final Pattern OOB = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)\\s*(\\S*).*");
+    private static final Pattern AVG = Pattern.compile("^#\\s*Avg bus bandwidth\\s*:\\s*([-+0-9.eE]+|nan|inf).*");
+    private static final Pattern ROW_START = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+\\S+.*");
+    private static final Pattern WRONG_LINE = Pattern.compile(
+            "^(?:.*Test (?:failure|FAILED)|rank=\\d+ #wrong=\\d+|.*Data corruption|.*NCCL failure|.*CUDA failure).*");
+    private static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d");
+
+    /** Lines only nccl-tests print: its version and header lines, after a launcher prefix. */
+    public static boolean looksLike(List<String> head) {
+        String first = FlightRecorderReader.firstNonBlank(head);
+        if (first != null && first.startsWith("{")) {
+            String joined = String.join("\n", head);
+            return (joined.contains("\"start_time\"") && joined.contains("\"args\"") && joined.contains("_perf"))
+                    || (joined.contains("\"results\"") && (joined.contains("\"average_bus_bandwidth\"")
+                            || joined.contains("\"out_of_bounds\"")));
+        }
+        int strong = 0;
+        for (String raw : head) {
+            String l = strip(raw);
+            if (VERSION.matcher(l).matches() || STARTING.matcher(l).matches() || NTHREAD.matcher(l).matches()
+                    || DEVICE.matcher(l).matches()) {
+                strong++;
+            }
+        }
+        return strong > 0;
+    }
+
+    static String strip(String raw) {
+        Matcher m = PREFIX.matcher(raw);
+        return (m.lookingAt() ? raw.substring(m.end()) : raw).strip();
+    }
+
+    /** Reads every run in the input into {@code builder.forensics()}. */
+    public void read(InputStream raw, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
+        InputStream in = new BufferedInputStream(raw);
+        in.mark(16);
+        int c;
+        do {
+            c = in.read();
+        } while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0xEF || c == 0xBB || c == 0xBF);
+        in.reset();
+        if (c == '{') {
+            json(in, source, builder);
+            return;
+        }
+        text(new TextLines(in), source, builder, cancel);
+    }
+
+    /** One run being read. */
+    private static final class Draft {
+        int line;
+        String test = "";
+        String version = "";
+        String ncclVersion = "";
+        int nThreads = -1;
+        int nGpus = -1;
+        final List<NcclTestDevice> devices = new ArrayList<>();
+        final List<NcclTestRow> rows = new ArrayList<>();
+        long oob = -1;
+        boolean oobOk = true;
+        double avg = Double.NaN;
+        final List<Evidence> errors = new ArrayList<>();
+        Evidence footer;
+        List<String> columns;
+
+        boolean hasContent() {
+            return !rows.isEmpty() || !devices.isEmpty() || oob >= 0 || !Double.isNaN(avg);
+        }
+    }
+
+    private void text(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
+        Draft d = null;
+        int badRows = 0;
+        String raw;
+        while ((raw = lines.next()) != null) {
+            int n = lines.lineNumber();
+            if ((n & 0xfff) == 0 && cancel.isCancelled()) {
+                throw new ImportCancelledException();
+            }
+            if (lines.truncated() || raw.indexOf('\0') >= 0) {
+                continue;
+            }
+            String l = strip(raw);
+            if (l.isEmpty()) {
+                continue;
+            }
+            Matcher m;
+            if ((m = VERSION.matcher(l)).matches()) {
+                d = next(d, source, builder, n);
+                d.version = m.group(1);
+                d.ncclVersion = m.group(2) == null ? "" : ncclVersion(m.group(2));
+                continue;
+            }
+            if ((m = STARTING.matcher(l)).matches()) {
+                if (d == null || !d.test.isEmpty() || d.hasContent()) {
+                    d = next(d, source, builder, n);
+                }
+                d.test = m.group(1);
+                continue;
+            }
+            if ((m = NTHREAD.matcher(l)).matches()) {
+                if (d == null || d.nThreads >= 0 || d.hasContent()) {
+                    d = next(d, source, builder, n);
+                }
+                d.nThreads = Integer.parseInt(m.group(1));
+                d.nGpus = Integer.parseInt(m.group(2));
+                continue;
+            }
+            if (d == null) {
+                if (DEVICE.matcher(l).matches() || HEADER.matcher(l).matches()) {
+                    d = next(null, source, builder, n);
+                } else {
+                    continue;
+                }
+            }
+            Evidence ev = new Evidence(source, n, l);
+            if ((m = DEVICE.matcher(l)).matches()) {
+                d.devices.add(new NcclTestDevice(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
+                        Integer.parseInt(m.group(3)), m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7)));
+            } else if (HEADER.matcher(l).matches()) {
+                d.columns = columns(l);
+            } else if ((m = OOB.matcher(l)).matches()) {
+                d.oob = Long.parseLong(m.group(1));
+                d.oobOk = !m.group(2).equalsIgnoreCase("FAILED") && d.oob == 0;
+                if (!d.oobOk) {
+                    d.footer = ev;
+                }
+            } else if ((m = AVG.matcher(l)).matches()) {
+                d.avg = parseDouble(m.group(1));
+            } else if ((m = CONCLUDED.matcher(l)).matches()) {
+                if (d.test.isEmpty()) {
+                    d.test = m.group(1);
+                }
+            } else if (!l.startsWith("#") && ROW_START.matcher(l).matches()) {
+                if (d.rows.size() >= MAX_ROWS) {
+                    continue;
+                }
+                NcclTestRow row = row(l, d.columns, ev);
+                if (row == null) {
+                    if (++badRows <= 20) {
+                        builder.diagnostic(Diagnostic.warning(source, n, "nccl-tests row does not fit the header's columns; "
+                                + "ignored: " + FlightRecorderReader.abbreviate(l)));
+                    }
+                } else {
+                    d.rows.add(row);
+                }
+            } else if (WRONG_LINE.matcher(l).matches() && d.errors.size() < 100) {
+                d.errors.add(ev);
+            }
+        }
+        next(d, source, builder, 0);
+    }
+
+    /** Closes the run being read (when it has anything) and starts another at {@code line}. */
+    private static Draft next(Draft d, String source, FabricModelBuilder builder, int line) {
+        if (d != null && d.hasContent()) {
+            builder.forensics().ncclTest(new NcclTestRun(source, d.line, d.test.isEmpty() ? "nccl-tests" : d.test,
+                    d.version, d.ncclVersion, d.nThreads, d.nGpus, d.devices, d.rows, d.oob, d.oobOk, d.avg, d.errors,
+                    d.footer));
+        } else if (d != null && d.line > 0 && !d.errors.isEmpty()) {
+            builder.diagnostic(Diagnostic.warning(source, d.errors.get(0).line(), "nccl-tests run with no results: "
+                    + d.errors.get(0).text()));
+        }
+        Draft fresh = new Draft();
+        fresh.line = line;
+        return fresh;
+    }
+
+    /** {@code 22809} is NCCL 2.28.9, {@code 2708} is 2.7.8. */
+    static String ncclVersion(String code) {
+        try {
+            int v = Integer.parseInt(code);
+            return v >= 10000 ? (v / 10000) + "." + (v / 100 % 100) + "." + (v % 100)
+                    : (v / 1000) + "." + (v / 100 % 10) + "." + (v % 100);
+        } catch (NumberFormatException e) {
+            return code;
+        }
+    }
+
+    /** The column names of the header line, lower case, {@code #wrong} and {@code error} kept apart. */
+    static List<String> columns(String header) {
+        List<String> out = new ArrayList<>();
+        for (String t : header.substring(1).strip().split("\\s+")) {
+            out.add(t.toLowerCase(Locale.ROOT));
+        }
+        return out;
+    }
+
+    /** One row by the header's columns (the layout of nccl-tests 2.x when there was no header). */
+    static NcclTestRow row(String l, List<String> columns, Evidence ev) {
+        List<String> cols = columns != null ? columns
+                : List.of("size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
+                        "busbw", "#wrong");
+        String timestamp = "";
+        Matcher ts = TIMESTAMP.matcher(l);
+        String body = l;
+        if (ts.find()) {
+            timestamp = ts.group();
+            body = l.substring(0, ts.start()) + l.substring(ts.end());
+        }
+        String[] v = body.strip().split("\\s+");
+        int tsCols = cols.contains("timestamp") ? 1 : 0;
+        if (v.length != cols.size() - tsCols) {
+            return null;
+        }
+        int timeAt = -1;
+        int secondTime = -1;
+        for (int i = 0; i < cols.size(); i++) {
+            String c = cols.get(i);
+            if (c.equals("time") || c.equals("cputime")) {
+                if (timeAt < 0) {
+                    timeAt = i;
+                } else if (secondTime < 0) {
+                    secondTime = i;
+                }
+            }
+        }
+        if (timeAt < 0) {
+            return null;
+        }
+        try {
+            long bytes = Long.parseLong(v[0]);
+            long count = Long.parseLong(v[1]);
+            String type = v[2];
+            int redopAt = cols.indexOf("redop");
+            int rootAt = cols.indexOf("root");
+            String redop = redopAt >= 0 && redopAt < timeAt ? v[redopAt] : "";
+            int root = rootAt >= 0 && rootAt < timeAt ? (int) parseLong(v[rootAt], -1) : -1;
+            NcclTestRow.Result oop = result(v, timeAt);
+            NcclTestRow.Result ip = secondTime >= 0 ? result(v, secondTime) : null;
+            return new NcclTestRow(bytes, count, type, redop, root, oop, ip, timestamp, ev);
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            return null;
+        }
+    }
+
+    /** time, algbw, busbw, then {@code #wrong} (a count, or N/A) or {@code error} (a max error: wrong when above 0). */
+    private static NcclTestRow.Result result(String[] v, int at) {
+        double time = parseDouble(v[at]);
+        double alg = parseDouble(v[at + 1]);
+        double bus = parseDouble(v[at + 2]);
+        String w = v[at + 3];
+        long wrong;
+        if (w.equalsIgnoreCase("N/A")) {
+            wrong = -1;
+        } else if (w.contains("e") || w.contains(".")) {
+            wrong = parseDouble(w) > 0 ? 1 : 0;
+        } else {
+            wrong = Long.parseLong(w);
+        }
+        return new NcclTestRow.Result(time, alg, bus, wrong);
+    }
+
+    private static double parseDouble(String s) {
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static long parseLong(String s, long dflt) {
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+
+    // ---------------------------------------------------------------- -J JSON
+
+    private void json(InputStream in, String source, FabricModelBuilder builder) throws IOException {
+        byte[] bytes = in.readNBytes(RasStatusReader.MAX_BYTES + 1);
+        if (bytes.length > RasStatusReader.MAX_BYTES) {
+            builder.diagnostic(Diagnostic.error(source, 0, "nccl-tests JSON larger than " + RasStatusReader.MAX_BYTES
+                    + " bytes; not read"));
+            return;
+        }
+        JsonNode root;
+        try {
+            root = Jsons.MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            builder.diagnostic(Diagnostic.error(source, 0, "nccl-tests JSON not read: " + Jsons.brief(e)));
+            return;
+        }
+        String test = "nccl-tests";
+        JsonNode args = root.path("args");
+        if (args.isArray() && args.size() > 0) {
+            String bin = args.get(0).asText("");
+            test = bin.substring(Math.max(bin.lastIndexOf('/'), bin.lastIndexOf('\\')) + 1);
+        }
+        JsonNode cfg = root.path("config");
+        List<NcclTestDevice> devices = new ArrayList<>();
+        for (JsonNode dv : cfg.path("devices")) {
+            devices.add(new NcclTestDevice(dv.path("rank").asInt(-1), dv.path("group").asInt(0), dv.path("pid").asInt(-1),
+                    dv.path("hostname").asText(""), dv.path("device").asInt(-1), dv.path("device_hex").asText(""),
+                    dv.path("device_info").asText("")));
+        }
+        List<NcclTestRow> rows = new ArrayList<>();
+        for (JsonNode r : root.path("results")) {
+            if (rows.size() >= MAX_ROWS) {
+                break;
+            }
+            NcclTestRow.Result oop = jsonResult(r.path("out_of_place"));
+            NcclTestRow.Result ip = r.has("in_place") ? jsonResult(r.path("in_place")) : null;
+            rows.add(new NcclTestRow(r.path("size").asLong(-1), r.path("count").asLong(-1), r.path("type").asText(""),
+                    r.path("redop").asText(""), (int) parseLong(r.path("root").asText("-1"), -1), oop, ip,
+                    r.path("timestamp").asText(""), new Evidence(source, 0, "size " + r.path("size").asLong(-1) + " "
+                            + r.path("type").asText("") + ": out-of-place #wrong " + oop.wrong()
+                            + (ip == null ? "" : ", in-place #wrong " + ip.wrong()))));
+        }
+        JsonNode oob = root.path("out_of_bounds");
+        long oobCount = oob.has("count") ? oob.path("count").asLong(-1) : -1;
+        boolean oobOk = !oob.path("okay").asText("true").equalsIgnoreCase("false") && oobCount <= 0;
+        double avg = root.path("average_bus_bandwidth").has("bandwidth")
+                ? root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN) : Double.NaN;
+        List<Evidence> errors = new ArrayList<>();
+        for (JsonNode e : root.path("errors")) {
+            if (!e.asText("").isBlank() && errors.size() < 100) {
+                errors.add(new Evidence(source, 0, e.asText("")));
+            }
+        }
+        String nccl = root.has("nccl_version") ? ncclVersion(root.path("nccl_version").asText("")) : "";
+        builder.forensics().ncclTest(new NcclTestRun(source, 1, test, "", nccl, cfg.path("nthreads").asInt(-1),
+                cfg.path("ngpus").asInt(-1), devices, rows, oobCount, oobOk, avg, errors,
+                oobOk ? null : new Evidence(source, 0, "out_of_bounds: " + oob)));
+    }
+
+    private static NcclTestRow.Result jsonResult(JsonNode n) {
+        JsonNode w = n.path("nwrong");
+        long wrong = w.isNumber() ? (long) w.asDouble() : w.asText("").equalsIgnoreCase("N/A") ? -1 : parseLong(w.asText(""), -1);
+        return new NcclTestRow.Result(n.path("time").asDouble(Double.NaN), n.path("alg_bw").asDouble(Double.NaN),
+                n.path("bus_bw").asDouble(Double.NaN), wrong);
+    }
+}
