@@ -8,25 +8,45 @@ import java.util.Set;
 import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.training.Transport;
 
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 
-/** The toolbar's key to the map colours of the current colour mode (moved here from MainView unchanged). */
-public final class Legend extends HBox {
+/**
+ * The toolbar's key to the map colours and marks of the current colour mode. A flow of entries
+ * that wraps onto more lines when the toolbar leaves it too little room ({@link #fitWithin}), so
+ * no entry is ever hidden in the toolbar's overflow menu.
+ */
+public final class Legend extends FlowPane {
+    /** Below this the legend wraps anyway (one entry a line would be taller than the toolbar should get). */
+    private static final double MIN_WRAP = 260;
+
     public Legend() {
-        super(10);
+        super(Orientation.HORIZONTAL, 10, 2);
         setAlignment(Pos.CENTER_LEFT);
+        setRowValignment(javafx.geometry.VPos.CENTER);
+        setPrefWrapLength(Double.MAX_VALUE / 4);
         getStyleClass().add(Styles.LEGEND);
+    }
+
+    /** Wraps the entries at this width: the room the toolbar has left for the legend. */
+    public void fitWithin(double width) {
+        double w = Math.max(MIN_WRAP, width);
+        if (Math.abs(getPrefWrapLength() - w) > 1) {
+            setPrefWrapLength(w);
+        }
     }
 
     /** {@code snapshot} may be null (nothing loaded); {@code job} is the picked training job, or null. */
     public void show(ColourMode mode, Snapshot snapshot, String job) {
         getChildren().clear();
+        MapPalette p = UiPalette.current();
         if (mode == ColourMode.ERRORS) {
-            getChildren().addAll(swatch(UiPalette.current().ok(), "within thresholds"), swatch(UiPalette.current().warning(), "over threshold"),
-                    swatch(UiPalette.current().danger(), "far over (error)"), swatch(UiPalette.current().unknown(), "no counters read"));
+            getChildren().addAll(swatch(p.ok(), "within thresholds"), swatch(p.warning(), "over threshold"),
+                    swatch(p.danger(), "error: far over threshold or lost lanes"),
+                    swatch(p.degraded(), "degraded (slower than it could run)"), swatch(p.unknown(), "no counters read"));
         } else if (mode == ColourMode.TRANSPORT) {
             for (Transport t : Transport.values()) {
                 String label = switch (t) {
@@ -34,36 +54,55 @@ public final class Legend extends HBox {
                     case SHM -> "SHM";
                     case NET_IB_GDR -> "IB + GPUDirect RDMA";
                     case NET_IB -> "IB (no GDR)";
-                    case NET_OTHER -> "other NET";
-                    case NET_SOCKET -> "TCP socket";
+                    case NET_OTHER -> "other NET (bar under host)";
+                    case NET_SOCKET -> "TCP socket, eth0 (bar under host)";
                 };
-                getChildren().add(swatch(UiPalette.current().transport(t), label));
+                getChildren().add(org.fabricscope.app.render.MapColouring.offFabric(t)
+                        ? bar(p.transport(t), label) : swatch(p.transport(t), label));
             }
-            getChildren().add(swatch(UiPalette.current().faint(), "no ranks"));
+            getChildren().add(swatch(p.faint(), "no ranks"));
             if (snapshot != null && snapshot.ranks().isEmpty()) {
                 getChildren().add(new Label("(no NCCL logs loaded)"));
             }
         } else if (mode == ColourMode.KUBERNETES) {
-            getChildren().addAll(swatch(UiPalette.current().job(), job == null ? "runs training pods" : "runs " + job),
-                    job == null ? new Label() : swatch(UiPalette.current().otherJob(), "other jobs"), swatch(UiPalette.current().ok(), "node Ready"),
-                    swatch(UiPalette.current().danger(), "NotReady / cordoned"), swatch(UiPalette.current().unknown(), "readiness unknown"),
-                    swatch(UiPalette.current().faint(), "no Kubernetes node"));
+            getChildren().add(swatch(p.job(), job == null ? "runs training pods" : "runs " + job));
+            if (job != null) {
+                getChildren().add(swatch(p.otherJob(), "other jobs"));
+            }
+            getChildren().addAll(swatch(p.ok(), "node Ready"), swatch(p.danger(), "NotReady / cordoned"),
+                    swatch(p.unknown(), "readiness unknown"), swatch(p.faint(), "no Kubernetes node"));
         } else {
             Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
             for (var s : LinkSpeed.values()) {
                 if (present.stream().anyMatch(token -> token.endsWith("x" + s.name()))) {
-                    getChildren().add(swatch(UiPalette.current().speed(s), s.name()));
+                    getChildren().add(swatch(p.speed(s), s.name()));
                 }
             }
-            getChildren().addAll(swatch(UiPalette.current().degraded(), "degraded (narrow/slow)"), swatch(UiPalette.current().unknown(), "unknown rate"),
-                    swatch(UiPalette.current().danger(), "corner badge: a port lost its link"));
+            getChildren().addAll(swatch(p.degraded(), "degraded (narrow/slow)"), swatch(p.unknown(), "unknown rate"));
         }
+        // lost links are marked in every mode
+        getChildren().add(badge(p.danger(), "port lost its link"));
     }
 
     private static Label swatch(int argb, String text) {
+        return entry(argb, text, 14, 6);
+    }
+
+    /** The off-fabric mark: a bar under the host glyph. */
+    private static Label bar(int argb, String text) {
+        return entry(argb, text, 14, 3);
+    }
+
+    /** The lost-link mark: a square badge on the glyph's corner. */
+    private static Label badge(int argb, String text) {
+        return entry(argb, text, 8, 8);
+    }
+
+    private static Label entry(int argb, String text, double w, double h) {
         Label l = new Label(text);
         Region box = new Region();
-        box.setMinSize(14, 6);
+        box.setMinSize(w, h);
+        box.setMaxSize(w, h);
         box.setStyle("-fx-background-color: " + MapPalette.css(argb) + ";");
         l.setGraphic(box);
         return l;

@@ -53,6 +53,20 @@ public final class MainToolBar extends ToolBar {
         loader.jobProperty().addListener(legendChanged);
         model.snapshotProperty().addListener(legendChanged);
         legendChanged.changed(null, null, null);
+        // the legend wraps onto a second line rather than overflow into the toolbar's menu
+        widthProperty().addListener((o, a, b) -> fitLegend());
+        legend.getChildren().addListener((javafx.collections.ListChangeListener<javafx.scene.Node>) c -> fitLegend());
+    }
+
+    /** Gives the legend the width the other items leave (it wraps within it). */
+    private void fitLegend() {
+        double used = 0;
+        for (javafx.scene.Node n : getItems()) {
+            if (n != legend && !(n instanceof javafx.scene.layout.Region r && r.getStyleClass().isEmpty())) {
+                used += n.prefWidth(-1) + 8;
+            }
+        }
+        legend.fitWithin(getWidth() - getPadding().getLeft() - getPadding().getRight() - used - 24);
     }
 
     /** Ctrl+F. */
