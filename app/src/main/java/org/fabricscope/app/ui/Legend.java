@@ -21,10 +21,10 @@ import javafx.scene.layout.Region;
  */
 public final class Legend extends FlowPane {
     /** Below this the legend wraps anyway (one entry a line would be taller than the toolbar should get). */
-    private static final double MIN_WRAP = 260;
+    private static final double MIN_WRAP = 240;
 
     public Legend() {
-        super(Orientation.HORIZONTAL, 10, 2);
+        super(Orientation.HORIZONTAL, 8, 2);
         setAlignment(Pos.CENTER_LEFT);
         setRowValignment(javafx.geometry.VPos.CENTER);
         setPrefWrapLength(Double.MAX_VALUE / 4);
@@ -45,20 +45,26 @@ public final class Legend extends FlowPane {
         MapPalette p = UiPalette.current();
         if (mode == ColourMode.ERRORS) {
             getChildren().addAll(swatch(p.ok(), "within thresholds"), swatch(p.warning(), "over threshold"),
-                    swatch(p.danger(), "error: far over threshold or lost lanes"),
-                    swatch(p.degraded(), "degraded (slower than it could run)"), swatch(p.unknown(), "no counters read"));
+                    tip(swatch(p.danger(), "error"), "Error counters far over their threshold, or a link that trained to "
+                            + "fewer lanes than it could (link-degraded ERROR)"),
+                    tip(swatch(p.degraded(), "degraded"), "Runs slower than its ends or its tier's other cables "
+                            + "(link-degraded WARNING)"),
+                    swatch(p.unknown(), "no counters"));
         } else if (mode == ColourMode.TRANSPORT) {
             for (Transport t : Transport.values()) {
                 String label = switch (t) {
                     case P2P -> "NVLink/P2P";
                     case SHM -> "SHM";
-                    case NET_IB_GDR -> "IB + GPUDirect RDMA";
+                    case NET_IB_GDR -> "IB+GDR";
                     case NET_IB -> "IB (no GDR)";
-                    case NET_OTHER -> "other NET (bar under host)";
-                    case NET_SOCKET -> "TCP socket, eth0 (bar under host)";
+                    case NET_OTHER -> "other NET";
+                    case NET_SOCKET -> "socket";
                 };
                 getChildren().add(org.fabricscope.app.render.MapColouring.offFabric(t)
-                        ? bar(p.transport(t), label) : swatch(p.transport(t), label));
+                        ? tip(bar(p.transport(t), label), "A bar under the host: its ranks talk over " + t.label()
+                                + (t == Transport.NET_SOCKET ? " (TCP, e.g. eth0)" : "") + ", not over InfiniBand, so no "
+                                + "IB cable is coloured for them")
+                        : onFabricTip(swatch(p.transport(t), label), t));
             }
             getChildren().add(swatch(p.faint(), "no ranks"));
             if (snapshot != null && snapshot.ranks().isEmpty()) {
@@ -81,7 +87,18 @@ public final class Legend extends FlowPane {
             getChildren().addAll(swatch(p.degraded(), "degraded (narrow/slow)"), swatch(p.unknown(), "unknown rate"));
         }
         // lost links are marked in every mode
-        getChildren().add(badge(p.danger(), "port lost its link"));
+        getChildren().add(tip(badge(p.danger(), "lost link"), "A badge on the glyph's corner: ports of this switch or "
+                + "host lost their link (link-down); shown in every colour mode"));
+    }
+
+    private static Label tip(Label l, String text) {
+        l.setTooltip(new javafx.scene.control.Tooltip(text));
+        return l;
+    }
+
+    private static Label onFabricTip(Label l, Transport t) {
+        return org.fabricscope.app.render.MapColouring.onFabric(t)
+                ? tip(l, t.label() + ": the IB cables of the pairs' paths") : l;
     }
 
     private static Label swatch(int argb, String text) {
