@@ -12,7 +12,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.util.Set;
+
+import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.app.render.MapColouring;
+import org.fabricscope.app.render.MapPalette;
+import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.importers.ImportResult;
+import org.fabricscope.model.layout.MapLayout;
+import org.fabricscope.model.layout.TieredLayout;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.core.FabricEdge;
 import org.fabricscope.model.FabricModel;
@@ -29,20 +39,44 @@ import org.jgrapht.nio.graphml.GraphMLExporter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code fabricscope export}: write the fabric graph as GraphML, DOT or JSON. */
+/** {@code fabricscope export}: write the fabric graph as GraphML, DOT or JSON, or the map as PNG or SVG. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = "Write the fabric graph (switches, CAs, cables with ports, rates and counters) as graphml, dot or json.")
+        description = {"Write the fabric graph (switches, CAs, cables with ports, rates and counters) as graphml, dot or json,",
+            "or the map as a picture (png, svg) drawn as the app shows it fitted into its window (no display needed)."})
 final class ExportCommand implements Callable<Integer> {
-    enum Kind { graphml, dot, json }
+    enum Kind { graphml, dot, json, png, svg }
+
+    /** The colour modes by their command-line names. */
+    enum Colour {
+        errors(ColourMode.ERRORS), speed(ColourMode.SPEED), transport(ColourMode.TRANSPORT), kubernetes(ColourMode.KUBERNETES);
+
+        final ColourMode mode;
+
+        Colour(ColourMode mode) {
+            this.mode = mode;
+        }
+    }
 
     @Mixin
     InputOptions input;
 
-    @Option(names = {"-f", "--format"}, defaultValue = "graphml", description = "graphml (default), dot or json.")
+    @Option(names = {"-f", "--format"}, defaultValue = "graphml",
+            description = "graphml (default), dot or json; png or svg for a picture of the map.")
     Kind format;
+
+    @Option(names = "--colour", defaultValue = "errors", paramLabel = "MODE",
+            description = "png/svg: what the colours mean: errors (default), speed, transport or kubernetes.")
+    Colour colour;
+
+    @Option(names = "--width", defaultValue = "1600", paramLabel = "W", description = "png/svg: width in pixels (default 1600).")
+    int width;
+
+    @Option(names = "--height", defaultValue = "1000", paramLabel = "H", description = "png/svg: height in pixels (default 1000).")
+    int height;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of standard output.")
     Path output;
@@ -52,6 +86,9 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (format == Kind.png || format == Kind.svg) {
+            return picture();
+        }
         ImportResult r = input.importPaths();
         String text = switch (format) {
             case json -> Json.MAPPER.writeValueAsString(asJson(r.model()));
@@ -66,6 +103,7 @@ final class ExportCommand implements Callable<Integer> {
                 }
                 yield write(g, r.model());
             }
+            case png, svg -> throw new IllegalStateException("pictures are written by picture()");
         };
         if (output == null) {
             spec.commandLine().getOut().print(text);
@@ -76,6 +114,38 @@ final class ExportCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
             }
+        }
+        return 0;
+    }
+
+    /** The map as the app draws it at fit: layout, colouring and the rasteriser, no JavaFX. */
+    private int picture() throws IOException {
+        if (width < 16 || height < 16 || (long) width * height > 100_000_000L) {
+            throw new ParameterException(spec.commandLine(), "--width and --height: 16 to 100 million pixels in all");
+        }
+        if (format == Kind.png && output == null) {
+            throw new ParameterException(spec.commandLine(), "-f png writes a file: give it with -o FILE");
+        }
+        InputOptions.Loaded loaded = input.load();
+        FabricModel model = loaded.result().model();
+        MapLayout layout = TieredLayout.compute(model, Set.of(), false);
+        MapColouring colours = MapColouring.compute(model, layout, colour.mode, loaded.thresholds(), loaded.analysis().ranks(),
+                MapPalette.defaults());
+        MapPicture picture = new MapPicture(layout, colours, width, height);
+        try {
+            if (format == Kind.png) {
+                System.setProperty("java.awt.headless", "true");
+                try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(output))) {
+                    picture.writePng(out);
+                }
+            } else if (output == null) {
+                spec.commandLine().getOut().print(picture.svg());
+                spec.commandLine().getOut().flush();
+            } else {
+                Files.writeString(output, picture.svg(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
         }
         return 0;
     }

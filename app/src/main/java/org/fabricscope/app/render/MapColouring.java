@@ -38,18 +38,24 @@ public final class MapColouring {
     private final int[] itemColour;
     /** Ports of each item's node that lost their link (down now, LinkDownedCounter above zero). */
     private final int[] itemDownPorts;
-    /** Whether the map marks lost links on glyphs (the speed/width mode). */
-    private final boolean markDown;
+    /**
+     * Per item, the slowest transport of its ranks' pairs that leave the host off the InfiniBand
+     * fabric (NET/Socket over eth0, another NET plugin); null for none. Transport mode only: those
+     * pairs are drawn as a mark on the host, never on IB cables.
+     */
+    private final Transport[] itemOffFabric;
+    /** Per item, the slowest transport of the ranks it holds (for the rank badge); null for none. */
+    private final Transport[] itemRankTransport;
     private final Map<Cable, String> degraded;
     /** Rank placement and routes (drawn over the map in the transport mode); empty without training logs. */
     private final RankMap ranks;
     /** Per item, the ranks it holds as a short label ({@code r8-15}); null for none. Transport mode only. */
     private final String[] rankLabels;
 
-    private MapColouring(int links, int items, Map<Cable, String> degraded, boolean markDown, RankMap ranks,
-                         MapPalette palette) {
+    private MapColouring(int links, int items, Map<Cable, String> degraded, RankMap ranks, MapPalette palette) {
         this.palette = palette;
-        this.markDown = markDown;
+        itemOffFabric = new Transport[items];
+        itemRankTransport = new Transport[items];
         this.ranks = ranks;
         rankLabels = new String[items];
         linkColour = new int[links];
@@ -84,9 +90,44 @@ public final class MapColouring {
         return itemDownPorts[item];
     }
 
-    /** Whether the map marks lost links on glyphs (the speed/width mode). */
+    /** Whether the map marks lost links on glyphs: in every colour mode (a lost link is an error finding). */
     public boolean marksDownPorts() {
-        return markDown;
+        return true;
+    }
+
+    /**
+     * The slowest off-fabric transport (NET/Socket, another NET plugin) of the pairs of the ranks
+     * this item holds, drawn as a mark under the glyph; null for none or outside the transport mode.
+     */
+    public Transport itemOffFabric(int item) {
+        return itemOffFabric[item];
+    }
+
+    /** The slowest transport of the pairs of the ranks this item holds (the rank badge's colour); null for none. */
+    public Transport itemRankTransport(int item) {
+        return itemRankTransport[item];
+    }
+
+    /**
+     * Whether a pair talking over this transport crosses the InfiniBand fabric, so that its path's
+     * IB cables carry it: NET/IB with or without GPUDirect RDMA. NET/Socket goes over the hosts'
+     * Ethernet (eth0), another NET plugin over its own network; P2P and SHM stay inside a host.
+     */
+    public static boolean onFabric(Transport t) {
+        return t == Transport.NET_IB || t == Transport.NET_IB_GDR;
+    }
+
+    /** A transport between two hosts that does not cross the IB fabric: drawn as a mark on the hosts. */
+    public static boolean offFabric(Transport t) {
+        return t == Transport.NET_SOCKET || t == Transport.NET_OTHER;
+    }
+
+    /**
+     * The severity of the link-degraded finding for a cable with this reason (as LinkDegradedCheck
+     * raises it): a link that trained to fewer lanes is an ERROR, one that runs slower a WARNING.
+     */
+    static Severity degradedSeverity(String why) {
+        return why != null && why.contains("width ") ? Severity.ERROR : Severity.WARNING;
     }
 
     /** Degraded cables (narrower or slower than they could run) and why. */
@@ -114,8 +155,8 @@ public final class MapColouring {
                                        String job, MapPalette palette) {
         Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
         List<MapLayout.Link> links = layout.links();
-        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, mode == ColourMode.SPEED, ranks,
-                palette);
+        MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, ranks, palette);
+        c.downPorts(layout);
         if (mode == ColourMode.TRANSPORT) {
             c.transport(model, layout, ranks);
             return c;
@@ -131,7 +172,17 @@ public final class MapColouring {
             if (mode == ColourMode.ERRORS) {
                 Severity worst = null;
                 boolean anyCounters = false;
+                boolean deg = false;
                 for (Cable cable : l.cables()) {
+                    String why = degraded.get(cable);
+                    if (why != null) {
+                        // a degraded link is a finding too: lost lanes an ERROR, a slower speed a WARNING
+                        Severity s = degradedSeverity(why);
+                        deg |= s == Severity.WARNING;
+                        if (worst == null || s.compareTo(worst) < 0) {
+                            worst = s;
+                        }
+                    }
                     for (Port p : new Port[] {cable.a(), cable.b()}) {
                         anyCounters |= !p.counters().isEmpty();
                         Severity s = LinkErrorsCheck.worst(p, t);
@@ -140,7 +191,8 @@ public final class MapColouring {
                         }
                     }
                 }
-                colour = worst == Severity.ERROR ? palette.danger() : worst == Severity.WARNING ? palette.warning()
+                colour = worst == Severity.ERROR ? palette.danger()
+                        : worst == Severity.WARNING ? (deg ? palette.degraded() : palette.warning())
                         : anyCounters ? palette.ok() : palette.unknown();
                 emphasis = worst != null;
             } else {
@@ -160,8 +212,7 @@ public final class MapColouring {
         }
         for (MapLayout.Item it : layout.items()) {
             int colour;
-            int down = 0;
-            if (it.vertex() instanceof FabricNode n) {
+            if (it.vertex() instanceof FabricNode) {
                 colour = switch (it.row()) {
                     case CORE -> palette.core();
                     case SPINE -> palette.spine();
@@ -169,37 +220,60 @@ public final class MapColouring {
                     case OTHER -> palette.other();
                     default -> palette.hca();
                 };
-                down = downPorts(n);
-            } else if (it.vertex() instanceof Host h) {
+            } else if (it.vertex() instanceof Host) {
                 colour = palette.host();
-                for (FabricNode a : h.adapters()) {
-                    down += downPorts(a);
-                }
             } else {
                 colour = palette.hca();
             }
             c.itemColour[it.index()] = colour;
-            c.itemDownPorts[it.index()] = down;
         }
         return c;
     }
 
+    /** Ports that lost their link, per glyph (a collapsed host counts its HCAs'): marked in every mode. */
+    private void downPorts(MapLayout layout) {
+        for (MapLayout.Item it : layout.items()) {
+            int down = 0;
+            if (it.vertex() instanceof FabricNode n) {
+                down = downPorts(n);
+            } else if (it.vertex() instanceof Host h) {
+                for (FabricNode a : h.adapters()) {
+                    down += downPorts(a);
+                }
+            }
+            itemDownPorts[it.index()] = down;
+        }
+    }
+
     /**
-     * Transport mode: each cable takes the slowest transport of the rank pairs whose paths cross it;
-     * an HCA or host glyph takes the slowest transport its ranks use (NVLink/SHM inside a host,
-     * the network between hosts); everything else is faint.
+     * Transport mode, drawn where the traffic flows: each IB cable takes the slowest transport of
+     * the InfiniBand rank pairs (NET/IB, NET/IB+GDR) whose paths cross it; pairs that talk over
+     * sockets (eth0) or another network never colour an IB cable: their hosts get an off-fabric
+     * mark instead. An HCA glyph takes the slowest IB or in-host transport its ranks use, a
+     * collapsed host's glyph the slowest of all its ranks' transports; everything else is faint.
      */
     private void transport(FabricModel model, MapLayout layout, RankMap ranks) {
         Map<Cable, Transport> byCable = new HashMap<>();
         Map<Vertex, Transport> byVertex = new HashMap<>();
+        Map<Vertex, Transport> offFabric = new HashMap<>();
+        Map<Vertex, Transport> byRank = new HashMap<>();
         Map<Vertex, TreeSet<Integer>> rankNumbers = new HashMap<>();
         for (RankRoute r : ranks.routes()) {
-            for (Cable cable : r.cables()) {
-                byCable.merge(cable, r.transport(), MapColouring::slower);
+            boolean off = offFabric(r.transport());
+            if (onFabric(r.transport())) {
+                for (Cable cable : r.cables()) {
+                    byCable.merge(cable, r.transport(), MapColouring::slower);
+                }
             }
             for (RankSite s : new RankSite[] {r.a(), r.b()}) {
                 for (Vertex v : glyphsOf(model, s)) {
-                    byVertex.merge(v, r.transport(), MapColouring::slower);
+                    byRank.merge(v, r.transport(), MapColouring::slower);
+                    if (off) {
+                        offFabric.merge(v, r.transport(), MapColouring::slower);
+                    }
+                    if (!off || v instanceof Host) {
+                        byVertex.merge(v, r.transport(), MapColouring::slower);
+                    }
                 }
             }
         }
@@ -224,6 +298,8 @@ public final class MapColouring {
             Transport tr = byVertex.get(it.vertex());
             boolean isSwitch = it.vertex() instanceof FabricNode n && n.isSwitch();
             itemColour[it.index()] = tr != null ? palette.transport(tr) : isSwitch ? palette.unknown() : palette.faint();
+            itemOffFabric[it.index()] = offFabric.get(it.vertex());
+            itemRankTransport[it.index()] = byRank.get(it.vertex());
             TreeSet<Integer> nums = rankNumbers.get(it.vertex());
             rankLabels[it.index()] = nums == null ? null : ranges(nums);
         }

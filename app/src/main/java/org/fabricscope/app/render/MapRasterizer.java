@@ -48,14 +48,58 @@ public final class MapRasterizer {
                 continue;
             }
             r.fillRect(ix, iy, iw, ih, c.itemColour(it.index()));
-            int lost = c.itemDownPorts(it.index());
-            if (c.marksDownPorts() && lost > 0) {
-                // a red badge on the glyph's top-right corner: this switch has ports that lost their link
-                double b = Math.max(6, Math.min(12, ih * 0.8));
-                r.fillRect(ix + iw - b / 2, iy - b / 2, b, b, c.palette().danger());
+        }
+        // marks last, so a neighbour's glyph never hides them
+        for (MapLayout.Item it : l.items()) {
+            Mark[] marks = marks(it, c, s, x, y);
+            for (Mark m : marks) {
+                if (m.x() > w || m.y() > h || m.x() + m.width() < 0 || m.y() + m.height() < 0) {
+                    continue;
+                }
+                r.fillRect(m.x() - 1, m.y() - 1, m.width() + 2, m.height() + 2, c.palette().badge());
+                r.fillRect(m.x(), m.y(), m.width(), m.height(), m.argb());
             }
         }
         return r;
+    }
+
+    /** What a mark on a glyph says. */
+    public enum MarkKind {
+        /** A red badge on the glyph's top-right corner: ports of this switch (or host's HCAs) lost their link. */
+        LOST_LINK,
+        /** A bar under the glyph, in the transport's colour: its ranks talk over sockets or another non-IB network. */
+        OFF_FABRIC
+    }
+
+    /** A mark drawn over a glyph, in screen coordinates (a white outline of 1 px is drawn around it). */
+    public record Mark(MarkKind kind, double x, double y, double width, double height, int argb) {
+    }
+
+    private static final Mark[] NO_MARKS = {};
+
+    /** The marks on one item's glyph for this viewport transform; the rasteriser and the SVG export draw the same. */
+    public static Mark[] marks(MapLayout.Item it, MapColouring c, double s, double x, double y) {
+        int lost = c.marksDownPorts() ? c.itemDownPorts(it.index()) : 0;
+        var off = c.itemOffFabric(it.index());
+        if (lost == 0 && off == null) {
+            return NO_MARKS;
+        }
+        double iw = Math.max(1, it.width() * s);
+        double ih = Math.max(1, it.height() * s);
+        double ix = it.x() * s + x - iw / 2;
+        double iy = it.y() * s + y - ih / 2;
+        Mark[] out = new Mark[(lost > 0 ? 1 : 0) + (off != null ? 1 : 0)];
+        int n = 0;
+        if (lost > 0) {
+            double b = Math.max(6, Math.min(12, ih * 0.8));
+            out[n++] = new Mark(MarkKind.LOST_LINK, ix + iw - b / 2, iy - b / 2, b, b, c.palette().danger());
+        }
+        if (off != null) {
+            double bw = Math.max(8, iw);
+            double bh = Math.max(3, Math.min(6, ih * 0.4));
+            out[n] = new Mark(MarkKind.OFF_FABRIC, ix + iw / 2 - bw / 2, iy + ih + 2, bw, bh, c.palette().transport(off));
+        }
+        return out;
     }
 
     /** A link runs from the lower edge of the upper glyph to the upper edge of the lower one. */

@@ -321,7 +321,8 @@ public final class FabricMapView extends Region {
             double tw = Math.max(22, l.length() * 6.2);
             g.setFill(UiPalette.fx(palette.badge(), 0.9));
             g.fillRoundRect(sx - tw / 2, sy - 7, tw, 14, 6, 6);
-            g.setFill(UiPalette.fx(colouring.itemColour(it.index())));
+            var tr = colouring.itemRankTransport(it.index());
+            g.setFill(UiPalette.fx(tr != null ? colouring.palette().transport(tr) : colouring.itemColour(it.index())));
             g.fillText(l, sx, sy);
         }
         if (selected == null) {
@@ -330,7 +331,8 @@ public final class FabricMapView extends Region {
         Vertex sel = selected.vertex();
         int drawn = 0;
         for (var r : colouring.ranks().routes()) {
-            if (!r.routed() || drawn > 400) {
+            // only pairs that talk over InfiniBand are drawn along the fabric; sockets never cross it
+            if (!r.routed() || !MapColouring.onFabric(r.transport()) || drawn > 400) {
                 continue;
             }
             boolean mine = false;
@@ -486,6 +488,9 @@ public final class FabricMapView extends Region {
         List<String> notes = new ArrayList<>();
         if (colouring != null && colouring.itemDownPorts(it.index()) > 0) {
             notes.add(colouring.itemDownPorts(it.index()) + " port(s) lost their link");
+        }
+        if (colouring != null && colouring.itemOffFabric(it.index()) != null) {
+            notes.add("ranks talk over " + colouring.itemOffFabric(it.index()).label() + " (not over InfiniBand)");
         }
         int cables = 0;
         for (MapLayout.Link k : layout.links()) {

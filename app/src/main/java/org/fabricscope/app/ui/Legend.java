@@ -8,62 +8,118 @@ import java.util.Set;
 import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.training.Transport;
 
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 
-/** The toolbar's key to the map colours of the current colour mode (moved here from MainView unchanged). */
-public final class Legend extends HBox {
+/**
+ * The toolbar's key to the map colours and marks of the current colour mode. A flow of entries
+ * that wraps onto more lines when the toolbar leaves it too little room ({@link #fitWithin}), so
+ * no entry is ever hidden in the toolbar's overflow menu.
+ */
+public final class Legend extends FlowPane {
+    /** Below this the legend wraps anyway (one entry a line would be taller than the toolbar should get). */
+    private static final double MIN_WRAP = 240;
+
     public Legend() {
-        super(10);
+        super(Orientation.HORIZONTAL, 8, 2);
         setAlignment(Pos.CENTER_LEFT);
+        setRowValignment(javafx.geometry.VPos.CENTER);
+        setPrefWrapLength(Double.MAX_VALUE / 4);
         getStyleClass().add(Styles.LEGEND);
+    }
+
+    /** Wraps the entries at this width: the room the toolbar has left for the legend. */
+    public void fitWithin(double width) {
+        double w = Math.max(MIN_WRAP, width);
+        if (Math.abs(getPrefWrapLength() - w) > 1) {
+            setPrefWrapLength(w);
+        }
     }
 
     /** {@code snapshot} may be null (nothing loaded); {@code job} is the picked training job, or null. */
     public void show(ColourMode mode, Snapshot snapshot, String job) {
         getChildren().clear();
+        MapPalette p = UiPalette.current();
         if (mode == ColourMode.ERRORS) {
-            getChildren().addAll(swatch(UiPalette.current().ok(), "within thresholds"), swatch(UiPalette.current().warning(), "over threshold"),
-                    swatch(UiPalette.current().danger(), "far over (error)"), swatch(UiPalette.current().unknown(), "no counters read"));
+            getChildren().addAll(swatch(p.ok(), "within thresholds"), swatch(p.warning(), "over threshold"),
+                    tip(swatch(p.danger(), "error"), "Error counters far over their threshold, or a link that trained to "
+                            + "fewer lanes than it could (link-degraded ERROR)"),
+                    tip(swatch(p.degraded(), "degraded"), "Runs slower than its ends or its tier's other cables "
+                            + "(link-degraded WARNING)"),
+                    swatch(p.unknown(), "no counters"));
         } else if (mode == ColourMode.TRANSPORT) {
             for (Transport t : Transport.values()) {
                 String label = switch (t) {
                     case P2P -> "NVLink/P2P";
                     case SHM -> "SHM";
-                    case NET_IB_GDR -> "IB + GPUDirect RDMA";
+                    case NET_IB_GDR -> "IB+GDR";
                     case NET_IB -> "IB (no GDR)";
                     case NET_OTHER -> "other NET";
-                    case NET_SOCKET -> "TCP socket";
+                    case NET_SOCKET -> "socket";
                 };
-                getChildren().add(swatch(UiPalette.current().transport(t), label));
+                getChildren().add(org.fabricscope.app.render.MapColouring.offFabric(t)
+                        ? tip(bar(p.transport(t), label), "A bar under the host: its ranks talk over " + t.label()
+                                + (t == Transport.NET_SOCKET ? " (TCP, e.g. eth0)" : "") + ", not over InfiniBand, so no "
+                                + "IB cable is coloured for them")
+                        : onFabricTip(swatch(p.transport(t), label), t));
             }
-            getChildren().add(swatch(UiPalette.current().faint(), "no ranks"));
+            getChildren().add(swatch(p.faint(), "no ranks"));
             if (snapshot != null && snapshot.ranks().isEmpty()) {
                 getChildren().add(new Label("(no NCCL logs loaded)"));
             }
         } else if (mode == ColourMode.KUBERNETES) {
-            getChildren().addAll(swatch(UiPalette.current().job(), job == null ? "runs training pods" : "runs " + job),
-                    job == null ? new Label() : swatch(UiPalette.current().otherJob(), "other jobs"), swatch(UiPalette.current().ok(), "node Ready"),
-                    swatch(UiPalette.current().danger(), "NotReady / cordoned"), swatch(UiPalette.current().unknown(), "readiness unknown"),
-                    swatch(UiPalette.current().faint(), "no Kubernetes node"));
+            getChildren().add(swatch(p.job(), job == null ? "runs training pods" : "runs " + job));
+            if (job != null) {
+                getChildren().add(swatch(p.otherJob(), "other jobs"));
+            }
+            getChildren().addAll(swatch(p.ok(), "node Ready"), swatch(p.danger(), "NotReady / cordoned"),
+                    swatch(p.unknown(), "readiness unknown"), swatch(p.faint(), "no Kubernetes node"));
         } else {
             Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
             for (var s : LinkSpeed.values()) {
                 if (present.stream().anyMatch(token -> token.endsWith("x" + s.name()))) {
-                    getChildren().add(swatch(UiPalette.current().speed(s), s.name()));
+                    getChildren().add(swatch(p.speed(s), s.name()));
                 }
             }
-            getChildren().addAll(swatch(UiPalette.current().degraded(), "degraded (narrow/slow)"), swatch(UiPalette.current().unknown(), "unknown rate"),
-                    swatch(UiPalette.current().danger(), "corner badge: a port lost its link"));
+            getChildren().addAll(swatch(p.degraded(), "degraded (narrow/slow)"), swatch(p.unknown(), "unknown rate"));
         }
+        // lost links are marked in every mode
+        getChildren().add(tip(badge(p.danger(), "lost link"), "A badge on the glyph's corner: ports of this switch or "
+                + "host lost their link (link-down); shown in every colour mode"));
+    }
+
+    private static Label tip(Label l, String text) {
+        l.setTooltip(new javafx.scene.control.Tooltip(text));
+        return l;
+    }
+
+    private static Label onFabricTip(Label l, Transport t) {
+        return org.fabricscope.app.render.MapColouring.onFabric(t)
+                ? tip(l, t.label() + ": the IB cables of the pairs' paths") : l;
     }
 
     private static Label swatch(int argb, String text) {
+        return entry(argb, text, 14, 6);
+    }
+
+    /** The off-fabric mark: a bar under the host glyph. */
+    private static Label bar(int argb, String text) {
+        return entry(argb, text, 14, 3);
+    }
+
+    /** The lost-link mark: a square badge on the glyph's corner. */
+    private static Label badge(int argb, String text) {
+        return entry(argb, text, 8, 8);
+    }
+
+    private static Label entry(int argb, String text, double w, double h) {
         Label l = new Label(text);
         Region box = new Region();
-        box.setMinSize(14, 6);
+        box.setMinSize(w, h);
+        box.setMaxSize(w, h);
         box.setStyle("-fx-background-color: " + MapPalette.css(argb) + ";");
         l.setGraphic(box);
         return l;

@@ -53,6 +53,25 @@ public final class MainToolBar extends ToolBar {
         loader.jobProperty().addListener(legendChanged);
         model.snapshotProperty().addListener(legendChanged);
         legendChanged.changed(null, null, null);
+        // the legend wraps onto a second line rather than overflow into the toolbar's menu
+        widthProperty().addListener((o, a, b) -> fitLegend());
+        legend.getChildren().addListener((javafx.collections.ListChangeListener<javafx.scene.Node>) c -> fitLegend());
+    }
+
+    /** Gives the legend the width the other items leave (it wraps within it). */
+    private void fitLegend() {
+        // a narrow window (1024 px) shortens the find field so the legend keeps to two lines
+        int columns = getWidth() > 0 && getWidth() < 1200 ? 16 : 26;
+        if (search.getPrefColumnCount() != columns) {
+            search.setPrefColumnCount(columns);
+        }
+        double used = 0;
+        for (javafx.scene.Node n : getItems()) {
+            if (n != legend && !(n instanceof javafx.scene.layout.Region r && r.getStyleClass().isEmpty())) {
+                used += n.prefWidth(-1) + 6;
+            }
+        }
+        legend.fitWithin(getWidth() - getPadding().getLeft() - getPadding().getRight() - used - 12);
     }
 
     /** Ctrl+F. */
