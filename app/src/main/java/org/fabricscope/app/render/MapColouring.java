@@ -122,14 +122,6 @@ public final class MapColouring {
         return t == Transport.NET_SOCKET || t == Transport.NET_OTHER;
     }
 
-    /**
-     * The severity of the link-degraded finding for a cable with this reason (as LinkDegradedCheck
-     * raises it): a link that trained to fewer lanes is an ERROR, one that runs slower a WARNING.
-     */
-    static Severity degradedSeverity(String why) {
-        return why != null && why.contains("width ") ? Severity.ERROR : Severity.WARNING;
-    }
-
     /** Degraded cables (narrower or slower than they could run) and why. */
     public Map<Cable, String> degraded() {
         return degraded;
@@ -153,7 +145,9 @@ public final class MapColouring {
     /** {@code job}: in the Kubernetes mode, the training job ({@code namespace/name}) whose hosts stand out; null for all. */
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
                                        String job, MapPalette palette) {
-        Map<Cable, String> degraded = LinkDegradedCheck.assess(model);
+        Map<Cable, LinkDegradedCheck.Degradation> assessed = LinkDegradedCheck.assessAll(model);
+        Map<Cable, String> degraded = new java.util.LinkedHashMap<>();
+        assessed.forEach((cable, d) -> degraded.put(cable, d.why()));
         List<MapLayout.Link> links = layout.links();
         MapColouring c = new MapColouring(links.size(), layout.items().size(), degraded, ranks, palette);
         c.downPorts(layout);
@@ -174,10 +168,10 @@ public final class MapColouring {
                 boolean anyCounters = false;
                 boolean deg = false;
                 for (Cable cable : l.cables()) {
-                    String why = degraded.get(cable);
-                    if (why != null) {
+                    LinkDegradedCheck.Degradation d = assessed.get(cable);
+                    if (d != null) {
                         // a degraded link is a finding too: lost lanes an ERROR, a slower speed a WARNING
-                        Severity s = degradedSeverity(why);
+                        Severity s = d.severity();
                         deg |= s == Severity.WARNING;
                         if (worst == null || s.compareTo(worst) < 0) {
                             worst = s;

@@ -92,8 +92,10 @@ class MapEncodingTest {
 
     @Test
     void aSpeedOnlyDegradationIsNotGreenEither() {
-        assertEquals(org.fabricscope.model.core.Severity.WARNING, MapColouring.degradedSeverity("speed EDR where the ends support HDR"));
-        assertEquals(org.fabricscope.model.core.Severity.ERROR, MapColouring.degradedSeverity("width 1x where other host-leaf cables run 4x"));
+        assertEquals(org.fabricscope.model.core.Severity.WARNING,
+                new org.fabricscope.model.diagnosis.LinkDegradedCheck.Degradation("speed EDR where the ends support HDR", false).severity());
+        assertEquals(org.fabricscope.model.core.Severity.ERROR,
+                new org.fabricscope.model.diagnosis.LinkDegradedCheck.Degradation("width 1x where other host-leaf cables run 4x", true).severity());
     }
 
     @Test

@@ -35,8 +35,23 @@ public final class LinkDegradedCheck implements FabricCheck {
         return List.of(SPEC);
     }
 
+    /** Why a cable is degraded and whether it lost lanes (an error) or only runs slower (a warning). */
+    public record Degradation(String why, boolean lostLanes) {
+        /** The severity of the link-degraded finding for this cable. */
+        public Severity severity() {
+            return lostLanes ? Severity.ERROR : Severity.WARNING;
+        }
+    }
+
     /** Why a cable is degraded, by cable, in model order; cables running at full rate are absent. */
     public static Map<Cable, String> assess(FabricModel model) {
+        Map<Cable, String> out = new LinkedHashMap<>();
+        assessAll(model).forEach((c, d) -> out.put(c, d.why()));
+        return out;
+    }
+
+    /** {@link #assess} with each cable's severity: lost lanes (narrower than it could run) or a slower speed. */
+    public static Map<Cable, Degradation> assessAll(FabricModel model) {
         Map<String, Map<LinkWidth, Integer>> widths = new HashMap<>();
         Map<String, Map<LinkSpeed, Integer>> speeds = new HashMap<>();
         List<Cable> all = model.cables();
@@ -57,16 +72,18 @@ public final class LinkDegradedCheck implements FabricCheck {
         Map<String, LinkSpeed> modeSpeed = new HashMap<>();
         speeds.forEach((k, m) -> modeSpeed.put(k, mode(m)));
 
-        Map<Cable, String> out = new LinkedHashMap<>();
+        Map<Cable, Degradation> out = new LinkedHashMap<>();
         for (int i = 0; i < pairs.length; i++) {
             Cable c = all.get(i);
             List<String> why = new ArrayList<>(0);
+            boolean lostLanes = false;
             LinkWidth w = c.width();
             LinkSpeed s = c.speed();
             LinkWidth couldW = plausibleWidth(max(c.a().couldBeWidth(), c.b().couldBeWidth()), s);
             LinkSpeed couldS = max(c.a().couldBeSpeed(), c.b().couldBeSpeed());
             if (w != null && couldW != null && w.lanes() < couldW.lanes()) {
                 why.add("width " + w.token() + " where the ends support " + couldW.token());
+                lostLanes = true;
             }
             if (s != null && couldS != null && s.compareTo(couldS) < 0) {
                 why.add("speed " + s + " where the ends support " + couldS);
@@ -74,14 +91,15 @@ public final class LinkDegradedCheck implements FabricCheck {
             String k = pairs[i];
             LinkWidth mw = modeWidth.get(k);
             LinkSpeed ms = modeSpeed.get(k);
-            if (w != null && mw != null && w.lanes() < mw.lanes() && why.stream().noneMatch(x -> x.startsWith("width"))) {
+            if (w != null && mw != null && w.lanes() < mw.lanes() && !lostLanes) {
                 why.add("width " + w.token() + " where other " + k + " cables run " + mw.token());
+                lostLanes = true;
             }
             if (s != null && ms != null && s.compareTo(ms) < 0 && why.stream().noneMatch(x -> x.startsWith("speed"))) {
                 why.add("speed " + s + " where other " + k + " cables run " + ms);
             }
             if (!why.isEmpty()) {
-                out.put(c, String.join("; ", why));
+                out.put(c, new Degradation(String.join("; ", why), lostLanes));
             }
         }
         return out;
@@ -143,9 +161,9 @@ public final class LinkDegradedCheck implements FabricCheck {
     public List<Finding> run(CheckContext context) {
         FabricModel model = context.model();
         List<Finding> out = new ArrayList<>();
-        for (Map.Entry<Cable, String> e : assess(model).entrySet()) {
+        for (Map.Entry<Cable, Degradation> e : assessAll(model).entrySet()) {
             Cable c = e.getKey();
-            boolean lostLanes = e.getValue().contains("width");
+            boolean lostLanes = e.getValue().lostLanes();
             Port a = c.a();
             Port b = c.b();
             List<String> remedies = lostLanes
@@ -154,11 +172,11 @@ public final class LinkDegradedCheck implements FabricCheck {
                             "After the fix, check with iblinkinfo that the link trains at full width.")
                     : List.of("Check that both ends are configured for the same speeds (ibportstate <lid> <port> query) and that the cable is rated for the speed.",
                             "Replace the cable with one rated for the tier's speed; then re-enable the port so it retrains.");
-            out.add(new Finding(SPEC.id(), lostLanes ? Severity.ERROR : Severity.WARNING,
+            out.add(new Finding(SPEC.id(), e.getValue().severity(),
                     "Degraded link " + c.rateToken() + ": " + a.label() + " <-> " + b.label(),
                     List.of(Subjects.port(a), Subjects.port(b)),
                     c.evidence() == null ? List.of() : List.of(new org.fabricscope.model.core.Evidence(
-                            c.evidence().source(), c.evidence().line(), e.getValue() + " | " + c.evidence().text())),
+                            c.evidence().source(), c.evidence().line(), e.getValue().why() + " | " + c.evidence().text())),
                     remedies));
         }
         return out;
