@@ -46,6 +46,9 @@ final class PortBlock {
         if (t.equalsIgnoreCase("ACTIVE_DEFER")) {
             return PortState.ACTIVE;
         }
+        if (t.equalsIgnoreCase("Initializing")) { // ibstat's word for Init
+            return PortState.INIT;
+        }
         return PortState.parse(t);
     }
 

@@ -39,7 +39,8 @@ public final class Diagnosis {
                 .with(new GpuNicFarCheck()).with(new NicUnmatchedCheck())
                 .with(new InsufficientResourcesCheck()).with(new RdmaResourceNotRequestedCheck())
                 .with(new RdmaResourceMissingCheck()).with(new ShmTooSmallCheck()).with(new SecondaryNetworkMissingCheck())
-                .with(new TrainingLogCheck(thresholds)).with(new RankPathErrorsCheck(thresholds));
+                .with(new TrainingLogCheck(thresholds)).with(new RankPathErrorsCheck(thresholds))
+                .with(new HostEvidenceCheck());
     }
 
     public Diagnosis with(FabricCheck check) {
