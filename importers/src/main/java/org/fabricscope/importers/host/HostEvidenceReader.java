@@ -146,10 +146,29 @@ abstract class HostEvidenceReader implements FormatReader {
     /** The non-blank lines of a head that are not shell prompts or hostname lines: what a format is told by. */
     static List<String> content(Head head) {
         List<String> out = new ArrayList<>();
+        boolean nextIsHostname = false;
         for (String l : head.lines()) {
             String t = l.strip();
-            if (t.isEmpty() || PROMPT.matcher(t).matches() || (BARE_PROMPT.matcher(t).matches() && !l.startsWith("\t"))
-                    || HOSTNAME_LINE.matcher(t).matches() && !t.startsWith("HOSTNAME")) {
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (nextIsHostname) {
+                nextIsHostname = false;
+                if (NAME.matcher(t).matches()) {
+                    continue;
+                }
+            }
+            Matcher p = PROMPT.matcher(t);
+            Matcher b = BARE_PROMPT.matcher(t);
+            if (p.matches()) {
+                nextIsHostname = isHostnameCommand(p.group(2));
+                continue;
+            }
+            if (b.matches() && !l.startsWith("\t")) {
+                nextIsHostname = b.group(1) != null && isHostnameCommand(b.group(1));
+                continue;
+            }
+            if (HOSTNAME_LINE.matcher(t).matches() && !t.startsWith("HOSTNAME")) {
                 continue;
             }
             out.add(l);

@@ -76,7 +76,7 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                     if (gid != null && index >= 0 && b.port >= 0) {
                         String type = m.group(3) == null ? "" : m.group(3).strip();
                         draft.gid(new GidEntry(b.device, b.port, index, gid, type.length() > 20 ? "" : type, "", at));
-                        if (index == 0 && b.portGuid == 0 && gid.startsWith("fe80:")) {
+                        if (index == 0 && b.portGuid == 0 && gid.startsWith("fe80:") && !b.linkLayer.equals("Ethernet")) {
                             b.portGuid = Gids.interfaceId(gid);
                         }
                     }
