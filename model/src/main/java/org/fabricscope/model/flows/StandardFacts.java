@@ -45,10 +45,10 @@ import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Transport;
 
 /**
- * The facts FabricScope implements. Each answers from what the model holds; where no reader holds
- * the fact yet (ibv_devinfo, ulimit, GID tables, switch PFC settings) it answers from findings that
- * imply it, and otherwise unknown, so the manual step that asks it waits for the user until a reader
- * adds the fact to the model.
+ * The facts FabricScope implements. Each answers from what the model holds (host evidence such as
+ * ibstat, ulimit, ls -l /dev/infiniband and GID tables through {@link HostFacts}); where no reader
+ * holds the fact yet (switch PFC settings) it answers from findings that imply it, and otherwise
+ * unknown, so the manual step that asks it waits for the user until a reader adds the fact.
  */
 final class StandardFacts {
     private StandardFacts() {
