@@ -230,6 +230,6 @@ class ChecksTest {
         List<String> ids = Diagnosis.standard(ErrorThresholds.defaults()).catalogue().stream()
                 .map(org.fabricscope.model.core.FindingSpec::id).toList();
         assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), ids.toString());
-        assertEquals(23, ids.size(), ids.toString());
+        assertEquals(25, ids.size(), ids.toString()); // + hca-port-down, socket-interface-missing (host evidence)
     }
 }

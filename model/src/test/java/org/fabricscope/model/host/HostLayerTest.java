@@ -220,8 +220,8 @@ class HostLayerTest {
     @Test
     void fabricDiagnosisIsUnchanged() {
         assertEquals(4, Diagnosis.fabric(ErrorThresholds.defaults()).checks().size());
-        assertEquals(15, Diagnosis.standard(ErrorThresholds.defaults()).checks().size(),
-                "fabric, host, Kubernetes and training checks, and rank-path-errors across them");
+        assertEquals(16, Diagnosis.standard(ErrorThresholds.defaults()).checks().size(),
+                "fabric, host, Kubernetes and training checks, rank-path-errors across them, and the host evidence check");
     }
 
     @Test
