@@ -153,6 +153,16 @@ class HostEvidenceFactsTest {
     }
 
     @Test
+    void aSmallDevShmFromDfIsShmTooSmall() {
+        FabricModel m = model(d -> d.shm(new org.fabricscope.model.evidence.ShmMount("64M", 64L << 20, E)));
+        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
+        assertEquals(List.of("shm-too-small"), fs.stream().map(Finding::id).toList());
+        assertTrue(fs.get(0).title().contains("/dev/shm is 64M"), fs.get(0).title());
+        FabricModel big = model(d -> d.shm(new org.fabricscope.model.evidence.ShmMount("32G", 32L << 30, E)));
+        assertEquals(List.of(), Diagnosis.standard(ErrorThresholds.defaults()).run(big, ErrorThresholds.defaults()));
+    }
+
+    @Test
     void socketInterfaceMissingNamesTheValueAndTheInterfaces() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.hostEvidence().file("llm-worker-1/ip.txt", List.of("llm-worker-1"))
