@@ -17,6 +17,7 @@ import org.fabricscope.importers.host.IbstatReader;
 import org.fabricscope.importers.host.IbstatusReader;
 import org.fabricscope.importers.host.IbvDevinfoReader;
 import org.fabricscope.importers.host.IpAddrReader;
+import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
 import org.fabricscope.importers.ibnet.ErrorThresholdsReader;
@@ -74,7 +75,8 @@ public final class FormatRegistry {
             new DevInfinibandReader(),
             new IpAddrReader(),
             new DfShmReader(),
-            new PodEnvReader()));
+            new PodEnvReader(),
+            new LspciReader()));
 
     private final List<FormatReader> readers;
     /** The readers by falling {@link FormatReader#maxConfidence()}, then registration order: the order {@link #detect} asks them. */

@@ -49,7 +49,8 @@ class HostEvidenceReadersTest {
             Map.entry("show_gids.txt", GidTableReader.ID), Map.entry("ulimit-l.txt", UlimitReader.ID),
             Map.entry("ls-dev-infiniband-group.txt", DevInfinibandReader.ID), Map.entry("ip-addr.txt", IpAddrReader.ID),
             Map.entry("ip-o-addr.txt", IpAddrReader.ID), Map.entry("ip-o-link.txt", IpAddrReader.ID),
-            Map.entry("df-shm.txt", DfShmReader.ID), Map.entry("env-worker-1.txt", PodEnvReader.ID));
+            Map.entry("df-shm.txt", DfShmReader.ID), Map.entry("env-worker-1.txt", PodEnvReader.ID),
+            Map.entry("lspci-vv.txt", LspciReader.ID));
 
     /** The facts of a model's host evidence, one per line, as the golden files hold them. */
     static String render(FabricModel m) {
@@ -79,6 +80,10 @@ class HostEvidenceReadersTest {
             if (h.shm() != null) {
                 sb.append("  shm ").append(h.shm().size()).append(" bytes=").append(h.shm().bytes()).append('\n');
             }
+            h.pciLinks().forEach(l -> sb.append("  pci ").append(l.busId()).append(" cap=").append(l.capGts()).append("GT/s x")
+                    .append(l.capWidth()).append(" sta=").append(l.staGts()).append("GT/s x").append(l.staWidth())
+                    .append(" degraded=").append(l.degraded()).append(" gpuOrNic=").append(l.gpuOrNic()).append(" @")
+                    .append(at(l.evidence())).append('\n'));
             h.env().values().forEach(e -> sb.append("  env ").append(e.name()).append('=').append(e.value()).append('\n'));
         }
         return sb.toString();
@@ -207,7 +212,8 @@ class HostEvidenceReadersTest {
                 "crw-rw-rw- 1 root root 231, 192 Jan  1 00:00 uverbs0\ncrw\n",
                 "1: eth0: <UP> mtu 1500 state UP\n    inet\n    inet 10.0.0.1/8\n9999999999: x",
                 "Filesystem      Size  Used Avail Use% Mounted on\nshm 99999999999999999999E 0 0 0% /dev/shm\n",
-                "NCCL_X=1\nWORLD_SIZE=" + "9".repeat(10_000) + "\n"));
+                "NCCL_X=1\nWORLD_SIZE=" + "9".repeat(10_000) + "\n",
+                "3b:00.0 Infiniband controller: x\n\tSubsystem: y\n\t\tLnkCap:\tSpeed 99999GT/s, Width x999\n\t\tLnkSta:\tSpeed .GT/s"));
         Random rnd = new Random(11);
         for (String base : List.copyOf(hostile)) {
             StringBuilder sb = new StringBuilder(base);

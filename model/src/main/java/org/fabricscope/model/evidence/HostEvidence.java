@@ -7,18 +7,19 @@ import java.util.Optional;
 /**
  * What commands run on one host (or in one pod) said about it: the HCA ports as the host sees them,
  * the GID tables, the locked-memory limit, the {@code /dev/infiniband} files, the network interfaces,
- * {@code /dev/shm} and the environment. Immutable; built by {@link HostEvidenceBuilder}. Lists are in
+ * {@code /dev/shm}, the environment and the PCIe links ({@code lspci -vv}). Immutable; built by {@link HostEvidenceBuilder}. Lists are in
  * the order read; each record carries the input line it came from.
  */
 public record HostEvidence(String host, List<HcaPortStatus> hcaPorts, List<GidEntry> gids, MemlockLimit memlock,
                            List<DeviceFile> deviceFiles, List<NetInterface> interfaces, ShmMount shm,
-                           Map<String, EnvVar> env, List<String> sources) {
+                           Map<String, EnvVar> env, List<PciLink> pciLinks, List<String> sources) {
     public HostEvidence {
         hcaPorts = List.copyOf(hcaPorts);
         gids = List.copyOf(gids);
         deviceFiles = List.copyOf(deviceFiles);
         interfaces = List.copyOf(interfaces);
         env = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+        pciLinks = List.copyOf(pciLinks);
         sources = List.copyOf(sources);
     }
 

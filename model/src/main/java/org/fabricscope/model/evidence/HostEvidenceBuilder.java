@@ -40,6 +40,7 @@ public final class HostEvidenceBuilder {
         private final List<DeviceFile> files = new ArrayList<>();
         private final List<NetInterface> ifaces = new ArrayList<>();
         private final List<EnvVar> env = new ArrayList<>();
+        private final List<PciLink> pci = new ArrayList<>();
         private MemlockLimit memlock;
         private ShmMount shm;
 
@@ -96,8 +97,13 @@ public final class HostEvidenceBuilder {
             return this;
         }
 
+        public Draft pciLink(PciLink l) {
+            pci.add(l);
+            return this;
+        }
+
         boolean isEmpty() {
-            return ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty()
+            return ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty() && pci.isEmpty()
                     && memlock == null && shm == null;
         }
     }
@@ -144,6 +150,7 @@ public final class HostEvidenceBuilder {
         final Map<String, DeviceFile> files = new LinkedHashMap<>();
         final Map<String, NetInterface> ifaces = new LinkedHashMap<>();
         final Map<String, EnvVar> env = new LinkedHashMap<>();
+        final Map<String, PciLink> pci = new LinkedHashMap<>();
         final LinkedHashSet<String> sources = new LinkedHashSet<>();
         MemlockLimit memlock;
         ShmMount shm;
@@ -159,6 +166,7 @@ public final class HostEvidenceBuilder {
             d.files.forEach(f -> files.put(f.name(), f));
             d.ifaces.forEach(i -> ifaces.merge(i.name(), i, NetInterface::merge));
             d.env.forEach(e -> env.put(e.name(), e));
+            d.pci.forEach(l -> pci.put(l.busId(), l));
             if (d.memlock != null) {
                 memlock = d.memlock;
             }
@@ -169,7 +177,7 @@ public final class HostEvidenceBuilder {
 
         HostEvidence build() {
             return new HostEvidence(host, new ArrayList<>(ports.values()), new ArrayList<>(gids.values()), memlock,
-                    new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(sources));
+                    new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(pci.values()), new ArrayList<>(sources));
         }
     }
 }

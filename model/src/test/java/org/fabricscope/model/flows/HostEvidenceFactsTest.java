@@ -163,6 +163,16 @@ class HostEvidenceFactsTest {
     }
 
     @Test
+    void anLspciLinkBelowItsCapabilityIsPcieDegraded() {
+        FabricModel m = model(d -> d.pciLink(new org.fabricscope.model.evidence.PciLink("0000:3b:00.0",
+                "Infiniband controller: Mellanox Technologies MT2910 Family [ConnectX-7]", 32, 16, 16, 8, E))
+                .pciLink(new org.fabricscope.model.evidence.PciLink("0000:1b:00.0", "3D controller: NVIDIA", 32, 16, 32, 16, E)));
+        List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults());
+        assertEquals(List.of("pcie-degraded"), fs.stream().map(Finding::id).toList());
+        assertTrue(fs.get(0).title().contains("x8 instead of x16; 16 GT/s instead of 32 GT/s"), fs.get(0).title());
+    }
+
+    @Test
     void socketInterfaceMissingNamesTheValueAndTheInterfaces() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.hostEvidence().file("llm-worker-1/ip.txt", List.of("llm-worker-1"))
