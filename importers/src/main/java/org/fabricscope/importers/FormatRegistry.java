@@ -10,6 +10,16 @@ import java.util.stream.Collectors;
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.host.DevInfinibandReader;
+import org.fabricscope.importers.host.DfShmReader;
+import org.fabricscope.importers.host.GidTableReader;
+import org.fabricscope.importers.host.IbstatReader;
+import org.fabricscope.importers.host.IbstatusReader;
+import org.fabricscope.importers.host.IbvDevinfoReader;
+import org.fabricscope.importers.host.IpAddrReader;
+import org.fabricscope.importers.host.LspciReader;
+import org.fabricscope.importers.host.PodEnvReader;
+import org.fabricscope.importers.host.UlimitReader;
 import org.fabricscope.importers.ibnet.ErrorThresholdsReader;
 import org.fabricscope.importers.ibnet.IblinkinfoReader;
 import org.fabricscope.importers.ibnet.IbnetdiscoverListReader;
@@ -64,7 +74,18 @@ public final class FormatRegistry {
             new RasStatusFormat(),
             new NcclTestsFormat(),
             new NcclInspectorFormat(),
-            new NcclLogReader()));
+            new NcclLogReader(),
+
+            new IbstatReader(),
+            new IbstatusReader(),
+            new IbvDevinfoReader(),
+            new GidTableReader(),
+            new UlimitReader(),
+            new DevInfinibandReader(),
+            new IpAddrReader(),
+            new DfShmReader(),
+            new PodEnvReader(),
+            new LspciReader()));
 
     private final List<FormatReader> readers;
     /** The readers by falling {@link FormatReader#maxConfidence()}, then registration order: the order {@link #detect} asks them. */

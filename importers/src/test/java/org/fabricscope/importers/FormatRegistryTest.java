@@ -54,6 +54,10 @@ class FormatRegistryTest {
         PHASES.put("nccl-log", ImportPhase.LOGS);
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);
+        for (String host : List.of("ibstat", "ibstatus", "ibv-devinfo", "gid-table", "ulimit", "dev-infiniband", "ip-addr",
+                "df-shm", "env", "lspci")) {
+            PHASES.put(host, ImportPhase.HOSTS);
+        }
     }
 
     private static String detect(String content) {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.fabricscope.model.evidence.HostEvidence;
 import org.fabricscope.model.fabric.FabricLayer;
 import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.training.TrainingLog;
@@ -53,12 +54,14 @@ public final class FabricModel {
     private final K8sLayer k8s;
     private final TrainingLog training;
     private final ForensicsLayer forensics;
+    private final Map<String, HostEvidence> hostEvidence;
 
     /** Built by {@link FabricModelBuilder}; every layer is complete and immutable when it gets here. */
     FabricModel(FabricLayer fabric, List<Diagnostic> diagnostics, Map<String, HostTopology> hostTopologies,
-                K8sLayer k8s, TrainingLog training, ForensicsLayer forensics) {
+                K8sLayer k8s, TrainingLog training, ForensicsLayer forensics, Map<String, HostEvidence> hostEvidence) {
         this.fabric = fabric;
         this.forensics = forensics == null ? ForensicsLayer.EMPTY : forensics;
+        this.hostEvidence = Collections.unmodifiableMap(new LinkedHashMap<>(hostEvidence == null ? Map.of() : hostEvidence));
         this.k8s = k8s == null ? K8sLayer.EMPTY : k8s;
         this.training = training == null ? TrainingLog.EMPTY : training;
         this.hostTopologies = Collections.unmodifiableMap(new LinkedHashMap<>(hostTopologies));
@@ -85,6 +88,19 @@ public final class FabricModel {
             t.addTo(g, h);
         }
         this.graph = new AsUnmodifiableGraph<>(g);
+    }
+
+    /**
+     * What commands run on hosts and in pods said (ibstat, ibv_devinfo, GID tables, ulimit, ls -l
+     * /dev/infiniband, ip addr, df -h /dev/shm, env), by host or pod name, in the order first read.
+     */
+    public Map<String, HostEvidence> hostEvidence() {
+        return hostEvidence;
+    }
+
+    /** The evidence of one host or pod, or null. */
+    public HostEvidence hostEvidence(String host) {
+        return hostEvidence.get(host);
     }
 
     /** What NCCL and PyTorch logs said: ranks, channel transports, events. Empty when no log was read. */

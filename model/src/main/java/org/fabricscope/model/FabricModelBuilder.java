@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.fabricscope.model.evidence.HostEvidence;
+import org.fabricscope.model.evidence.HostEvidenceBuilder;
 import org.fabricscope.model.fabric.FabricBuilder;
+import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.FabricLayer;
 import org.fabricscope.model.forensics.ForensicsBuilder;
 import org.fabricscope.model.host.HostLayer;
@@ -27,6 +30,7 @@ public final class FabricModelBuilder extends FabricBuilder {
     private final K8sLayerBuilder k8s = new K8sLayerBuilder();
     private final TrainingLogBuilder training = new TrainingLogBuilder();
     private final ForensicsBuilder forensics = new ForensicsBuilder();
+    private final HostEvidenceBuilder hostEvidence = new HostEvidenceBuilder();
 
     /**
      * Adds one file's view of a host (NCCL topology, graph dump, nvidia-smi matrix). Which host it
@@ -51,6 +55,14 @@ public final class FabricModelBuilder extends FabricBuilder {
         return k8s;
     }
 
+    /**
+     * What commands run on hosts said (ibstat, ibv_devinfo, GID tables, ulimit, ls -l /dev/infiniband,
+     * ip addr, df, env): one draft per file, placed on a host in {@link #build()}.
+     */
+    public HostEvidenceBuilder hostEvidence() {
+        return hostEvidence;
+    }
+
     /** Builds every layer and joins them. Call once, when every file has been read. */
     public FabricModel build() {
         FabricLayer fabric = buildFabric();
@@ -58,7 +70,17 @@ public final class FabricModelBuilder extends FabricBuilder {
                 diagnosticList());
         Set<String> hostNames = new LinkedHashSet<>(fabric.hosts().keySet());
         hostNames.addAll(topologies.keySet());
-        return new FabricModel(fabric, diagnosticList(), topologies, k8s.build(hostNames), training.build(),
-                forensics.build());
+        org.fabricscope.model.k8s.K8sLayer k8sLayer = k8s.build(hostNames);
+        Set<String> known = new LinkedHashSet<>(hostNames);
+        known.addAll(k8sLayer.nodes().keySet());
+        Map<String, HostEvidence> evidence = hostEvidence.build(known, guid -> {
+            FabricNode n = fabric.nodeByPortGuid(guid);
+            if (n == null) {
+                n = fabric.nodes().get(guid);
+            }
+            return n == null || n.host() == null ? null : n.host().name();
+        });
+        return new FabricModel(fabric, diagnosticList(), topologies, k8sLayer, training.build(), forensics.build(),
+                evidence);
     }
 }

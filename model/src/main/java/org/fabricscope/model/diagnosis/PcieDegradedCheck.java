@@ -22,7 +22,7 @@ import org.fabricscope.model.host.PciKind;
 public final class PcieDegradedCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("pcie-degraded", Layer.HOST, Severity.WARNING,
             "GPUs and NICs whose PCIe link is narrower than x16 or slower than their peers on the host",
-            "NCCL topology link_width/link_speed");
+            "NCCL topology link_width/link_speed; lspci -vv LnkCap/LnkSta");
 
     @Override
     public List<FindingSpec> findings() {
@@ -71,6 +71,31 @@ public final class PcieDegradedCheck implements FabricCheck {
                                     "A link that trains down again after reseating points at the riser, slot or card: "
                                             + "swap one at a time.")));
                 }
+            }
+        }
+        // lspci -vv read on a host: LnkSta below LnkCap
+        for (org.fabricscope.model.evidence.HostEvidence h : model.hostEvidence().values()) {
+            for (org.fabricscope.model.evidence.PciLink l : h.pciLinks()) {
+                if (!l.degraded() || !l.gpuOrNic()) {
+                    continue;
+                }
+                List<String> why = new ArrayList<>();
+                if (l.staWidth() > 0 && l.capWidth() > 0 && l.staWidth() < l.capWidth()) {
+                    why.add("x" + l.staWidth() + " instead of x" + l.capWidth());
+                }
+                if (l.staGts() > 0 && l.capGts() > 0 && l.staGts() < l.capGts()) {
+                    why.add(gts(l.staGts()) + " GT/s instead of " + gts(l.capGts()) + " GT/s");
+                }
+                String name = l.description().contains(": ") ? l.description().substring(l.description().indexOf(": ") + 2)
+                        : l.description();
+                Subject what = new Subject.PciRef(h.host(), l.busId(), h.host() + " " + l.busId()
+                        + (name.isEmpty() ? "" : " (" + name + ")"));
+                out.add(new Finding(SPEC.id(), Severity.WARNING,
+                        "PCIe link of " + what.label() + " is degraded (lspci LnkSta below LnkCap): " + String.join("; ", why),
+                        List.of(what), List.of(l.evidence()),
+                        List.of("Reseat the card (and its riser or cable), then check the BIOS slot bifurcation and link-speed "
+                                        + "settings; lspci -vv -s " + l.busId() + " should then show LnkSta equal to LnkCap.",
+                                "A link that trains down again after reseating points at the riser, slot or card: swap one at a time.")));
             }
         }
         return out;

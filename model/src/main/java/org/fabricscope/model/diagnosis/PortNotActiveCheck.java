@@ -17,7 +17,9 @@ import org.fabricscope.model.core.Severity;
 /**
  * {@code port-not-active}: ports whose physical link is up but whose logical state stays Init or
  * Armed. No subnet manager has configured them, so no traffic flows. Many such ports at once
- * means no subnet manager runs at all; a few mean the SM cannot reach or configure them.
+ * means no subnet manager runs at all; a few mean the SM cannot reach or configure them. A host's own
+ * view of its HCA ports (ibstat, ibv_devinfo, ibstatus) counts too: a port it reports in Init that the
+ * fabric dump does not already show stuck is one finding, about the NIC.
  */
 public final class PortNotActiveCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("port-not-active", Layer.FABRIC, Severity.ERROR,
@@ -44,8 +46,12 @@ public final class PortNotActiveCheck implements FabricCheck {
                 }
             }
         }
+        List<Finding> hostSide = HostEvidenceFindings.portsNotActive(model, List.of(
+                "Start a subnet manager: opensm on a host (systemctl start opensm) or the switch's embedded SM / UFM; "
+                        + "sminfo shows whether one answers.",
+                "If an SM runs, check its log (/var/log/opensm.log) for this port: a P_Key or M_Key mismatch keeps it in Init."));
         if (stuck.isEmpty()) {
-            return List.of();
+            return hostSide;
         }
         boolean noSm = stuck.size() * 2 > known;
         List<String> remedies = noSm
@@ -53,7 +59,7 @@ public final class PortNotActiveCheck implements FabricCheck {
                         "Check that exactly one master SM is elected: sminfo, and saquery -s.")
                 : List.of("Check the SM log (/var/log/opensm.log) for errors on these ports.",
                         "Check for a partition (P_Key) or M_Key mismatch on these ports; bounce the port with ibportstate.");
-        List<Finding> out = new ArrayList<>();
+        List<Finding> out = new ArrayList<>(hostSide);
         if (noSm) {
             List<Subject> subjects = new ArrayList<>();
             List<Evidence> evidence = new ArrayList<>();

@@ -17,7 +17,8 @@ import org.fabricscope.model.k8s.ShmVolume;
  * {@code /dev/shm}, or one whose sizeLimit is below 1Gi. The container runtime's default
  * {@code /dev/shm} is 64 MB; NCCL and the PyTorch DataLoader need gigabytes (seed 003: "Forgetting
  * to set emptyDir.medium: Memory with an adequate sizeLimit is one of the most common reasons
- * distributed training silently runs 2-5x slower than expected").
+ * distributed training silently runs 2-5x slower than expected"). A {@code df -h /dev/shm} output
+ * read as host evidence showing less than 1Gi counts too.
  */
 public final class ShmTooSmallCheck implements FabricCheck {
     static final Quantity MINIMUM = Quantity.parse("1Gi");
@@ -56,6 +57,21 @@ public final class ShmTooSmallCheck implements FabricCheck {
                             "Keep the pod's memory limit above the sizeLimit: memory-backed emptyDir counts against it.",
                             "Inside the pod, df -h /dev/shm shows the size actually mounted.")));
         }
+        // what df -h /dev/shm said inside a pod or on a host
+        for (org.fabricscope.model.evidence.HostEvidence h : model.hostEvidence().values()) {
+            org.fabricscope.model.evidence.ShmMount shm = h.shm();
+            if (shm == null || shm.bytes() < 0 || shm.bytes() >= MINIMUM_BYTES) {
+                continue;
+            }
+            out.add(new Finding(SPEC.id(), Severity.WARNING, h.host() + "'s /dev/shm is " + shm.size()
+                    + " (df -h /dev/shm), below 1Gi", List.of(new Subject.HostRef(h.host(), h.host())),
+                    List.of(shm.evidence()),
+                    List.of("In Kubernetes, mount an emptyDir with medium: Memory and a sizeLimit of 16-64Gi at /dev/shm "
+                                    + "(the runtime's default is 64 MB); with Docker, run with --shm-size=16g or --ipc=host.",
+                            "Check again inside the pod: df -h /dev/shm shows the size actually mounted.")));
+        }
         return out;
     }
+
+    private static final long MINIMUM_BYTES = 1L << 30;
 }

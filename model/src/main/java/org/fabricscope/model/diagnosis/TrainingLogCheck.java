@@ -21,7 +21,8 @@ import org.fabricscope.model.training.TrainingChecks;
  * {@code nccl-timeout}, {@code nccl-init-hang}, {@code nccl-version-mismatch}, {@code ib-completion-error},
  * {@code rdma-permission}, {@code memlock-limit}) as one check of the diagnosis pass. When the fabric,
  * host topologies or pods are loaded too, {@code nccl-timeout} names where the lagging rank ran — pod,
- * node, GPU, HCA and leaf port — and the error counters of that link.
+ * node, GPU, HCA and leaf port — and the error counters of that link. {@code memlock-limit} and
+ * {@code rdma-permission} come from host evidence too ({@code ulimit -l}, {@code ls -l /dev/infiniband}).
  */
 public final class TrainingLogCheck implements FabricCheck {
     private final ErrorThresholds thresholds;
@@ -47,6 +48,9 @@ public final class TrainingLogCheck implements FabricCheck {
             RankSite site = siteOf(model, ranks, rank);
             return site == null || (site.hca() == null && site.pod() == null && site.gpu() == null) ? null : site.place();
         }));
+        // the host's own evidence: ulimit -l below unlimited, /dev/infiniband/uverbs* only root may open
+        out.addAll(HostEvidenceFindings.memlock(model));
+        out.addAll(HostEvidenceFindings.permissions(model));
         for (int i = 0; i < out.size(); i++) {
             Finding f = out.get(i);
             // the lagging rank is the timeout's first subject (TrainingChecks puts it there)

@@ -229,7 +229,7 @@ public final class FlowContext {
         FabricModel m = model();
         return switch (layer) {
             case FABRIC -> !m.nodes().isEmpty();
-            case HOST -> !m.hostTopologies().isEmpty();
+            case HOST -> !m.hostTopologies().isEmpty() || !m.hostEvidence().isEmpty();
             case KUBERNETES -> !m.k8sNodes().isEmpty() || !m.pods().isEmpty() || !m.jobs().isEmpty() || !m.events().isEmpty();
             case TRAINING -> !m.trainingLog().isEmpty();
         };

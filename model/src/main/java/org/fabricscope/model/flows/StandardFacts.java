@@ -45,10 +45,10 @@ import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Transport;
 
 /**
- * The facts FabricScope implements. Each answers from what the model holds; where no reader holds
- * the fact yet (ibv_devinfo, ulimit, GID tables, switch PFC settings) it answers from findings that
- * imply it, and otherwise unknown, so the manual step that asks it waits for the user until a reader
- * adds the fact to the model.
+ * The facts FabricScope implements. Each answers from what the model holds (host evidence such as
+ * ibstat, ulimit, ls -l /dev/infiniband and GID tables through {@link HostFacts}); where no reader
+ * holds the fact yet (switch PFC settings) it answers from findings that imply it, and otherwise
+ * unknown, so the manual step that asks it waits for the user until a reader adds the fact.
  */
 final class StandardFacts {
     private StandardFacts() {
@@ -105,23 +105,25 @@ final class StandardFacts {
                                 optional("scope", Type.STRING, "a prefix (e.g. ecs.): types outside it answer unknown")),
                         "kubectl get nodes -o json (labels)", StandardFacts::instanceTypeIn),
                 new Fact("hca-ports-active", "The RDMA ports of the job's hosts are Active (PORT_ACTIVE).", List.of(),
-                        "iblinkinfo or ibnetdiscover with port states; later ibv_devinfo and ibstat readers",
-                        StandardFacts::hcaPortsActive),
+                        "ibstat, ibstatus or ibv_devinfo on the hosts; else iblinkinfo or ibnetdiscover with port states",
+                        (c, call) -> {
+                            Answer a = HostFacts.hcaPortsActive(c);
+                            return a != null ? a : hcaPortsActive(c, call);
+                        }),
                 new Fact("uverbs-accessible", "The job's user can open /dev/infiniband/uverbs* (in the rdma group).",
-                        List.of(), "no reader yet (ls -l /dev/infiniband; id -nG); no when an rdma-permission finding shows errno 13",
-                        (c, call) -> denied(c, "rdma-permission", "RDMA device access was denied (errno 13)",
-                                "the device file permissions are not in the inputs")),
+                        List.of(), "ls -l /dev/infiniband (mode and group of uverbs*); no when an rdma-permission finding "
+                                + "shows errno 13", HostFacts::uverbsAccessible),
                 new Fact("memlock-unlimited", "The locked-memory limit of the job's processes is unlimited.", List.of(),
-                        "no reader yet (ulimit -l); no when a memlock-limit finding shows ibv_reg_mr failing",
-                        (c, call) -> denied(c, "memlock-limit", "ibv_reg_mr failed: the locked-memory limit is too low",
-                                "the locked-memory limit is not in the inputs")),
+                        "ulimit -l or ulimit -a; no when a memlock-limit finding shows ibv_reg_mr failing",
+                        HostFacts::memlockUnlimited),
                 new Fact("pfc-enabled", "Priority flow control is enabled for the RoCE traffic class on hosts and switches.",
                         List.of(), "no reader yet (mlnx_qos, the switch configuration)",
                         (c, call) -> Answer.unknown("PFC settings are not in the inputs")),
                 new Fact("gid-index-matches", "NCCL_IB_GID_INDEX is the RoCE v2 entry of the IPv4-mapped GID "
                         + "(::ffff:a.b.c.d) of the device's port.", List.of(),
-                        "no reader yet (GID table: /sys/class/infiniband/*/ports/*/gids and gid_attrs/types, show_gids)",
-                        (c, call) -> Answer.unknown("the GID table is not in the inputs")),
+                        "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
+                                + "ibv_devinfo -v) with NCCL_IB_GID_INDEX from pods, env or NCCL logs",
+                        HostFacts::gidIndexMatches),
                 new Fact("same-rdma-network", "All the job's pods attach the same secondary network and RDMA settings "
                         + "(Multus annotation, NCCL_IB_HCA, NCCL_SOCKET_IFNAME).", List.of(),
                         "pods or manifests; VLAN and partition membership have no reader yet", StandardFacts::sameRdmaNetwork),
@@ -239,7 +241,7 @@ final class StandardFacts {
     }
 
     /** No when a finding shows the limit was hit, else unknown: no reader holds the setting itself yet. */
-    private static Answer denied(FlowContext c, String finding, String why, String unknown) {
+    static Answer denied(FlowContext c, String finding, String why, String unknown) {
         List<Finding> fs = c.findings(finding);
         if (!fs.isEmpty()) {
             return new Answer(Verdict.NO, why + " (" + finding + ": " + fs.get(0).title() + ")", fs.get(0).evidence(),
@@ -617,6 +619,17 @@ final class StandardFacts {
         for (Spec s : c.specs()) {
             Evidence cited = s.spec().citation(name);
             out.add(new EnvSource(s.label(), s.spec().env(), cited != null ? cited : s.evidence(), s.subject(), s.pod(), null));
+        }
+        for (org.fabricscope.model.evidence.HostEvidence h : c.model().hostEvidence().values()) {
+            if (h.env().isEmpty() || c.hasJob() && !c.jobHosts().contains(h.host()) && c.podByName(h.host()) == null) {
+                continue;
+            }
+            Map<String, String> env = new LinkedHashMap<>();
+            h.env().forEach((k, v) -> env.put(k, v.value()));
+            org.fabricscope.model.evidence.EnvVar v = h.env().get(name);
+            out.add(new EnvSource("env of " + h.host(), env, v != null ? v.evidence()
+                    : h.env().values().iterator().next().evidence(), new Subject.HostRef(h.host(), h.host()),
+                    c.podByName(h.host()), null));
         }
         Set<String> seen = new LinkedHashSet<>();
         for (Rank r : c.log().ranks()) {

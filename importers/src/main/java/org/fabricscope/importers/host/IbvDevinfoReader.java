@@ -1,0 +1,124 @@
+package org.fabricscope.importers.host;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ReadContext;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.evidence.GidEntry;
+import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
+
+/**
+ * {@code ibv_devinfo} and {@code ibv_devinfo -v} (rdma-core {@code libibverbs/examples/devinfo.c}):
+ * {@code hca_id:\tmlx5_0}, {@code node_guid:}, then per port {@code port:\t1} with
+ * {@code state:\t\tPORT_ACTIVE (4)}, {@code sm_lid:}, {@code port_lid:}, {@code link_layer:}, and with
+ * {@code -v} {@code phys_state:}, {@code active_width:}, {@code active_speed:} and the {@code GID[  N]:}
+ * lines (8 groups, or the compact form with {@code , RoCE v2} after it).
+ */
+public final class IbvDevinfoReader extends HostEvidenceReader {
+    public static final String ID = "ibv-devinfo";
+    private static final Pattern HCA = Pattern.compile("^hca_id:\\s*(\\S{1,64})\\s*$");
+    private static final Pattern FIELD = Pattern.compile("^\\s+([a-z_]+):\\s*(.*)$");
+    private static final Pattern GID = Pattern.compile("^\\s+GID\\[\\s*(\\d{1,9})\\]:\\s*([0-9A-Fa-f:.]+)(?:,\\s*(.*))?$");
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String label() {
+        return "ibv_devinfo";
+    }
+
+    @Override
+    public int maxConfidence() {
+        return 72;
+    }
+
+    @Override
+    public int confidence(Head head) {
+        boolean hca = false;
+        boolean fields = false;
+        for (String l : content(head)) {
+            if (HCA.matcher(l).matches()) {
+                hca = true;
+            } else {
+                String t = l.strip();
+                if (t.startsWith("state:") && t.contains("PORT_") || t.startsWith("phys_port_cnt:")
+                        || t.startsWith("transport:") || t.startsWith("node_guid:")) {
+                    fields = true;
+                }
+            }
+        }
+        return hca && fields ? maxConfidence() : NONE;
+    }
+
+    @Override
+    Parser parser(Draft draft, ReadContext ctx) {
+        PortBlock b = new PortBlock();
+        String[] width = {""};
+        return new Parser() {
+            @Override
+            public void line(String line, Evidence at) {
+                Matcher m = HCA.matcher(line);
+                if (m.matches()) {
+                    end();
+                    b.device = m.group(1);
+                    b.nodeGuid = 0;
+                    return;
+                }
+                m = GID.matcher(line);
+                if (m.matches()) {
+                    String gid = Gids.normalize(m.group(2));
+                    int index = intOr(m.group(1), 10);
+                    if (gid != null && index >= 0 && b.port >= 0) {
+                        String type = m.group(3) == null ? "" : m.group(3).strip();
+                        draft.gid(new GidEntry(b.device, b.port, index, gid, type.length() > 20 ? "" : type, "", at));
+                        if (index == 0 && b.portGuid == 0 && gid.startsWith("fe80:") && !b.linkLayer.equals("Ethernet")) {
+                            b.portGuid = Gids.interfaceId(gid);
+                        }
+                    }
+                    return;
+                }
+                m = FIELD.matcher(line);
+                if (!m.matches()) {
+                    return;
+                }
+                String v = m.group(2).strip();
+                switch (m.group(1)) {
+                    case "node_guid" -> b.nodeGuid = PortBlock.guid(v);
+                    case "port" -> {
+                        end();
+                        b.port = intOr(v, 10);
+                        b.start = at;
+                    }
+                    case "state" -> {
+                        b.state = PortBlock.state(v);
+                        b.evidence = at;
+                    }
+                    case "phys_state" -> b.phys = PortBlock.phys(v);
+                    case "sm_lid" -> b.smLid = PortBlock.lid(v);
+                    case "port_lid" -> b.lid = PortBlock.lid(v);
+                    case "link_layer" -> b.linkLayer = v;
+                    case "active_width" -> width[0] = v.replaceFirst("\\s*\\(\\d+\\)$", "");
+                    case "active_speed" -> {
+                        String s = v.replaceFirst("\\s*\\(\\d+\\)$", "");
+                        b.rate = (width[0].isEmpty() ? s : width[0] + " " + s);
+                        if (b.rate.length() > 30) {
+                            b.rate = "";
+                        }
+                    }
+                    default -> { }
+                }
+            }
+
+            @Override
+            public void end() {
+                b.flush(draft);
+                width[0] = "";
+            }
+        };
+    }
+}

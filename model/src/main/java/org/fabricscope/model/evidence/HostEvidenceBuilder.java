@@ -1,0 +1,183 @@
+package org.fabricscope.model.evidence;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongFunction;
+
+/**
+ * Collects host evidence file by file. Each file gives a {@link Draft} named by what the reader could
+ * tell (a {@code hostname} line, else the file's folder or name); {@link #build} settles which host it
+ * is: a name that is a known host wins, else a port or node GUID of an HCA the fabric dump places on a
+ * host, else the draft's own name. Drafts that land on one host merge. Not thread-safe.
+ */
+public final class HostEvidenceBuilder {
+    private final List<Draft> drafts = new ArrayList<>();
+
+    /**
+     * A new draft for one file: {@code names} are the candidate host names, best first (the first is
+     * used when none is known and no GUID places it). Blank candidates are ignored.
+     */
+    public Draft file(String source, List<String> names) {
+        Draft d = new Draft(source, names);
+        drafts.add(d);
+        return d;
+    }
+
+    public boolean isEmpty() {
+        return drafts.stream().allMatch(Draft::isEmpty);
+    }
+
+    /** One file's evidence about one host. */
+    public static final class Draft {
+        private final String source;
+        private final List<String> names = new ArrayList<>();
+        private final List<HcaPortStatus> ports = new ArrayList<>();
+        private final List<GidEntry> gids = new ArrayList<>();
+        private final List<DeviceFile> files = new ArrayList<>();
+        private final List<NetInterface> ifaces = new ArrayList<>();
+        private final List<EnvVar> env = new ArrayList<>();
+        private final List<PciLink> pci = new ArrayList<>();
+        private MemlockLimit memlock;
+        private ShmMount shm;
+
+        private Draft(String source, List<String> names) {
+            this.source = source;
+            for (String n : names) {
+                if (n != null && !n.isBlank()) {
+                    this.names.add(n.strip());
+                }
+            }
+        }
+
+        /** A name the file itself gave (a hostname line found after the draft was made): best candidate. */
+        public Draft named(String name) {
+            if (name != null && !name.isBlank()) {
+                names.remove(name.strip());
+                names.add(0, name.strip());
+            }
+            return this;
+        }
+
+        public Draft hcaPort(HcaPortStatus p) {
+            ports.add(p);
+            return this;
+        }
+
+        public Draft gid(GidEntry g) {
+            gids.add(g);
+            return this;
+        }
+
+        public Draft memlock(MemlockLimit m) {
+            memlock = m;
+            return this;
+        }
+
+        public Draft deviceFile(DeviceFile f) {
+            files.add(f);
+            return this;
+        }
+
+        public Draft iface(NetInterface i) {
+            ifaces.add(i);
+            return this;
+        }
+
+        public Draft shm(ShmMount s) {
+            shm = s;
+            return this;
+        }
+
+        public Draft env(EnvVar e) {
+            env.add(e);
+            return this;
+        }
+
+        public Draft pciLink(PciLink l) {
+            pci.add(l);
+            return this;
+        }
+
+        boolean isEmpty() {
+            return ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty() && pci.isEmpty()
+                    && memlock == null && shm == null;
+        }
+    }
+
+    /**
+     * The evidence by host. {@code known} are the hosts other inputs name (fabric, topologies, Kubernetes
+     * nodes); {@code hostOfGuid} gives the host of an HCA port or node GUID, or null.
+     */
+    public Map<String, HostEvidence> build(Collection<String> known, LongFunction<String> hostOfGuid) {
+        Map<String, Acc> by = new LinkedHashMap<>();
+        for (Draft d : drafts) {
+            if (d.isEmpty()) {
+                continue;
+            }
+            String host = resolve(d, known, hostOfGuid);
+            by.computeIfAbsent(host, Acc::new).add(d);
+        }
+        Map<String, HostEvidence> out = new LinkedHashMap<>();
+        by.forEach((h, a) -> out.put(h, a.build()));
+        return out;
+    }
+
+    private static String resolve(Draft d, Collection<String> known, LongFunction<String> hostOfGuid) {
+        for (String n : d.names) {
+            if (known.contains(n)) {
+                return n;
+            }
+        }
+        for (HcaPortStatus p : d.ports) {
+            for (long g : new long[] {p.portGuid(), p.nodeGuid()}) {
+                String h = g == 0 ? null : hostOfGuid.apply(g);
+                if (h != null) {
+                    return h;
+                }
+            }
+        }
+        return d.names.isEmpty() ? "unknown host" : d.names.get(0);
+    }
+
+    private static final class Acc {
+        final String host;
+        final Map<String, HcaPortStatus> ports = new LinkedHashMap<>();
+        final Map<String, GidEntry> gids = new LinkedHashMap<>();
+        final Map<String, DeviceFile> files = new LinkedHashMap<>();
+        final Map<String, NetInterface> ifaces = new LinkedHashMap<>();
+        final Map<String, EnvVar> env = new LinkedHashMap<>();
+        final Map<String, PciLink> pci = new LinkedHashMap<>();
+        final LinkedHashSet<String> sources = new LinkedHashSet<>();
+        MemlockLimit memlock;
+        ShmMount shm;
+
+        Acc(String host) {
+            this.host = host;
+        }
+
+        void add(Draft d) {
+            sources.add(d.source);
+            d.ports.forEach(p -> ports.merge(p.label(), p, HcaPortStatus::merge));
+            d.gids.forEach(g -> gids.putIfAbsent(g.device() + ":" + g.port() + ":" + g.index(), g));
+            d.files.forEach(f -> files.put(f.name(), f));
+            d.ifaces.forEach(i -> ifaces.merge(i.name(), i, NetInterface::merge));
+            d.env.forEach(e -> env.put(e.name(), e));
+            d.pci.forEach(l -> pci.put(l.busId(), l));
+            if (d.memlock != null) {
+                memlock = d.memlock;
+            }
+            if (d.shm != null) {
+                shm = d.shm;
+            }
+        }
+
+        HostEvidence build() {
+            return new HostEvidence(host, new ArrayList<>(ports.values()), new ArrayList<>(gids.values()), memlock,
+                    new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(pci.values()), new ArrayList<>(sources));
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package org.fabricscope.model.flows;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.evidence.DeviceFile;
+import org.fabricscope.model.evidence.EnvVar;
+import org.fabricscope.model.evidence.GidEntry;
+import org.fabricscope.model.evidence.HcaPortStatus;
+import org.fabricscope.model.evidence.HostEvidence;
+import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.k8s.K8sNode;
+import org.fabricscope.model.training.Rank;
+
+/**
+ * The facts host evidence answers (ibstat / ibv_devinfo port states, ls -l /dev/infiniband, ulimit -l,
+ * the GID table): the manual steps that ask them answer themselves once those outputs are loaded.
+ */
+final class HostFacts {
+    private HostFacts() {
+    }
+
+    /** The evidence of the job's hosts and pods when a job is loaded and some match; else all of it. */
+    static List<HostEvidence> relevant(FlowContext c) {
+        List<HostEvidence> all = new ArrayList<>(c.model().hostEvidence().values());
+        if (c.hasJob()) {
+            List<HostEvidence> job = all.stream().filter(h -> c.jobHosts().contains(h.host())
+                    || c.podByName(h.host()) != null).toList();
+            if (!job.isEmpty()) {
+                return job;
+            }
+        }
+        return all;
+    }
+
+    private static Answer placed(FlowContext c, Answer a, String host) {
+        Answer out = a.with("host", host);
+        K8sNode n = c.model().host(host) == null ? null : c.model().k8sNodeOf(c.model().host(host));
+        return out.with("node", n != null ? n.name() : host);
+    }
+
+    /** From the hosts' own port states, or null when no host evidence gives one (the fabric dump answers then). */
+    static Answer hcaPortsActive(FlowContext c) {
+        List<HostEvidence> hosts = relevant(c).stream().filter(h -> !h.hcaPorts().isEmpty()).toList();
+        if (hosts.isEmpty()) {
+            return null;
+        }
+        List<Evidence> good = new ArrayList<>();
+        HostEvidence badHost = null;
+        HcaPortStatus bad = null;
+        int nBad = 0;
+        int known = 0;
+        for (HostEvidence h : hosts) {
+            for (HcaPortStatus p : h.hcaPorts()) {
+                if (p.state() == PortState.UNKNOWN) {
+                    continue;
+                }
+                known++;
+                if (p.state() == PortState.ACTIVE) {
+                    if (p.evidence() != null) {
+                        good.add(p.evidence());
+                    }
+                } else {
+                    nBad++;
+                    if (bad == null) {
+                        bad = p;
+                        badHost = h;
+                    }
+                }
+            }
+        }
+        if (known == 0) {
+            return null;
+        }
+        if (bad == null) {
+            return new Answer(Verdict.YES, known + " HCA port(s) of " + hosts.size() + " host(s) report PORT_ACTIVE "
+                    + "(ibstat / ibv_devinfo)", good, List.of(), Map.of());
+        }
+        List<Subject> subjects = new ArrayList<>();
+        List<Evidence> ev = new ArrayList<>();
+        for (HostEvidence h : hosts) {
+            for (HcaPortStatus p : h.hcaPorts()) {
+                if (p.state() != PortState.UNKNOWN && p.state() != PortState.ACTIVE) {
+                    subjects.add(new Subject.NicRef(h.host(), p.device(), h.host() + " " + p.device() + " port " + p.port()));
+                    if (p.evidence() != null) {
+                        ev.add(p.evidence());
+                    }
+                }
+            }
+        }
+        Answer a = new Answer(Verdict.NO, badHost.host() + " " + bad.device() + " port " + bad.port() + " is "
+                + bad.state().name() + " (physical " + bad.physState().name() + "), not Active"
+                + (nBad > 1 ? " (and " + (nBad - 1) + " more)" : ""), ev, subjects, Map.of("hca", bad.device()));
+        return placed(c, a, badHost.host());
+    }
+
+    static Answer uverbsAccessible(FlowContext c, FactCall call) {
+        HostEvidence closedHost = null;
+        DeviceFile closed = null;
+        DeviceFile groupOnly = null;
+        HostEvidence groupHost = null;
+        List<Evidence> open = new ArrayList<>();
+        int hosts = 0;
+        for (HostEvidence h : relevant(c)) {
+            if (h.uverbs().isEmpty()) {
+                continue;
+            }
+            hosts++;
+            for (DeviceFile f : h.uverbs()) {
+                if (f.openToAll()) {
+                    open.add(f.evidence());
+                } else if (f.openToGroup() && !f.group().equals("root")) {
+                    if (groupOnly == null) {
+                        groupOnly = f;
+                        groupHost = h;
+                    }
+                } else if (closed == null) {
+                    closed = f;
+                    closedHost = h;
+                }
+            }
+        }
+        if (closed != null) {
+            return placed(c, new Answer(Verdict.NO, closedHost.host() + ": /dev/infiniband/" + closed.name() + " is "
+                    + closed.mode() + " " + closed.owner() + " " + closed.group() + ": only " + closed.owner() + " can open it",
+                    List.of(closed.evidence()), List.of(new Subject.HostRef(closedHost.host(), closedHost.host())), Map.of()),
+                    closedHost.host());
+        }
+        if (groupOnly != null) {
+            return Answer.unknown(groupHost.host() + ": /dev/infiniband/" + groupOnly.name() + " is " + groupOnly.mode() + " "
+                    + groupOnly.owner() + " " + groupOnly.group() + ": open to group " + groupOnly.group()
+                    + " only, and the job user's groups (id -nG) are not in the inputs");
+        }
+        if (hosts > 0) {
+            return new Answer(Verdict.YES, "the uverbs devices of " + hosts + " host(s) are open to every user (mode rw for all)",
+                    open.stream().filter(Objects::nonNull).limit(10).toList(), List.of(), Map.of());
+        }
+        return StandardFacts.denied(c, "rdma-permission", "RDMA device access was denied (errno 13)",
+                "the device file permissions are not in the inputs (ls -l /dev/infiniband)");
+    }
+
+    static Answer memlockUnlimited(FlowContext c, FactCall call) {
+        List<Evidence> ok = new ArrayList<>();
+        int hosts = 0;
+        for (HostEvidence h : relevant(c)) {
+            if (h.memlock() == null) {
+                continue;
+            }
+            hosts++;
+            if (!h.memlock().unlimited()) {
+                return placed(c, new Answer(Verdict.NO, h.host() + "'s locked-memory limit is " + h.memlock().text()
+                        + ", not unlimited", List.of(h.memlock().evidence()),
+                        List.of(new Subject.HostRef(h.host(), h.host())), Map.of()), h.host());
+            }
+            ok.add(h.memlock().evidence());
+        }
+        if (hosts > 0) {
+            return new Answer(Verdict.YES, "the locked-memory limit is unlimited on " + hosts + " host(s)/pod(s)", ok,
+                    List.of(), Map.of());
+        }
+        return StandardFacts.denied(c, "memlock-limit", "ibv_reg_mr failed: the locked-memory limit is too low",
+                "the locked-memory limit is not in the inputs (ulimit -l)");
+    }
+
+    /** The values a variable has across pods, manifests, NCCL logs and env dumps, with where each is set. */
+    private static Map<String, Evidence> values(FlowContext c, String name) {
+        Map<String, Evidence> out = new LinkedHashMap<>();
+        for (FlowContext.Spec s : c.specs()) {
+            String v = s.spec().env().get(name);
+            if (v != null && !v.isBlank()) {
+                Evidence e = s.spec().citation(name);
+                out.putIfAbsent(v.strip(), e != null ? e : s.evidence());
+            }
+        }
+        for (Rank r : c.log().ranks()) {
+            String v = r.env().get(name);
+            if (v != null && !v.isBlank()) {
+                out.putIfAbsent(v.strip(), r.evidence());
+            }
+        }
+        for (HostEvidence h : relevant(c)) {
+            EnvVar v = h.env().get(name);
+            if (v != null && !v.value().isBlank()) {
+                out.putIfAbsent(v.value().strip(), v.evidence());
+            }
+        }
+        return out;
+    }
+
+    static Answer gidIndexMatches(FlowContext c, FactCall call) {
+        Map<String, List<GidEntry>> ports = new LinkedHashMap<>();
+        Map<String, String> hostOfPort = new LinkedHashMap<>();
+        Map<String, Evidence> hcas = values(c, "NCCL_IB_HCA");
+        List<String> wanted = new ArrayList<>();
+        for (String v : hcas.keySet()) {
+            for (String item : v.replaceFirst("^[=^]", "").split(",")) {
+                String d = item.strip().replaceFirst(":.*$", "");
+                if (!d.isEmpty() && !v.startsWith("^")) {
+                    wanted.add(d);
+                }
+            }
+        }
+        for (HostEvidence h : relevant(c)) {
+            for (GidEntry g : h.gids()) {
+                if (!wanted.isEmpty() && wanted.stream().noneMatch(w -> g.device().startsWith(w))) {
+                    continue;
+                }
+                String key = h.host() + " " + g.device() + ":" + g.port();
+                ports.computeIfAbsent(key, k -> new ArrayList<>()).add(g);
+                hostOfPort.put(key, h.host());
+            }
+        }
+        if (ports.isEmpty()) {
+            return Answer.unknown("the GID table is not in the inputs (grep . /sys/class/infiniband/*/ports/*/gids/* "
+                    + "/sys/class/infiniband/*/ports/*/gid_attrs/types/*, or show_gids)");
+        }
+        Map<String, Evidence> set = values(c, "NCCL_IB_GID_INDEX");
+        List<String> summary = new ArrayList<>();
+        String missing = null;
+        List<Evidence> ev = new ArrayList<>();
+        Map<String, List<GidEntry>> v2 = new LinkedHashMap<>();
+        for (Map.Entry<String, List<GidEntry>> p : ports.entrySet()) {
+            List<GidEntry> hits = p.getValue().stream().filter(g -> g.roceV2() && g.ipv4() != null).toList();
+            v2.put(p.getKey(), hits);
+            if (hits.isEmpty()) {
+                if (missing == null) {
+                    missing = p.getKey();
+                }
+            } else {
+                summary.add(p.getKey() + ": index " + hits.get(0).index() + " (" + hits.get(0).ipv4() + ")");
+                hits.forEach(g -> ev.add(g.evidence()));
+            }
+        }
+        if (set.isEmpty()) {
+            return Answer.unknown("NCCL_IB_GID_INDEX is not set in the inputs; the RoCE v2 IPv4-mapped GID is "
+                    + (summary.isEmpty() ? "in no port's table" : String.join(", ", summary)));
+        }
+        String value = set.keySet().iterator().next();
+        int index;
+        try {
+            index = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            return Answer.no("NCCL_IB_GID_INDEX=" + value + " is not a number");
+        }
+        ev.add(0, set.get(value));
+        if (missing != null) {
+            return placed(c, new Answer(Verdict.NO, missing + " has no RoCE v2 GID holding an IPv4 address "
+                    + "(no IPv4 on its netdev, or not RoCE): NCCL_IB_GID_INDEX=" + value + " cannot pick one",
+                    ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of()), hostOfPort.get(missing));
+        }
+        for (Map.Entry<String, List<GidEntry>> p : v2.entrySet()) {
+            if (p.getValue().stream().noneMatch(g -> g.index() == index)) {
+                GidEntry g = p.getValue().get(0);
+                return placed(c, new Answer(Verdict.NO, "on " + p.getKey() + " the RoCE v2 GID of " + g.ipv4() + " is index "
+                        + g.index() + ", but NCCL_IB_GID_INDEX=" + value, ev.stream().filter(Objects::nonNull).toList(),
+                        List.of(), Map.of("hca", g.device())), hostOfPort.get(p.getKey()));
+            }
+        }
+        return new Answer(Verdict.YES, "NCCL_IB_GID_INDEX=" + value + " is the RoCE v2 IPv4-mapped GID on every port read ("
+                + String.join(", ", summary) + ")", ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of());
+    }
+}
