@@ -55,6 +55,7 @@ public final class MainViewModel {
         this.live = new LiveConnection(this, executor, dialogs, logs, starter);
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
                 org.fabricscope.model.flows.FlowLibrary::builtIn);
+        findings.setFlows(troubleshoot::flowExplaining, this::troubleshoot);
     }
 
     /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
