@@ -48,7 +48,7 @@ public final class TextViewer {
             }
         }
         KeyCombination close = new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN);
-        scene.setOnKeyPressed(e -> {
+        scene.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.ESCAPE || close.match(e)) {
                 stage.close();
                 e.consume();
