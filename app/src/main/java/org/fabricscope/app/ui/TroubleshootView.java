@@ -166,12 +166,15 @@ public final class TroubleshootView extends VBox {
         steps.getChildren().clear();
         for (TroubleshootViewModel.StepRow row : vm.steps()) {
             VBox box = new VBox(2);
+            box.setMinWidth(0);
             box.getStyleClass().add("flow-step");
             Label q = new Label(row.heading());
             q.setWrapText(true);
+            q.setMinWidth(0);
             q.setStyle("-fx-font-weight: bold;");
             Label a = new Label(row.answer());
             a.setWrapText(true);
+            a.setMinWidth(0);
             a.getStyleClass().add("flow-step-answer");
             box.getChildren().addAll(q, a);
             if (row.manual() && !row.step().command().isEmpty()) {
@@ -185,6 +188,8 @@ public final class TroubleshootView extends VBox {
             }
             for (Evidence e : row.step().answer().evidence()) {
                 Hyperlink link = new Hyperlink(e.source() + ":" + e.line() + ": " + e.text());
+                link.setWrapText(true);
+                link.setMinWidth(0);
                 link.getStyleClass().add("flow-evidence");
                 link.setTooltip(new Tooltip("Open " + e.source() + " at line " + e.line()));
                 link.setOnAction(x -> openEvidence.accept(e));
@@ -195,11 +200,15 @@ public final class TroubleshootView extends VBox {
                 subjects.getChildren().add(new Label("Subjects:"));
                 for (FindingsViewModel.SubjectRow s : row.subjects()) {
                     Hyperlink link = new Hyperlink(s.subject().label());
+                    link.setWrapText(true);
+                    link.setMinWidth(0);
                     link.setTooltip(new Tooltip(s.navigation().where()));
                     link.setOnAction(x -> vm.showSubject(s));
                     subjects.getChildren().add(link);
                 }
                 javafx.scene.layout.FlowPane wrap = new javafx.scene.layout.FlowPane(2, 2);
+                wrap.setMinWidth(0);
+                wrap.prefWrapLengthProperty().bind(walk.widthProperty().subtract(40));
                 wrap.getChildren().addAll(subjects.getChildren());
                 box.getChildren().add(wrap);
             }
