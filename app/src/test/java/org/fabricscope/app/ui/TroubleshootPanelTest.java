@@ -112,6 +112,12 @@ class TroubleshootPanelTest {
         assertTrue(robot.from(steps).lookup((Node n) -> n instanceof Label l && l.getText().contains("(your answer)"))
                 .tryQuery().isPresent());
         assertFalse(robot.lookup("#remedies").queryListView().getItems().isEmpty());
+
+        byte[][] png = new byte[1][];
+        robot.interact(() -> png[0] = MapPicture.png(view.map()));
+        assertNotNull(png[0], "the map as a PNG for the report");
+        assertEquals((byte) 0x89, png[0][0]);
+        assertEquals('P', png[0][1]);
     }
 
     @Test
