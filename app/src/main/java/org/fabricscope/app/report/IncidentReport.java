@@ -72,7 +72,7 @@ public final class IncidentReport {
             b.append("### ").append(f.severity().label().toUpperCase(Locale.ROOT)).append(" `").append(f.id()).append("`: ")
                     .append(oneLine(f.title())).append("\n\n");
             if (!f.subjects().isEmpty()) {
-                b.append("Subjects: ").append(String.join("; ", f.subjects().stream().map(IncidentReport::oneLine).toList()))
+                b.append("Subjects: ").append(String.join("; ", f.subjects().stream().map(x -> code(oneLine(x))).toList()))
                         .append("\n\n");
             }
             evidenceMd(b, f.evidence());
