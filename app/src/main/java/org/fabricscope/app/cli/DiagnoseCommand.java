@@ -36,6 +36,13 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print {\"findings\": [...], \"diagnostics\": [...], \"flows\": [...]} as JSON.")
     boolean json;
 
+    @Option(names = "--markdown", description = "Print an incident report as Markdown: findings, the flows walked with "
+            + "their answers and evidence, conclusions and remedies.")
+    boolean markdown;
+
+    @Option(names = "--html", description = "Print the incident report as one self-contained HTML page.")
+    boolean html;
+
     @Mixin
     FlowOptions flowOptions;
 
@@ -62,6 +69,14 @@ final class DiagnoseCommand implements Callable<Integer> {
             doc.put("diagnostics", in.diagnostics());
             doc.put("flows", flows.stream().map(Json::flow).toList());
             out.println(Json.MAPPER.writeValueAsString(doc));
+            return 0;
+        }
+        if (markdown || html) {
+            var report = new org.fabricscope.app.report.IncidentReport("FabricScope incident report",
+                    input.paths.stream().map(java.nio.file.Path::toString).toList(), findings, flows, null,
+                    java.time.Instant.now());
+            out.print(html ? report.html() : report.markdown());
+            out.flush();
             return 0;
         }
         long problems = in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO).count();

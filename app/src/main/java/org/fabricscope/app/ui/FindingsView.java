@@ -25,12 +25,18 @@ public final class FindingsView extends VBox {
     private ListView<FindingsViewModel.SubjectRow> findingSubjects;
     @FXML
     private ListView<Evidence> findingEvidence;
+    @FXML
+    private ListView<String> findingRemedies;
+    @FXML
+    private javafx.scene.control.Hyperlink explainingFlow;
+    private FindingsViewModel model;
 
     public FindingsView() {
         ViewLoader.load(this);
     }
 
-    void bind(FindingsViewModel vm) {
+    void bind(FindingsViewModel vm, java.util.function.Consumer<Evidence> openEvidence) {
+        this.model = vm;
         findings.setItems(vm.findings());
         findings.setCellFactory(lv -> new ListCell<>() {
             @Override
@@ -69,12 +75,45 @@ public final class FindingsView extends VBox {
         });
         findingEvidence.setItems(vm.evidence());
         findingEvidence.setCellFactory(lv -> cell(FindingsViewModel::text));
+        findingEvidence.setOnMouseClicked(e -> {
+            Evidence ev = findingEvidence.getSelectionModel().getSelectedItem();
+            if (ev != null && e.getClickCount() == 1 && e.getButton() == javafx.scene.input.MouseButton.PRIMARY) {
+                openEvidence.accept(ev);
+            }
+        });
+        findingEvidence.setOnKeyReleased(e -> {
+            Evidence ev = findingEvidence.getSelectionModel().getSelectedItem();
+            if (ev != null && e.getCode() == javafx.scene.input.KeyCode.ENTER) {
+                openEvidence.accept(ev);
+            }
+        });
+        findingRemedies.setItems(vm.remedies());
+        findingRemedies.setCellFactory(lv -> {
+            ListCell<String> c = cell(s -> s);
+            javafx.scene.control.MenuItem copy = new javafx.scene.control.MenuItem("Copy");
+            copy.setOnAction(e -> TroubleshootView.copy(c.getItem()));
+            c.setContextMenu(new javafx.scene.control.ContextMenu(copy));
+            return c;
+        });
+        explainingFlow.textProperty().bind(javafx.beans.binding.Bindings.concat("Troubleshoot: the flow that explains it (",
+                vm.flowProperty(), ")"));
+        explainingFlow.visibleProperty().bind(vm.flowProperty().isNotEmpty());
+        explainingFlow.managedProperty().bind(explainingFlow.visibleProperty());
         vm.selectedEvidenceProperty().addListener((o, a, ev) -> {
             if (ev != null) {
                 findingEvidence.getSelectionModel().select(ev);
                 findingEvidence.scrollTo(ev);
             }
         });
+    }
+
+    @FXML private void copyRemedy() {
+        String s = findingRemedies.getSelectionModel().getSelectedItem();
+        TroubleshootView.copy(s != null ? s : findingRemedies.getItems().isEmpty() ? null : findingRemedies.getItems().get(0));
+    }
+
+    @FXML private void openFlow() {
+        model.openFlow();
     }
 
     private static <T> ListCell<T> cell(java.util.function.Function<T, String> text) {

@@ -37,8 +37,12 @@ public final class FindingsViewModel {
     private final ObjectProperty<Evidence> selectedEvidence = new SimpleObjectProperty<>();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("Findings");
     private final ReadOnlyStringWrapper heading = new ReadOnlyStringWrapper("");
+    private final ObservableList<String> remedies = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper flow = new ReadOnlyStringWrapper("");
     private final Consumer<Navigation> navigator;
     private SubjectResolver resolver;
+    private java.util.function.Function<String, String> explaining = id -> null;
+    private Consumer<String> flowOpener = id -> { };
 
     FindingsViewModel(Consumer<Navigation> navigator) {
         this.navigator = navigator;
@@ -58,9 +62,14 @@ public final class FindingsViewModel {
         if (f == null || resolver == null) {
             subjects.clear();
             evidence.clear();
+            remedies.clear();
+            flow.set("");
             heading.set("");
             return;
         }
+        remedies.setAll(f.remedies());
+        String explainedBy = explaining.apply(f.id());
+        flow.set(explainedBy == null ? "" : explainedBy);
         heading.set(f.severity().label().toUpperCase() + "  " + f.id() + ": " + f.title());
         subjects.setAll(f.refs().stream().map(s -> new SubjectRow(s, resolver.resolve(s))).toList());
         evidence.setAll(f.evidence());
@@ -68,6 +77,19 @@ public final class FindingsViewModel {
         navigator.accept(n);
         if (!n.lines().isEmpty()) {
             selectEvidence(n.lines().get(0));
+        }
+    }
+
+    /** How to find the flow that explains a finding id, and how to open it (the Troubleshoot panel). */
+    void setFlows(java.util.function.Function<String, String> flowExplaining, Consumer<String> open) {
+        this.explaining = flowExplaining;
+        this.flowOpener = open;
+    }
+
+    /** Opens the Troubleshoot panel on the flow that explains the selected finding. */
+    public void openFlow() {
+        if (!flow.get().isEmpty()) {
+            flowOpener.accept(flow.get());
         }
     }
 
@@ -119,6 +141,16 @@ public final class FindingsViewModel {
 
     public ObservableList<Evidence> evidence() {
         return evidence;
+    }
+
+    /** The selected finding's remedies, each a command or snippet to copy. */
+    public ObservableList<String> remedies() {
+        return remedies;
+    }
+
+    /** The id of the flow whose conclusion names the selected finding; empty when none. */
+    public ReadOnlyStringProperty flowProperty() {
+        return flow.getReadOnlyProperty();
     }
 
     public ObjectProperty<Evidence> selectedEvidenceProperty() {

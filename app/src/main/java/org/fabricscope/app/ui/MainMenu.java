@@ -143,6 +143,31 @@ public final class MainMenu extends MenuBar {
         vm.tabs().selectedProperty().set(SideTabs.Tab.LOGS);
     }
 
+    @FXML private void showTroubleshoot() {
+        vm.troubleshoot(null);
+    }
+
+    @FXML private void whatsWrong() {
+        vm.tabs().selectedProperty().set(SideTabs.Tab.TROUBLESHOOT);
+        vm.troubleshoot().whatsWrong();
+    }
+
+    @FXML private void exportReport() {
+        if (vm.snapshot() == null) {
+            dialogs.info("Export incident report", "Load some inputs first: the report describes what is loaded.");
+            return;
+        }
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Export incident report");
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("HTML page (self-contained)", "*.html"),
+                new FileChooser.ExtensionFilter("Markdown", "*.md"));
+        fc.setInitialFileName("incident-report.html");
+        File file = fc.showSaveDialog(window());
+        if (file != null) {
+            vm.exportReport(file.toPath(), MapPicture.png(map));
+        }
+    }
+
     @FXML private void showShortcuts() {
         dialogs.info("Keyboard shortcuts", String.join("\n",
                 "Ctrl+O  open files          Ctrl+Shift+O  open folder",
@@ -154,6 +179,8 @@ public final class MainMenu extends MenuBar {
                 "Ctrl+H  collapse all hosts    Ctrl+Shift+H  collapse the selected host",
                 "Ctrl+T  host topology (PCIe tree, GPU/NIC affinity, GPU to fabric) of the selected host",
                 "Ctrl+Shift+F  findings: select one to mark all its subjects on the map and in their tabs",
+                "Ctrl+Shift+T  troubleshoot: walk a flow (What's wrong?), answer manual steps by pasting output",
+                "Ctrl+Shift+E  export an incident report (HTML or Markdown)",
                 "Esc  cancel a running import"));
     }
 

@@ -45,6 +45,7 @@ public final class MainView extends BorderPane {
     @FXML private Tab diagnosticsTab;
     @FXML private InspectorView inspector;
     @FXML private FindingsView findingsView;
+    @FXML private TroubleshootView troubleshoot;
     @FXML private TrainingView training;
     @FXML private ClusterView cluster;
     @FXML private LogConsole logs;
@@ -63,7 +64,8 @@ public final class MainView extends BorderPane {
         vm = new MainViewModel(executor, dialogs);
         ViewLoader.load(this);
         inspector.bind(vm.inspector());
-        findingsView.bind(vm.findings());
+        findingsView.bind(vm.findings(), this::openEvidence);
+        troubleshoot.bind(vm.troubleshoot(), this::openEvidence);
         cluster.bind(vm.cluster());
         logs.bind(vm.logs());
         highlights.attach(map);
@@ -145,6 +147,11 @@ public final class MainView extends BorderPane {
                 revealing = false;
             }
         }
+    }
+
+    /** Opens an evidence line's file at that line in a viewer window. */
+    private void openEvidence(org.fabricscope.model.core.Evidence e) {
+        TextViewer.open(window(), vm.executor(), e.source(), e.line());
     }
 
     @FXML private void cancel() {
@@ -232,6 +239,10 @@ public final class MainView extends BorderPane {
 
     public FindingsView findings() {
         return findingsView;
+    }
+
+    public TroubleshootView troubleshoot() {
+        return troubleshoot;
     }
 
     public TrainingView training() {

@@ -39,6 +39,7 @@ public final class MainViewModel {
     private final LogConsoleViewModel logs;
     private final LiveConnection live;
     private final TaskExecutor executor;
+    private final TroubleshootViewModel troubleshoot;
     private boolean fitNext;
     private String summaryLine = "Ready";
 
@@ -52,6 +53,9 @@ public final class MainViewModel {
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread());
         this.live = new LiveConnection(this, executor, dialogs, logs, starter);
+        this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
+                org.fabricscope.model.flows.FlowLibrary::builtIn);
+        findings.setFlows(troubleshoot::flowExplaining, this::troubleshoot);
     }
 
     /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
@@ -78,6 +82,7 @@ public final class MainViewModel {
         snapshot.set(s);
         if (newData) {
             findings.show(s.analysis());
+            troubleshoot.show(s.analysis(), s.paths());
             tabs.show(s);
             cluster.show(s.model());
             summaryLine = summaryLine(s);
@@ -228,6 +233,45 @@ public final class MainViewModel {
 
     public FindingsViewModel findings() {
         return findings;
+    }
+
+    /** The Troubleshoot panel: flows walked over the analysis, the one shown, the user's answers. */
+    public TroubleshootViewModel troubleshoot() {
+        return troubleshoot;
+    }
+
+    /** Opens the Troubleshoot panel on a flow (null: "What's wrong?"). */
+    public void troubleshoot(String flowId) {
+        tabs.selectedProperty().set(SideTabs.Tab.TROUBLESHOOT);
+        if (flowId == null) {
+            if (troubleshoot.flowIdProperty().get() == null) {
+                troubleshoot.whatsWrong();
+            }
+        } else {
+            troubleshoot.open(flowId);
+        }
+    }
+
+    /**
+     * Writes the incident report (HTML when the name ends in .htm or .html, else Markdown) off the UI
+     * thread: the findings, the flows as walked with the user's answers, and the map picture when given.
+     */
+    public void exportReport(Path file, byte[] mapPng) {
+        Snapshot s = snapshot.get();
+        if (s == null) {
+            status.set("Load some inputs first: the report describes what is loaded");
+            return;
+        }
+        var report = new org.fabricscope.app.report.IncidentReport("FabricScope incident report — " + title.get()
+                .replaceFirst("^FabricScope — ", ""), s.paths().stream().map(Path::toString).toList(), s.findings(),
+                troubleshoot.walked(), mapPng, java.time.Instant.now());
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        boolean html = name.endsWith(".html") || name.endsWith(".htm");
+        executor.execute(org.fabricscope.app.task.BackgroundTask.of(ctx -> {
+            java.nio.file.Files.writeString(file, html ? report.html() : report.markdown(), java.nio.charset.StandardCharsets.UTF_8);
+            return file;
+        }).onSuccess(f -> status.set("Wrote the incident report to " + f))
+                .onFailure(e -> status.set("Could not write " + file + ": " + e.getMessage())));
     }
 
     public ClusterViewModel cluster() {

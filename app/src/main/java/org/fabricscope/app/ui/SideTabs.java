@@ -12,7 +12,7 @@ import javafx.collections.ObservableList;
 /** The tabs beside the map: which is in front, their titles with counts, and the import diagnostics tab's rows. */
 public final class SideTabs {
     /** The tabs, in order. */
-    public enum Tab { INSPECTOR, FINDINGS, TRAINING, KUBERNETES, LOGS, DIAGNOSTICS }
+    public enum Tab { INSPECTOR, FINDINGS, TRAINING, KUBERNETES, LOGS, DIAGNOSTICS, TROUBLESHOOT }
 
     private final ObjectProperty<Tab> selected = new SimpleObjectProperty<>(Tab.INSPECTOR);
     private final ReadOnlyStringWrapper trainingTitle = new ReadOnlyStringWrapper("Training");

@@ -47,6 +47,7 @@ class MainMenuTest {
         expected.put("Reload", key(KeyCode.F5));
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
         expected.put("Disconnect from cluster", null);
+        expected.put("Export incident report…", key(KeyCode.E, ctrl, shift));
         expected.put("Quit", key(KeyCode.Q, ctrl));
         expected.put("Find…", key(KeyCode.F, ctrl));
         expected.put("Fit to window", key(KeyCode.DIGIT0, ctrl));
@@ -63,7 +64,9 @@ class MainMenuTest {
         expected.put("Training ranks and events", key(KeyCode.R, ctrl, shift));
         expected.put("Kubernetes resources", key(KeyCode.K, ctrl, shift));
         expected.put("Live logs", key(KeyCode.L, ctrl, shift));
+        expected.put("Troubleshoot", key(KeyCode.T, ctrl, shift));
         expected.put("Keyboard shortcuts", key(KeyCode.F1));
+        expected.put("What's wrong? (guided troubleshooting)", null);
         expected.put("About FabricScope", null);
         MenuBar bar = (MenuBar) view.lookup("#menuBar");
         Map<String, KeyCombination> actual = new LinkedHashMap<>();

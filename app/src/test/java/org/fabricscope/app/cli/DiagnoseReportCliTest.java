@@ -1,0 +1,40 @@
+package org.fabricscope.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code diagnose --markdown} and {@code --html}: the incident report on training-incident, answers included. */
+class DiagnoseReportCliTest {
+    private static final String TRAINING = Path.of("..", "sample-fabrics", "training-incident").toString();
+    private static final String K8S = Path.of("..", "sample-fabrics", "k8s-incident").toString();
+
+    @Test
+    void markdownReport() {
+        assumeTrue(Files.isDirectory(Path.of(TRAINING)));
+        CliTest.Run r = CliTest.run("diagnose", "--markdown", TRAINING);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().startsWith("# FabricScope incident report\n"), r.out());
+        assertTrue(r.out().contains("`nccl-timeout`: "), r.out());
+        assertTrue(r.out().contains("(`nccl-timeout`, concluded)"), r.out());
+        assertTrue(r.out().contains("**Conclusion** (`"), r.out());
+        assertTrue(r.out().contains("gpt-train-master-0.log:216: "), "an evidence excerpt");
+    }
+
+    @Test
+    void htmlReportWithAnAnswer() {
+        assumeTrue(Files.isDirectory(Path.of(K8S)));
+        CliTest.Run r = CliTest.run("diagnose", "--html", "--answer", "roce-gid-index/gid-matches=no", K8S);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().startsWith("<!DOCTYPE html>"), r.out());
+        assertTrue(r.out().contains("<b>Conclusion</b> <code>set-gid-index</code>"), r.out());
+        assertTrue(r.out().contains("(answered by the user)"), r.out());
+        assertFalse(r.out().contains("data:image/png"), "the CLI has no map picture");
+    }
+}
