@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * slices). The invariant: no exception escapes, every diagnostic names a source, and no diagnostic
  * message contains a Java class name ("Exception", "java.").
  *
- * <p>For a longer session raise the rounds: {@code -Dfabricscope.fuzz.rounds=5000}. A failure
+ * <p>For a longer session raise the rounds: {@code -Dfabricscope.fuzz.rounds=10000}. A failure
  * prints the mutated input in hex; save it as a new file under the family's folder to keep it as a
  * regression test.
  */
