@@ -2,12 +2,16 @@ package org.fabricscope.importers;
 
 import java.util.ConcurrentModificationException;
 
-/** Says in words what went wrong when a reader failed unexpectedly, without naming Java classes. */
-final class ReaderFailure {
+/**
+ * Says in words what went wrong when a reader (or the CLI) failed unexpectedly, without naming Java
+ * classes.
+ */
+public final class ReaderFailure {
     private ReaderFailure() {
     }
 
-    static String describe(Throwable e) {
+    /** A few words for {@code e}'s kind of failure; never a class name or the exception's own message. */
+    public static String describe(Throwable e) {
         if (e instanceof NumberFormatException) {
             return "number out of range";
         }
@@ -37,6 +41,12 @@ final class ReaderFailure {
         }
         if (e instanceof AssertionError) {
             return "assertion failed";
+        }
+        if (e instanceof OutOfMemoryError) {
+            return "out of memory";
+        }
+        if (e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException) {
+            return "input or output failed";
         }
         return "unexpected failure";
     }

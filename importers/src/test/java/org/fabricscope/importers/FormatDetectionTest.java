@@ -42,7 +42,8 @@ class FormatDetectionTest {
         Map<String, String> out = new TreeMap<>();
         List<Path> files = new ArrayList<>();
         files.addAll(files(SAMPLES, List.of("src", "target")));
-        files.addAll(files(RESOURCES, List.of("detection")));
+        // org/: ReaderFuzzTest's seeds (copies of files here) and crash reproducers, damaged on purpose
+        files.addAll(files(RESOURCES, List.of("detection", "org")));
         for (Path f : files) {
             List<Diagnostic> early = new ArrayList<>();
             for (ImportSource s : new BundleReader(early).expand(f)) {

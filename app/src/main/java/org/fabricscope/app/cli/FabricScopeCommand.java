@@ -4,9 +4,13 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 
 import org.fabricscope.app.common.Version;
+import org.fabricscope.importers.ReaderFailure;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 
 /** {@code fabricscope}: the top-level command. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
@@ -14,6 +18,12 @@ import picocli.CommandLine.Command;
         subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, BenchCommand.class,
                 GuiCommand.class, CommandLine.HelpCommand.class})
 public final class FabricScopeCommand implements Runnable {
+    static final String DEBUG = "--debug";
+
+    @Option(names = DEBUG, scope = ScopeType.INHERIT,
+            description = "On an internal error (a bug in FabricScope), print its stack trace.")
+    boolean debug;
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, export, checks, flows, bench or gui");
@@ -29,13 +39,38 @@ public final class FabricScopeCommand implements Runnable {
                 cmd.getErr().println("fabricscope: " + f.getMessage());
                 return f.status();
             }
-            cmd.getErr().println("fabricscope: internal error: " + ex);
-            return 70;
+            return internalError(ex, debugRequested(parsed), cmd.getErr());
         });
         int status = cl.execute(args);
         cl.getOut().flush(); // print() does not autoflush: checks --markdown, flows --markdown
         cl.getErr().flush();
         return status;
+    }
+
+    /** Whether {@code --debug} was given, before or after the subcommand's name. */
+    static boolean debugRequested(ParseResult parsed) {
+        for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption(DEBUG)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Reports a failure that is a bug: one line in words (no Java class name, no stack trace), or with
+     * {@code debug} that line and the stack trace. Returns the exit status, 70 (EX_SOFTWARE).
+     */
+    static int internalError(Throwable ex, boolean debug, PrintWriter err) {
+        if (debug) {
+            err.println("fabricscope: internal error (a bug in FabricScope): " + ReaderFailure.describe(ex));
+            ex.printStackTrace(err);
+        } else {
+            err.println("fabricscope: internal error (a bug in FabricScope): " + ReaderFailure.describe(ex)
+                    + "; run with " + DEBUG + " for details");
+        }
+        err.flush();
+        return 70;
     }
 
     static final class VersionProvider implements CommandLine.IVersionProvider {

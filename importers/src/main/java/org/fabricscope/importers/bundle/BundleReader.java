@@ -157,6 +157,10 @@ public final class BundleReader {
         } catch (IOException e) {
             diagnostics.add(Diagnostic.error(name, 0, "archive is damaged or truncated: " + message(e)
                     + "; kept the " + (out.size() - before) + " entries read before it"));
+        } catch (IllegalArgumentException e) {
+            // ZipInputStream throws this for an entry name that is not valid UTF-8 (found by ReaderFuzzTest)
+            diagnostics.add(Diagnostic.error(name, 0, "archive is damaged: an entry name is not valid text"
+                    + "; kept the " + (out.size() - before) + " entries read before it"));
         }
     }
 
