@@ -30,6 +30,7 @@ public final class TrainingView extends VBox {
     private final ListView<NcclEvent> events = new ListView<>();
     private final Label heading = new Label("No NCCL or PyTorch logs loaded");
     private final CollectiveTimeline timeline = new CollectiveTimeline();
+    private final NcclTestsChart ncclTests = new NcclTestsChart();
     private RankMap rankMap;
     private Consumer<Vertex> onReveal = v -> { };
     private FabricModel model;
@@ -84,7 +85,7 @@ public final class TrainingView extends VBox {
             }
         });
         VBox.setVgrow(ranks, Priority.ALWAYS);
-        getChildren().addAll(heading, ranks, timeline, new Label("Events"), events);
+        getChildren().addAll(heading, ranks, timeline, ncclTests, new Label("Events"), events);
     }
 
     /** Shows a rank's HCA (or host) on the map. */
@@ -110,6 +111,10 @@ public final class TrainingView extends VBox {
         }
     }
 
+    public NcclTestsChart ncclTests() {
+        return ncclTests;
+    }
+
     public CollectiveTimeline timeline() {
         return timeline;
     }
@@ -126,6 +131,7 @@ public final class TrainingView extends VBox {
         this.model = m;
         this.rankMap = map;
         timeline.show(m);
+        ncclTests.show(m);
         var log = m.trainingLog();
         heading.setText(log.isEmpty() ? "No NCCL or PyTorch logs loaded"
                 : map.sites().size() + " ranks · NCCL " + String.join(", ", log.ncclVersions()) + " · pairs "
