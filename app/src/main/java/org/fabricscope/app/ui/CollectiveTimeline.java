@@ -62,6 +62,7 @@ public final class CollectiveTimeline extends VBox {
         table.setPlaceholder(new Label("Open flight recorder dumps (nccl_trace_rank_N) or ncclras output"));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         table.setPrefHeight(220);
+        table.setMinHeight(170);
         table.getColumns().add(number("Rank", Row::rank, 48));
         table.getColumns().add(number("Enqueued", Row::enqueued, 80));
         table.getColumns().add(number("Started", Row::started, 70));

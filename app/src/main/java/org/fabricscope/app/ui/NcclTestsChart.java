@@ -43,7 +43,7 @@ public final class NcclTestsChart extends VBox {
         x.setLabel("message size (bytes, log2)");
         y.setLabel("bus bandwidth (GB/s)");
         x.setForceZeroInRange(false);
-        x.setAutoRanging(true);
+        x.setAutoRanging(false);
         x.setMinorTickVisible(false);
         x.setTickLabelFormatter(new StringConverter<>() {
             @Override
@@ -96,6 +96,16 @@ public final class NcclTestsChart extends VBox {
             }
             all.add(s);
         }
+        // whole powers of two on the axis: a tick every 1, 2, 4... doublings, at most about 10 ticks
+        double lo = all.stream().flatMap(s -> s.getData().stream()).mapToDouble(d -> d.getXValue().doubleValue()).min().orElse(0);
+        double hi = all.stream().flatMap(s -> s.getData().stream()).mapToDouble(d -> d.getXValue().doubleValue()).max().orElse(30);
+        int step = 1;
+        while ((Math.ceil(hi) - Math.floor(lo)) / step > 10) {
+            step *= 2;
+        }
+        x.setLowerBound(Math.floor(Math.floor(lo) / step) * step);
+        x.setUpperBound(Math.ceil(Math.ceil(hi) / step) * step);
+        x.setTickUnit(step);
         chart.getData().setAll(all);
         title.setText("nccl-tests: bus bandwidth, " + all.size() + " run" + (all.size() == 1 ? "" : "s"));
         export.setDisable(all.isEmpty());
