@@ -29,6 +29,10 @@ public final class Styles {
     public static final String ROW_WARNING = "row-warning";
     public static final String ROW_DEGRADED = "row-degraded";
 
+    // the training tab's collective timeline: a bar per rank, timeline-bar plus behind when it lags
+    public static final String TIMELINE_BAR = "timeline-bar";
+    public static final String BEHIND = "behind";
+
     // list cells by severity (findings, NCCL events): sev-error, sev-warning, sev-info
     public static final String SEV_ERROR = "sev-error";
     public static final String SEV_WARNING = "sev-warning";

@@ -29,6 +29,9 @@ public final class TrainingView extends VBox {
     private final TableView<RankSite> ranks = new TableView<>();
     private final ListView<NcclEvent> events = new ListView<>();
     private final Label heading = new Label("No NCCL or PyTorch logs loaded");
+    private final CollectiveTimeline timeline = new CollectiveTimeline();
+    private final NcclTestsChart ncclTests = new NcclTestsChart();
+    private RankMap rankMap;
     private Consumer<Vertex> onReveal = v -> { };
     private FabricModel model;
 
@@ -51,16 +54,14 @@ public final class TrainingView extends VBox {
         ranks.setRowFactory(tv -> {
             TableRow<RankSite> row = new TableRow<>();
             row.setOnMouseClicked(e -> {
-                RankSite s = row.getItem();
-                if (e.getClickCount() == 2 && s != null && model != null) {
-                    Vertex v = s.hca() != null ? s.hca() : s.host() != null ? model.host(s.host()) : null;
-                    if (v != null) {
-                        onReveal.accept(v);
-                    }
+                if (e.getClickCount() == 2) {
+                    reveal(row.getItem());
                 }
             });
             return row;
         });
+        timeline.setId("collectiveTimeline");
+        timeline.setOnRank(this::selectRank);
         ranks.setTooltip(new Tooltip("Double-click a rank to show its HCA on the map"));
         ranks.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         events.setId("ncclEvents");
@@ -84,7 +85,38 @@ public final class TrainingView extends VBox {
             }
         });
         VBox.setVgrow(ranks, Priority.ALWAYS);
-        getChildren().addAll(heading, ranks, new Label("Events"), events);
+        getChildren().addAll(heading, ranks, timeline, ncclTests, new Label("Events"), events);
+    }
+
+    /** Shows a rank's HCA (or host) on the map. */
+    private void reveal(RankSite s) {
+        if (s == null || model == null) {
+            return;
+        }
+        Vertex v = s.hca() != null ? s.hca() : s.host() != null ? model.host(s.host()) : null;
+        if (v != null) {
+            onReveal.accept(v);
+        }
+    }
+
+    /** A rank clicked in the collective timeline: its row is selected here and its HCA or host on the map. */
+    private void selectRank(int rank) {
+        if (rankMap == null) {
+            return;
+        }
+        List<RankSite> sites = rankMap.sites().stream().filter(s -> s.rank().rank() == rank).limit(1).toList();
+        if (!sites.isEmpty()) {
+            select(sites);
+            reveal(sites.get(0));
+        }
+    }
+
+    public NcclTestsChart ncclTests() {
+        return ncclTests;
+    }
+
+    public CollectiveTimeline timeline() {
+        return timeline;
     }
 
     private static String abbreviate(String s, int max) {
@@ -97,6 +129,9 @@ public final class TrainingView extends VBox {
 
     public void show(FabricModel m, RankMap map) {
         this.model = m;
+        this.rankMap = map;
+        timeline.show(m);
+        ncclTests.show(m);
         var log = m.trainingLog();
         heading.setText(log.isEmpty() ? "No NCCL or PyTorch logs loaded"
                 : map.sites().size() + " ranks · NCCL " + String.join(", ", log.ncclVersions()) + " · pairs "

@@ -61,11 +61,16 @@ public final class SafePickle {
     private int values;
     private final ArrayList<Object> stack = new ArrayList<>();
     private final ArrayList<Integer> marks = new ArrayList<>();
-    private final Map<Long, Object> memo = new HashMap<>();
+    /** The memo: dense indexes (what picklers write) in an array, any other in a map. */
+    private Object[] memoArray = new Object[1024];
+    private final Map<Long, Object> memoSparse = new HashMap<>();
+    private int memoSize;
+    private static final Object UNSET = new Object();
 
     private SafePickle(byte[] bytes, Limits limits) {
         this.b = bytes;
         this.limits = limits;
+        java.util.Arrays.fill(memoArray, UNSET);
     }
 
     /** Reads one pickle with the default limits. */
@@ -193,7 +198,7 @@ public final class SafePickle {
                 case 'N' -> push(null); // NONE
                 case 0x88 -> push(Boolean.TRUE); // NEWTRUE
                 case 0x89 -> push(Boolean.FALSE); // NEWFALSE
-                case 0x94 -> memoPut(memo.size(), peek()); // MEMOIZE
+                case 0x94 -> memoPut(memoSize, peek()); // MEMOIZE
                 case 'p' -> memoPut(decimalLine(), peek()); // PUT
                 case 'q' -> memoPut(u8(), peek()); // BINPUT
                 case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
@@ -301,17 +306,37 @@ public final class SafePickle {
     }
 
     private void memoPut(long index, Object v) throws PickleException {
-        if (index < 0 || memo.size() >= limits.maxMemo()) {
+        if (index < 0 || memoSize >= limits.maxMemo()) {
             throw fail("memo larger than " + limits.maxMemo() + " entries");
         }
-        memo.put(index, v);
+        if (index < limits.maxMemo()) {
+            int i = (int) index;
+            if (i >= memoArray.length) {
+                int n = memoArray.length;
+                while (n <= i) {
+                    n *= 2;
+                }
+                Object[] grown = java.util.Arrays.copyOf(memoArray, n);
+                java.util.Arrays.fill(grown, memoArray.length, n, UNSET);
+                memoArray = grown;
+            }
+            if (memoArray[i] == UNSET) {
+                memoSize++;
+            }
+            memoArray[i] = v;
+        } else if (memoSparse.put(index, v) == null) {
+            memoSize++;
+        }
     }
 
     private Object memoGet(long index) throws PickleException {
-        if (!memo.containsKey(index)) {
-            throw fail("memo index " + index + " was never stored");
+        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != UNSET) {
+            return memoArray[(int) index];
         }
-        return memo.get(index);
+        if (memoSparse.containsKey(index)) {
+            return memoSparse.get(index);
+        }
+        throw fail("memo index " + index + " was never stored");
     }
 
     private int u8() throws PickleException {
@@ -433,7 +458,40 @@ public final class SafePickle {
     private void checkShape(Object root) throws PickleException {
         opAt = b.length;
         long[] budget = {limits.maxValues()};
-        walk(root, 0, new IdentityHashMap<>(), budget);
+        if (!fits(root, 0, budget)) {
+            // a cycle is also infinitely deep: tell the two apart, off the common path
+            walk(root, 0, new IdentityHashMap<>(), new long[] {limits.maxValues()});
+        }
+    }
+
+    /**
+     * The common path: false when the value nests deeper than the limit (which a value that
+     * contains itself does too); the walk budget bounds a tree of shared containers.
+     */
+    private boolean fits(Object v, int depth, long[] budget) throws PickleException {
+        if (--budget[0] < 0) {
+            throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
+        }
+        if (v instanceof Map<?, ?> m) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (Object x : m.values()) {
+                if (!fits(x, depth + 1, budget)) {
+                    return false;
+                }
+            }
+        } else if (v instanceof List<?> l) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (Object x : l) {
+                if (!fits(x, depth + 1, budget)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private void walk(Object v, int depth, IdentityHashMap<Object, Boolean> onPath, long[] budget)
