@@ -33,10 +33,7 @@ import org.fabricscope.importers.k8s.AllocatableReader;
 import org.fabricscope.importers.k8s.DescribePodReader;
 import org.fabricscope.importers.k8s.EventsTableReader;
 import org.fabricscope.importers.k8s.KubeObjectsReader;
-import org.fabricscope.importers.forensics.FlightRecorderFormat;
-import org.fabricscope.importers.forensics.NcclInspectorFormat;
-import org.fabricscope.importers.forensics.NcclTestsFormat;
-import org.fabricscope.importers.forensics.RasStatusFormat;
+import org.fabricscope.importers.forensics.ForensicsFormat;
 import org.fabricscope.importers.logs.NcclLogReader;
 import org.fabricscope.importers.nccl.HwlocXmlReader;
 import org.fabricscope.importers.nccl.NcclGraphReader;
@@ -52,40 +49,42 @@ public final class FormatRegistry {
     /** What {@link ImportResult#formats()} says for a file no reader recognised. */
     public static final String UNKNOWN = "unknown";
 
-    private static final FormatRegistry STANDARD = new FormatRegistry(List.of(
-            new IbnetdiscoverReader(),
-            new IbnetdiscoverPortsReader(),
-            new IbnetdiscoverListReader(),
-            new IblinkinfoReader(),
-            new PerfqueryReader(),
-            new IbqueryerrorsReader(),
-            new NodeNameMapReader(),
-            new ErrorThresholdsReader(),
-            new IbsimNetReader(),
-            new NcclTopologyReader(),
-            new NcclGraphReader(),
-            new HwlocXmlReader(),
-            new NvidiaSmiTopoReader(),
-            new KubeObjectsReader(),
-            new AllocatableReader(),
-            new DescribePodReader(),
-            new EventsTableReader(),
-            new FlightRecorderFormat(),
-            new RasStatusFormat(),
-            new NcclTestsFormat(),
-            new NcclInspectorFormat(),
-            new NcclLogReader(),
+    private static final FormatRegistry STANDARD = new FormatRegistry(standardReaders());
 
-            new IbstatReader(),
-            new IbstatusReader(),
-            new IbvDevinfoReader(),
-            new GidTableReader(),
-            new UlimitReader(),
-            new DevInfinibandReader(),
-            new IpAddrReader(),
-            new DfShmReader(),
-            new PodEnvReader(),
-            new LspciReader()));
+    /** Every format FabricScope reads, in registration order (ties in confidence go to the earlier). */
+    private static List<FormatReader> standardReaders() {
+        List<FormatReader> all = new java.util.ArrayList<>();
+        all.add(new IbnetdiscoverReader());
+        all.add(new IbnetdiscoverPortsReader());
+        all.add(new IbnetdiscoverListReader());
+        all.add(new IblinkinfoReader());
+        all.add(new PerfqueryReader());
+        all.add(new IbqueryerrorsReader());
+        all.add(new NodeNameMapReader());
+        all.add(new ErrorThresholdsReader());
+        all.add(new IbsimNetReader());
+        all.add(new NcclTopologyReader());
+        all.add(new NcclGraphReader());
+        all.add(new HwlocXmlReader());
+        all.add(new NvidiaSmiTopoReader());
+        all.add(new KubeObjectsReader());
+        all.add(new AllocatableReader());
+        all.add(new DescribePodReader());
+        all.add(new EventsTableReader());
+        all.addAll(ForensicsFormat.all());
+        all.add(new NcclLogReader());
+        all.add(new IbstatReader());
+        all.add(new IbstatusReader());
+        all.add(new IbvDevinfoReader());
+        all.add(new GidTableReader());
+        all.add(new UlimitReader());
+        all.add(new DevInfinibandReader());
+        all.add(new IpAddrReader());
+        all.add(new DfShmReader());
+        all.add(new PodEnvReader());
+        all.add(new LspciReader());
+        return all;
+    }
 
     private final List<FormatReader> readers;
     /** The readers by falling {@link FormatReader#maxConfidence()}, then registration order: the order {@link #detect} asks them. */

@@ -1,0 +1,86 @@
+package org.fabricscope.importers.forensics;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.function.Predicate;
+
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.ReadContext;
+import org.fabricscope.model.FabricModelBuilder;
+
+/**
+ * The hang-forensics readers in the reader registry: PyTorch flight recorder dumps (pickled, a
+ * binary head, or JSON), NCCL RAS status, nccl-tests output and NCCL Inspector output. Each is
+ * claimed below kubectl objects (which declare themselves) and above NCCL logs (which these
+ * outputs may quote), and read in the logs phase so the rank joins see every log line.
+ */
+public final class ForensicsFormat implements FormatReader {
+    /** One reader's read call: a stream, its source name, the builder to fill, and cancel. */
+    @FunctionalInterface
+    interface Read {
+        void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException;
+    }
+
+    private static final int CONFIDENCE = 90;
+
+    private final String id;
+    private final String label;
+    private final Predicate<Head> claims;
+    private final Read read;
+
+    private ForensicsFormat(String id, String label, Predicate<Head> claims, Read read) {
+        this.id = id;
+        this.label = label;
+        this.claims = claims;
+        this.read = read;
+    }
+
+    /** The four formats, in registry order. */
+    public static List<FormatReader> all() {
+        return List.of(
+                new ForensicsFormat(FlightRecorderReader.ID, FlightRecorderReader.LABEL,
+                        h -> h.isBinary() ? FlightRecorderReader.looksLikePickle(h.bytes()) : FlightRecorderReader.looksLike(h.lines()),
+                        (in, s, b, c) -> new FlightRecorderReader().read(in, s, b, c)),
+                new ForensicsFormat(RasStatusReader.ID, RasStatusReader.LABEL, h -> RasStatusReader.looksLike(h.lines()),
+                        (in, s, b, c) -> new RasStatusReader().read(in, s, b, c)),
+                new ForensicsFormat(NcclTestsReader.ID, NcclTestsReader.LABEL, h -> NcclTestsReader.looksLike(h.lines()),
+                        (in, s, b, c) -> new NcclTestsReader().read(in, s, b, c)),
+                new ForensicsFormat(NcclInspectorReader.ID, NcclInspectorReader.LABEL,
+                        h -> NcclInspectorReader.looksLike(h.lines()),
+                        (in, s, b, c) -> new NcclInspectorReader().read(in, s, b, c)));
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String label() {
+        return label;
+    }
+
+    @Override
+    public ImportPhase phase() {
+        return ImportPhase.LOGS;
+    }
+
+    @Override
+    public int maxConfidence() {
+        return CONFIDENCE;
+    }
+
+    @Override
+    public int confidence(Head head) {
+        return claims.test(head) ? CONFIDENCE : NONE;
+    }
+
+    @Override
+    public void read(InputStream in, ReadContext ctx) throws IOException {
+        read.read(in, ctx.source(), ctx.builder(), ctx.cancellation());
+    }
+}
