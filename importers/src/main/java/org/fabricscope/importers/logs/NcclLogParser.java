@@ -682,6 +682,9 @@ public final class NcclLogParser {
         } else if ((m = SOCKET_CLOSED.matcher(msg)).find()) {
             kind = NcclEvent.Kind.SOCKET_CLOSED;
             f.put("peer", m.group(1));
+        } else if (msg.contains("no socket interface found") && process(host, pid).env.get("NCCL_SOCKET_IFNAME") != null) {
+            // before Init there is no rank to carry the env: the WARN carries the interface NCCL looked for
+            f.put("NCCL_SOCKET_IFNAME", process(host, pid).env.get("NCCL_SOCKET_IFNAME"));
         }
         log.addEvent(new NcclEvent(kind, host, pid, -1, msg.strip(), f, ev));
     }
