@@ -104,7 +104,10 @@ final class RankDeaths {
         sorted.sort(Comparator.comparing((Death d) -> !d.rootCause)
                 .thenComparing(d -> d.time.isEmpty() ? "~" : d.time).thenComparingInt(d -> d.order));
         if (sorted.isEmpty()) {
-            remoteOnly(model, join, reports, out, id);
+            // peers' reports name an address, RAS names the process: when RAS found one, its finding stands alone
+            if (out.stream().noneMatch(f -> f.id().equals(id))) {
+                remoteOnly(model, join, reports, out, id);
+            }
             return out;
         }
         Death first = sorted.get(0);
