@@ -70,6 +70,7 @@ public final class NcclLogParser {
             "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:(\\w+)\\()?(\\d+)\\)?)"
                     + ".*?vendor[ _]err[ =]?(\\d+)");
     private static final Pattern SOCKET_CLOSED = Pattern.compile("Connection closed by remote peer (\\S+)");
+    private static final Pattern CLOSED_BY_LOCAL_RANK = Pattern.compile("Connection closed by localRank (\\d+)");
 
     private final TrainingLogBuilder log;
     private final List<Diagnostic> diagnostics;
@@ -356,6 +357,12 @@ public final class NcclLogParser {
             return;
         }
         Matcher m;
+        if (msg.indexOf("Connection closed by localRank") >= 0 && (m = CLOSED_BY_LOCAL_RANK.matcher(msg)).find()) {
+            // the proxy service thread of a process whose peer on this host went away (or shut down): an INFO line
+            log.addEvent(new NcclEvent(NcclEvent.Kind.SOCKET_CLOSED, host, pid, -1, msg.strip(),
+                    Map.of("peer", "localRank " + m.group(1), "localRank", m.group(1), "info", "true"), evidence(raw)));
+            return;
+        }
         char c0 = msg.isEmpty() ? ' ' : msg.charAt(0);
         if (c0 == 'C' && msg.startsWith("Channel ")) {
             if (msg.indexOf(" via ") < 0) {
@@ -675,6 +682,9 @@ public final class NcclLogParser {
         } else if ((m = SOCKET_CLOSED.matcher(msg)).find()) {
             kind = NcclEvent.Kind.SOCKET_CLOSED;
             f.put("peer", m.group(1));
+        } else if (msg.contains("no socket interface found") && process(host, pid).env.get("NCCL_SOCKET_IFNAME") != null) {
+            // before Init there is no rank to carry the env: the WARN carries the interface NCCL looked for
+            f.put("NCCL_SOCKET_IFNAME", process(host, pid).env.get("NCCL_SOCKET_IFNAME"));
         }
         log.addEvent(new NcclEvent(kind, host, pid, -1, msg.strip(), f, ev));
     }

@@ -46,8 +46,12 @@ public final class HangForensicsCheck implements FabricCheck {
             "Ranks called the same collective (same sequence number) with a different op, dtype or size",
             "PyTorch flight recorder entries (profiling_name, input_sizes, input_dtypes), as fr_trace's mismatch checks");
     static final FindingSpec EXITED = new FindingSpec("rank-exited", Layer.TRAINING, Severity.ERROR,
-            "NCCL RAS reports a rank's process missing (unresponsive) or dead",
-            "NCCL RAS status and monitor output (ras.rst: INCOMPLETE, DEAD, missing_ranks, PEER_DEAD)");
+            "A rank's process died or went away: killed by a signal (SIGKILL, exit code 137, OOMKilled), reported by its "
+                    + "peers (remote process exited, connection closed by remote peer, ncclRemoteError), or missing or "
+                    + "dead in NCCL RAS; names the rank that died first, its pod and node, not the ranks that reported it",
+            "NCCL RAS status and monitor output (ras.rst: INCOMPLETE, DEAD, missing_ranks, PEER_DEAD); torchrun's "
+                    + "ChildFailedError summary and failed (exitcode) lines; NCCL WARN/INFO and PyTorch NCCL errors; "
+                    + "Kubernetes OOMKilled events");
 
     private static final int MAX_RANKS_NAMED = 16;
 
@@ -60,7 +64,7 @@ public final class HangForensicsCheck implements FabricCheck {
     public List<Finding> run(CheckContext context) {
         ForensicsLayer f = context.model().forensics();
         if (f.flightRecorder().isEmpty() && f.ras().isEmpty()) {
-            return List.of();
+            return RankDeaths.findings(context, new ForensicJoin(context), new ArrayList<>(), EXITED.id());
         }
         ForensicJoin join = new ForensicJoin(context);
         List<Finding> out = new ArrayList<>();
@@ -91,7 +95,7 @@ public final class HangForensicsCheck implements FabricCheck {
         }
         rasHangs(f.ras(), join, out, frHangByComm, frBehindByComm);
         out.addAll(exited(f.ras(), join));
-        return out;
+        return RankDeaths.findings(context, join, out, EXITED.id());
     }
 
     // ---------------------------------------------------------------- flight recorder

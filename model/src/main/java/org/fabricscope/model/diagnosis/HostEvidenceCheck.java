@@ -108,6 +108,11 @@ public final class HostEvidenceCheck implements FabricCheck {
                     break;
                 }
             }
+            for (NcclEvent e : x.getValue()) {
+                if (value == null && e.field("NCCL_SOCKET_IFNAME") != null) {
+                    value = e.field("NCCL_SOCKET_IFNAME"); // the process's env, read before its Init line
+                }
+            }
             HostEvidence h = model.hostEvidence(host);
             if (value == null && h != null && h.env().get("NCCL_SOCKET_IFNAME") != null) {
                 EnvVar v = h.env().get("NCCL_SOCKET_IFNAME");
