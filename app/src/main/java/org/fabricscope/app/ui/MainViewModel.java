@@ -54,7 +54,7 @@ public final class MainViewModel {
         this.logs = new LogConsoleViewModel(executor.uiThread());
         this.live = new LiveConnection(this, executor, dialogs, logs, starter);
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
-                org.fabricscope.model.flows.FlowLibrary::builtIn);
+                new UserFlows());
         findings.setFlows(troubleshoot::flowExplaining, this::troubleshoot);
     }
 
@@ -293,5 +293,23 @@ public final class MainViewModel {
 
     ConnectDialogViewModel.Choice lastChoice() {
         return live.lastChoice();
+    }
+
+    /**
+     * The built-in flows plus the user's flow folder ({@code ~/.config/fabricscope/flows}), as the CLI
+     * loads them; read once, on first use (a few small files), and kept.
+     */
+    private static final class UserFlows implements java.util.function.Supplier<org.fabricscope.model.flows.FlowLibrary> {
+        private org.fabricscope.model.flows.FlowLibrary library;
+
+        @Override
+        public synchronized org.fabricscope.model.flows.FlowLibrary get() {
+            if (library == null) {
+                java.nio.file.Path dir = org.fabricscope.model.flows.FlowLibrary.userDirectory(System.getenv(),
+                        System.getProperty("user.home"));
+                library = org.fabricscope.model.flows.FlowLibrary.load(dir == null ? List.of() : List.of(dir));
+            }
+            return library;
+        }
     }
 }

@@ -321,6 +321,32 @@ public final class KubeObjectImporter {
         Evidence ev = new Evidence(source, line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
                 + " requests " + compact(spec.effectiveRequests()));
         builder.k8s().pod(new K8sPod(name, ns, node, phase, labels, JobIdentity.of(name, labels), spec, ev), false);
+        containerTerminations(o.path("status"), ns, name, line);
+    }
+
+    /**
+     * A container the kubelet killed for memory shows in the pod's status, not always as an event:
+     * {@code containerStatuses[].state.terminated} or {@code .lastState.terminated} with reason
+     * {@code OOMKilled}. Each becomes an OOMKilled event of the pod, cited at the pod, so the
+     * training checks see it whether the cluster's events were read or had expired.
+     */
+    private void containerTerminations(JsonNode status, String ns, String pod, int line) {
+        for (String list : new String[] {"initContainerStatuses", "containerStatuses"}) {
+            for (JsonNode c : status.path(list)) {
+                for (String when : new String[] {"state", "lastState"}) {
+                    JsonNode t = c.path(when).path("terminated");
+                    if (!"OOMKilled".equals(t.path("reason").asText(""))) {
+                        continue;
+                    }
+                    String container = c.path("name").asText("?");
+                    String exit = t.path("exitCode").isIntegralNumber() ? t.path("exitCode").asText() : "?";
+                    String message = "container " + container + " terminated: OOMKilled, exit code " + exit
+                            + ("lastState".equals(when) ? " (its previous run; restarts " + c.path("restartCount").asText("0") + ")" : "");
+                    builder.k8s().event(K8sEvent.of(ns, "Pod", pod, "Warning", "OOMKilled", message, 1, "pod status",
+                            new Evidence(source, line, "pod " + ns + "/" + pod + " " + message)));
+                }
+            }
+        }
     }
 
     private void event(JsonNode o, int line) {
