@@ -170,6 +170,29 @@ class FlowScenariosTest {
     }
 
     @Test
+    void realHostPortDownConcludesNoPhysicalLinkAndInitNoSubnetManager() throws IOException {
+        JsonNode down = flow(diagnose("sim-ibstat/port-down"), "link-errors");
+        assertEquals("concluded", down.get("status").asText());
+        assertEquals("hca-no-physical-link", down.get("conclusion").get("id").asText());
+        assertEquals("hca-port-down", down.get("conclusion").get("finding").asText());
+        assertEquals("no", step(down, "port-init", "answer"), "the port is Down, not Init");
+        assertEquals("yes", step(down, "hca-down", "answer"));
+        assertTrue(step(down, "hca-down", "detail").startsWith("cn0001 ibsim0 port 1 is Down (Polling)"),
+                step(down, "hca-down", "detail"));
+        String remedies = down.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("ibstat ibsim0 1") && remedies.contains("ibv_devinfo -d ibsim0"), remedies);
+        assertTrue(remedies.contains("mlxlink -d ibsim0 -p 1") && remedies.contains("ethtool"), remedies);
+        assertTrue(remedies.contains("reseat"), remedies);
+        assertEquals("sim-ibstat/port-down/ibstat.txt", down.get("conclusion").get("evidence").get(0).get("source").asText());
+        // the same CA before the subnet manager ran: Initializing, so no subnet manager
+        JsonNode init = flow(diagnose("sim-ibstat/before-sm"), "link-errors");
+        assertEquals("no-subnet-manager", init.get("conclusion").get("id").asText());
+        JsonNode after = flow(diagnose("sim-ibstat/after-sm"), "link-errors");
+        assertEquals("no", step(after, "hca-down", "answer"), "after the SM the host port is Active");
+        assertEquals("link-degraded", after.get("conclusion").get("id").asText(), "only the fabric's own 1x link is left");
+    }
+
+    @Test
     void railCaptureConcludesOnTheFabricAndHosts() throws IOException {
         assertEquals(Map.of(
                 "link-errors", "concluded cable-or-transceiver (link-errors)",

@@ -95,7 +95,7 @@ final class HostFacts {
         }
         Answer a = new Answer(Verdict.NO, badHost.host() + " " + bad.device() + " port " + bad.port() + " is "
                 + bad.state().name() + " (physical " + bad.physState().name() + "), not Active"
-                + (nBad > 1 ? " (and " + (nBad - 1) + " more)" : ""), ev, subjects, Map.of("hca", bad.device()));
+                + (nBad > 1 ? " (and " + (nBad - 1) + " more)" : ""), ev, subjects, Map.of("hca", bad.device(), "hca-port", String.valueOf(bad.port())));
         return placed(c, a, badHost.host());
     }
 

@@ -56,6 +56,8 @@ final class StandardFacts {
 
     static final String RDMA = "rdma";
     private static final String INSTANCE_TYPE = "node.kubernetes.io/instance-type";
+    /** A NIC subject's label that names its port: {@code dgx-01 mlx5_3 port 1}. */
+    private static final java.util.regex.Pattern HCA_PORT = java.util.regex.Pattern.compile(" port (\\d{1,3})$");
     private static final String INSTANCE_TYPE_BETA = "beta.kubernetes.io/instance-type";
 
     static List<Fact> all() {
@@ -228,6 +230,10 @@ final class StandardFacts {
                 v.put("node", node != null ? node.name() : name);
                 if (s instanceof Subject.NicRef n) {
                     v.put("hca", n.device());
+                    java.util.regex.Matcher port = HCA_PORT.matcher(n.label());
+                    if (port.find()) {
+                        v.put("hca-port", port.group(1));
+                    }
                 }
                 return v;
             } else if (s instanceof Subject.K8sNodeRef n) {

@@ -24,6 +24,7 @@ public final class Templates {
             "rank", "the rank in question (the lagging or the failed rank)",
             "gpu", "that rank's GPU",
             "hca", "that rank's RDMA device (mlx5_4, erdma_0)",
+            "hca-port", "the port number of that RDMA device a step found (1)",
             "leaf-port", "the leaf switch port its HCA is cabled to",
             "instance-type", "the node's instance type label",
             "erdma-nics", "how many eRDMA NICs that instance type has (seed 001's table)",
