@@ -12,6 +12,7 @@ import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.host.DevInfinibandReader;
 import org.fabricscope.importers.host.DfShmReader;
+import org.fabricscope.importers.host.EadmStatReader;
 import org.fabricscope.importers.host.GidTableReader;
 import org.fabricscope.importers.host.IbstatReader;
 import org.fabricscope.importers.host.IbstatusReader;
@@ -83,6 +84,7 @@ public final class FormatRegistry {
         all.add(new DfShmReader());
         all.add(new PodEnvReader());
         all.add(new LspciReader());
+        all.add(new EadmStatReader());
         return all;
     }
 

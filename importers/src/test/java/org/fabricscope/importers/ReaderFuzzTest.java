@@ -64,7 +64,7 @@ class ReaderFuzzTest {
 
     /** Text and binary readers, one file at a time through format detection. */
     @ParameterizedTest
-    @ValueSource(strings = {"ibnet", "nccl", "k8s", "forensics"})
+    @ValueSource(strings = {"ibnet", "nccl", "k8s", "forensics", "host"})
     void readerFamily(String family) throws IOException {
         for (Path seed : seeds(family)) {
             byte[] data = Files.readAllBytes(seed);

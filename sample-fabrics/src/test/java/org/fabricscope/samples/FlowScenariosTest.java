@@ -193,6 +193,22 @@ class FlowScenariosTest {
     }
 
     @Test
+    void eadmStatWithoutTheDeviceConcludesNoErdmaDevice() throws IOException {
+        JsonNode doc = diagnose("erdma-evidence");
+        assertEquals(Map.of("no-rdma-device", "concluded erdma-device-absent (erdma-device-missing)"), outcomes(doc));
+        JsonNode f = flow(doc, "no-rdma-device");
+        assertEquals("no", step(f, "erdma-device", "answer"));
+        assertEquals("eadm stat -d erdma_0 -l", step(f, "erdma-device", "command"));
+        assertTrue(step(f, "erdma-device", "detail").startsWith("node-b: erdma_0: eadm stat printed no statistics"),
+                step(f, "erdma-device", "detail"));
+        assertEquals("erdma-evidence/node-b/eadm-stat.txt", f.get("conclusion").get("evidence").get(0).get("source").asText());
+        String remedies = f.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("On node node-b: ibv_devinfo should list erdma_0") && remedies.contains("lsmod | grep erdma"),
+                remedies);
+        assertEquals(1, doc.get("findings").size(), "node-a's device passes traffic: only node-b is reported");
+    }
+
+    @Test
     void railCaptureConcludesOnTheFabricAndHosts() throws IOException {
         assertEquals(Map.of(
                 "link-errors", "concluded cable-or-transceiver (link-errors)",

@@ -41,6 +41,10 @@ abstract class HostEvidenceReader implements FormatReader {
     interface Parser {
         void line(String line, Evidence at);
 
+        /** A command the file shows was run ({@code $ eadm stat -d erdma_0 -l}); the line itself is not passed to {@link #line}. */
+        default void command(String command, Evidence at) {
+        }
+
         default void end() {
         }
     }
@@ -80,11 +84,15 @@ abstract class HostEvidenceReader implements FormatReader {
             if (m.matches()) {
                 draft.named(m.group(1));
                 nextIsHostname = isHostnameCommand(m.group(2));
+                p.command(m.group(2).strip(), evidence(ctx, lines, t));
                 continue;
             }
             m = BARE_PROMPT.matcher(t);
             if (m.matches() && !line.startsWith("\t")) {
                 nextIsHostname = m.group(1) != null && isHostnameCommand(m.group(1));
+                if (m.group(1) != null) {
+                    p.command(m.group(1).strip(), evidence(ctx, lines, t));
+                }
                 continue;
             }
             m = HOSTNAME_LINE.matcher(t);
@@ -94,13 +102,28 @@ abstract class HostEvidenceReader implements FormatReader {
                     continue;
                 }
             }
-            p.line(line, new Evidence(ctx.source(), lines.lineNumber(), t.length() > 300 ? t.substring(0, 300) : t));
+            p.line(line, evidence(ctx, lines, t));
         }
         p.end();
         if (lines.truncated()) {
             ctx.report(Diagnostic.warning(ctx.source(), 0, "a line longer than " + TextLines.MAX_LINE
                     + " characters was cut"));
         }
+    }
+
+    /** The command a prompt line runs ({@code root@h:~# ibstat} or {@code $ ibstat}), or null when the line is no prompt. */
+    static String commandOf(String line) {
+        String t = line.strip();
+        Matcher m = PROMPT.matcher(t);
+        if (m.matches()) {
+            return m.group(2).strip();
+        }
+        m = BARE_PROMPT.matcher(t);
+        return m.matches() && !line.startsWith("\t") && m.group(1) != null ? m.group(1).strip() : null;
+    }
+
+    private static Evidence evidence(ReadContext ctx, TextLines lines, String t) {
+        return new Evidence(ctx.source(), lines.lineNumber(), t.length() > 300 ? t.substring(0, 300) : t);
     }
 
     private static boolean isHostnameCommand(String cmd) {
@@ -132,7 +155,9 @@ abstract class HostEvidenceReader implements FormatReader {
                 out.add(parent);
             }
         }
-        if (!stem.isEmpty() && NAME.matcher(stem).matches() && !COMMAND_WORDS.contains(stem.toLowerCase(Locale.ROOT))) {
+        String lower = stem.toLowerCase(Locale.ROOT);
+        if (!stem.isEmpty() && NAME.matcher(stem).matches() && !COMMAND_WORDS.contains(lower)
+                && !lower.startsWith("eadm")) { // eadm-stat-erdma_0.txt names the command and device, not the host
             out.add(stem);
         }
         return out;

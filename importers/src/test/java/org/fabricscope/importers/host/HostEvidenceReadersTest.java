@@ -1,6 +1,7 @@
 package org.fabricscope.importers.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,7 +51,8 @@ class HostEvidenceReadersTest {
             Map.entry("ls-dev-infiniband-group.txt", DevInfinibandReader.ID), Map.entry("ip-addr.txt", IpAddrReader.ID),
             Map.entry("ip-o-addr.txt", IpAddrReader.ID), Map.entry("ip-o-link.txt", IpAddrReader.ID),
             Map.entry("df-shm.txt", DfShmReader.ID), Map.entry("env-worker-1.txt", PodEnvReader.ID),
-            Map.entry("lspci-vv.txt", LspciReader.ID));
+            Map.entry("lspci-vv.txt", LspciReader.ID), Map.entry("eadm-stat-l.txt", EadmStatReader.ID),
+            Map.entry("eadm-stat-missing.txt", EadmStatReader.ID), Map.entry("eadm-stat-counters.txt", EadmStatReader.ID));
 
     /** The facts of a model's host evidence, one per line, as the golden files hold them. */
     static String render(FabricModel m) {
@@ -85,6 +87,11 @@ class HostEvidenceReadersTest {
                     .append(" degraded=").append(l.degraded()).append(" gpuOrNic=").append(l.gpuOrNic()).append(" @")
                     .append(at(l.evidence())).append('\n'));
             h.env().values().forEach(e -> sb.append("  env ").append(e.name()).append('=').append(e.value()).append('\n'));
+            h.erdma().forEach(e -> sb.append("  erdma ").append(e.device().isEmpty() ? "-" : e.device()).append(" present=")
+                    .append(e.present()).append(" samples=").append(e.samples()).append(" busy=").append(e.busy())
+                    .append(" peakRx=").append(e.peakRxMiBps()).append("MiB/s,").append(e.peakRxPps()).append("p/s peakTx=")
+                    .append(e.peakTxMiBps()).append("MiB/s,").append(e.peakTxPps()).append("p/s counters=").append(e.counters())
+                    .append(" message=").append(e.message()).append(" @").append(at(e.evidence())).append('\n'));
         }
         return sb.toString();
     }
@@ -185,6 +192,39 @@ class HostEvidenceReadersTest {
     }
 
     @Test
+    void eadmStatGivesTheDeviceItsTrafficOrItsAbsence() throws IOException {
+        HostEvidence live = TestSupport.importTexts("x/eadm.txt", read("eadm-stat-l.txt")).model().hostEvidence("gpu-a17");
+        assertNotNull(live, "the prompt names the host");
+        var e = live.erdma().get(0);
+        assertEquals("erdma_0", e.device(), "the device is the command's -d");
+        assertTrue(e.present() && e.passesTraffic());
+        assertEquals(3, e.samples());
+        assertEquals(2, e.busy(), "the 0 p/s sample is idle");
+        assertEquals(914.89, e.peakRxMiBps(), 1e-9);
+        assertEquals(1280.0, e.peakTxMiBps(), 1e-9, "1.25 GiB/s in MiB/s");
+        assertEquals(210004, e.peakTxPps());
+        assertEquals(2, e.evidence().line(), "the busiest sample (most packets) is the evidence");
+        HostEvidence idle = TestSupport.importTexts("node-c/eadm-stat-erdma_2.txt",
+                "rx (download): 0.00 MiB/s 0 p/s; tx (upload):0.00 MiB/s 0 p/s\n").model().hostEvidence("node-c");
+        assertEquals("erdma_2", idle.erdma().get(0).device(), "without a prompt the file's name names the device");
+        assertFalse(idle.erdma().get(0).passesTraffic());
+        assertTrue(idle.erdma().get(0).summary().contains("idle: no packets in 1 sample(s)"), idle.erdma().get(0).summary());
+        HostEvidence missing = TestSupport.importTexts("gpu-b02/eadm.txt", read("eadm-stat-missing.txt")).model()
+                .hostEvidence("gpu-b02");
+        assertFalse(missing.erdma().get(0).present());
+        assertEquals("erdma_1", missing.erdma().get(0).device());
+        assertEquals("eadm: erdma_1: No such device", missing.erdma().get(0).message());
+        HostEvidence counters = TestSupport.importTexts("gpu-a17/eadm-stat.txt", read("eadm-stat-counters.txt")).model()
+                .hostEvidence("gpu-a17");
+        assertEquals(Map.of("connect_failed_cnt", 1L), counters.erdma().get(0).failures());
+        assertEquals("", counters.erdma().get(0).device(), "no -d and no device in the name: eadm's default device");
+        // a prompt that ran something else, followed by text, is not eadm's
+        assertNull(FormatRegistry.standard().detect(Head.of("$ uptime\n 10:00 up 3 days\n")));
+        // one erdma-looking counter is too little to claim a file
+        assertNull(FormatRegistry.standard().detect(Head.of("connect_failed_cnt: 1\nfoo: 2\n")));
+    }
+
+    @Test
     void detectionIsNotStolenFromOtherFormatsNorByThem() {
         // Name=value lines without an NCCL or torchrun variable stay error_thresholds / unknown
         assertEquals("error-thresholds", FormatRegistry.standard().detect(Head.of("SymbolErrorCounter=10\nLinkDownedCounter=5\n")).id());
@@ -213,7 +253,10 @@ class HostEvidenceReadersTest {
                 "1: eth0: <UP> mtu 1500 state UP\n    inet\n    inet 10.0.0.1/8\n9999999999: x",
                 "Filesystem      Size  Used Avail Use% Mounted on\nshm 99999999999999999999E 0 0 0% /dev/shm\n",
                 "NCCL_X=1\nWORLD_SIZE=" + "9".repeat(10_000) + "\n",
-                "3b:00.0 Infiniband controller: x\n\tSubsystem: y\n\t\tLnkCap:\tSpeed 99999GT/s, Width x999\n\t\tLnkSta:\tSpeed .GT/s"));
+                "3b:00.0 Infiniband controller: x\n\tSubsystem: y\n\t\tLnkCap:\tSpeed 99999GT/s, Width x999\n\t\tLnkSta:\tSpeed .GT/s",
+                "$ eadm stat -d erdma_0 -l\nrx (download): 999999999999.999999 TiB/s 999999999999999999 p/s; tx (upload):1e9 MiB/s 1 p/s\n"
+                        + "rx (download): 1.0 MiB/s 99999999999999999999 p/s; tx (upload):0 B/s 0 p/s\nconnect_failed_cnt 99999999999999999999\n",
+                "$ eadm stat -d\nrx (download): . MiB/s p/s; tx"));
         Random rnd = new Random(11);
         for (String base : List.copyOf(hostile)) {
             StringBuilder sb = new StringBuilder(base);
@@ -228,6 +271,8 @@ class HostEvidenceReadersTest {
             for (HostEvidence e : r.model().hostEvidence().values()) {
                 e.hcaPorts().forEach(p -> assertTrue(p.port() >= 0 && p.lid() <= 0xffff, p.toString()));
                 e.gids().forEach(g -> assertEquals(39, g.gid().length(), g.toString()));
+                e.erdma().forEach(x -> assertTrue(Double.isFinite(x.peakRxMiBps()) && x.peakRxMiBps() >= 0 && x.peakRxPps() >= 0
+                        && x.busy() <= x.samples(), x.toString()));
             }
         }
     }

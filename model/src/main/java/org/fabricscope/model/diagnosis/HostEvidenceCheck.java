@@ -16,6 +16,7 @@ import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.evidence.EnvVar;
+import org.fabricscope.model.evidence.ErdmaStat;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidence;
 import org.fabricscope.model.evidence.NetInterface;
@@ -30,7 +31,8 @@ import org.fabricscope.model.training.Rank;
  * (ibstat / ibv_devinfo / ibstatus: Down with Polling, Disabled or Sleep), and
  * {@code socket-interface-missing}, NCCL finding no socket interface to bootstrap on (the interface
  * NCCL_SOCKET_IFNAME names is not in the pod), with the value set and the interfaces the pod has
- * where {@code ip addr} shows them.
+ * where {@code ip addr} shows them; and {@code erdma-device-missing}, {@code eadm stat} printing no
+ * statistics for the eRDMA device it was asked about.
  */
 public final class HostEvidenceCheck implements FabricCheck {
     static final FindingSpec PORT_DOWN = new FindingSpec("hca-port-down", Layer.HOST, Severity.WARNING,
@@ -42,9 +44,15 @@ public final class HostEvidenceCheck implements FabricCheck {
                     + "NCCL_SOCKET_IFNAME names an interface the pod does not have",
             "NCCL bootstrap and NET/Socket warnings; seeds 002, 003 (NCCL_SOCKET_IFNAME)");
 
+    static final FindingSpec ERDMA_MISSING = new FindingSpec("erdma-device-missing", Layer.HOST, Severity.WARNING,
+            "eadm stat on a host printed no statistics for the eRDMA device it was asked about (erdma_0): no elastic RDMA "
+                    + "interface is attached, or the erdma driver is not loaded",
+            "seed 000 (ACK/Arena eRDMA guide: eadm stat -d erdma_0 -l; FAQ: the node does not support eRDMA); "
+                    + "Alibaba Cloud eadm and ERI documentation");
+
     @Override
     public List<FindingSpec> findings() {
-        return List.of(PORT_DOWN, SOCKET_MISSING);
+        return List.of(PORT_DOWN, SOCKET_MISSING, ERDMA_MISSING);
     }
 
     @Override
@@ -53,6 +61,7 @@ public final class HostEvidenceCheck implements FabricCheck {
         List<Finding> out = new ArrayList<>();
         portsDown(model, out);
         socketMissing(model, out);
+        erdmaMissing(model, out);
         return out;
     }
 
@@ -79,6 +88,29 @@ public final class HostEvidenceCheck implements FabricCheck {
                         HostEvidenceFindings.portLabel(h, p) + " is Down (" + phys + "): no physical link" + cabled,
                         List.of(HostEvidenceFindings.nic(h, p)), p.evidence() == null ? List.of() : List.of(p.evidence()),
                         remedies));
+            }
+        }
+    }
+
+    private static void erdmaMissing(FabricModel model, List<Finding> out) {
+        for (HostEvidence h : model.hostEvidence().values()) {
+            for (ErdmaStat e : h.erdma()) {
+                if (e.present()) {
+                    continue;
+                }
+                String dev = e.device().isEmpty() ? "erdma_0" : e.device();
+                Subject subject = e.device().isEmpty() ? new Subject.HostRef(h.host(), h.host())
+                        : new Subject.NicRef(h.host(), e.device(), h.host() + " " + e.device());
+                out.add(new Finding(ERDMA_MISSING.id(), Severity.WARNING, h.host() + ": " + e.summary()
+                        + ": the host has no working eRDMA device", List.of(subject),
+                        e.evidence() == null ? List.of() : List.of(e.evidence()),
+                        List.of("On " + h.host() + ": ibv_devinfo should list " + dev + " (transport iWARP, state PORT_ACTIVE); "
+                                        + "lsmod | grep erdma shows whether the erdma driver is loaded (modprobe erdma loads it).",
+                                "Check that an elastic RDMA interface (ERI) is attached to the instance: in the ECS console the ENI "
+                                        + "type reads flexible RDMA interface (DescribeNetworkInterfaceAttribute: "
+                                        + "NetworkInterfaceTrafficMode HighPerformance); only instance types with eRDMA support one.",
+                                "Install the eRDMA software stack (the image option Auto-install eRDMA Software Stack, or "
+                                        + "Alibaba's erdma installer), then run eadm stat -d " + dev + " -l again.")));
             }
         }
     }

@@ -7,12 +7,12 @@ import java.util.Optional;
 /**
  * What commands run on one host (or in one pod) said about it: the HCA ports as the host sees them,
  * the GID tables, the locked-memory limit, the {@code /dev/infiniband} files, the network interfaces,
- * {@code /dev/shm}, the environment and the PCIe links ({@code lspci -vv}). Immutable; built by {@link HostEvidenceBuilder}. Lists are in
+ * {@code /dev/shm}, the environment, the PCIe links ({@code lspci -vv}) and the eRDMA devices ({@code eadm stat}). Immutable; built by {@link HostEvidenceBuilder}. Lists are in
  * the order read; each record carries the input line it came from.
  */
 public record HostEvidence(String host, List<HcaPortStatus> hcaPorts, List<GidEntry> gids, MemlockLimit memlock,
                            List<DeviceFile> deviceFiles, List<NetInterface> interfaces, ShmMount shm,
-                           Map<String, EnvVar> env, List<PciLink> pciLinks, List<String> sources) {
+                           Map<String, EnvVar> env, List<PciLink> pciLinks, List<String> sources, List<ErdmaStat> erdma) {
     public HostEvidence {
         hcaPorts = List.copyOf(hcaPorts);
         gids = List.copyOf(gids);
@@ -21,6 +21,7 @@ public record HostEvidence(String host, List<HcaPortStatus> hcaPorts, List<GidEn
         env = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
         pciLinks = List.copyOf(pciLinks);
         sources = List.copyOf(sources);
+        erdma = List.copyOf(erdma);
     }
 
     /** The port as this host reports it, if it does. */

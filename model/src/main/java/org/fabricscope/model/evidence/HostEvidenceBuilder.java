@@ -41,6 +41,7 @@ public final class HostEvidenceBuilder {
         private final List<NetInterface> ifaces = new ArrayList<>();
         private final List<EnvVar> env = new ArrayList<>();
         private final List<PciLink> pci = new ArrayList<>();
+        private final List<ErdmaStat> erdma = new ArrayList<>();
         private MemlockLimit memlock;
         private ShmMount shm;
 
@@ -102,9 +103,15 @@ public final class HostEvidenceBuilder {
             return this;
         }
 
+        /** An eRDMA device as {@code eadm stat} showed it. */
+        public Draft erdma(ErdmaStat e) {
+            erdma.add(e);
+            return this;
+        }
+
         boolean isEmpty() {
             return ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty() && pci.isEmpty()
-                    && memlock == null && shm == null;
+                    && erdma.isEmpty() && memlock == null && shm == null;
         }
     }
 
@@ -151,6 +158,7 @@ public final class HostEvidenceBuilder {
         final Map<String, NetInterface> ifaces = new LinkedHashMap<>();
         final Map<String, EnvVar> env = new LinkedHashMap<>();
         final Map<String, PciLink> pci = new LinkedHashMap<>();
+        final Map<String, ErdmaStat> erdma = new LinkedHashMap<>();
         final LinkedHashSet<String> sources = new LinkedHashSet<>();
         MemlockLimit memlock;
         ShmMount shm;
@@ -167,6 +175,7 @@ public final class HostEvidenceBuilder {
             d.ifaces.forEach(i -> ifaces.merge(i.name(), i, NetInterface::merge));
             d.env.forEach(e -> env.put(e.name(), e));
             d.pci.forEach(l -> pci.put(l.busId(), l));
+            d.erdma.forEach(e -> erdma.put(e.device(), e)); // a later file about the same device is the newer look
             if (d.memlock != null) {
                 memlock = d.memlock;
             }
@@ -177,7 +186,8 @@ public final class HostEvidenceBuilder {
 
         HostEvidence build() {
             return new HostEvidence(host, new ArrayList<>(ports.values()), new ArrayList<>(gids.values()), memlock,
-                    new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(pci.values()), new ArrayList<>(sources));
+                    new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(pci.values()), new ArrayList<>(sources),
+                    new ArrayList<>(erdma.values()));
         }
     }
 }

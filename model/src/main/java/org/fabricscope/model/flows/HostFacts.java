@@ -10,6 +10,7 @@ import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.evidence.DeviceFile;
 import org.fabricscope.model.evidence.EnvVar;
+import org.fabricscope.model.evidence.ErdmaStat;
 import org.fabricscope.model.evidence.GidEntry;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidence;
@@ -18,8 +19,8 @@ import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.training.Rank;
 
 /**
- * The facts host evidence answers (ibstat / ibv_devinfo port states, ls -l /dev/infiniband, ulimit -l,
- * the GID table): the manual steps that ask them answer themselves once those outputs are loaded.
+ * The facts host evidence answers (ibstat / ibv_devinfo port states, eadm stat, ls -l /dev/infiniband,
+ * ulimit -l, the GID table): the manual steps that ask them answer themselves once those outputs are loaded.
  */
 final class HostFacts {
     private HostFacts() {
@@ -44,11 +45,14 @@ final class HostFacts {
         return out.with("node", n != null ? n.name() : host);
     }
 
-    /** From the hosts' own port states, or null when no host evidence gives one (the fabric dump answers then). */
+    /**
+     * From the hosts' own port states; else from eadm stat (an eRDMA device that is missing is not active,
+     * one that passes traffic is); or null when no host evidence tells (the fabric dump answers then).
+     */
     static Answer hcaPortsActive(FlowContext c) {
         List<HostEvidence> hosts = relevant(c).stream().filter(h -> !h.hcaPorts().isEmpty()).toList();
-        if (hosts.isEmpty()) {
-            return null;
+        if (hosts.isEmpty() || hosts.stream().allMatch(h -> h.hcaPorts().stream().allMatch(p -> p.state() == PortState.UNKNOWN))) {
+            return erdmaActive(c);
         }
         List<Evidence> good = new ArrayList<>();
         HostEvidence badHost = null;
@@ -97,6 +101,73 @@ final class HostFacts {
                 + bad.state().name() + " (physical " + bad.physState().name() + "), not Active"
                 + (nBad > 1 ? " (and " + (nBad - 1) + " more)" : ""), ev, subjects, Map.of("hca", bad.device(), "hca-port", String.valueOf(bad.port())));
         return placed(c, a, badHost.host());
+    }
+
+    /** eadm stat's view for hca-ports-active: no when a device is missing, yes when every device read passes traffic. */
+    private static Answer erdmaActive(FlowContext c) {
+        List<Evidence> ev = new ArrayList<>();
+        int n = 0;
+        for (HostEvidence h : relevant(c)) {
+            for (ErdmaStat e : h.erdma()) {
+                if (!e.present()) {
+                    return placed(c, new Answer(Verdict.NO, h.host() + ": " + e.summary() + ": the device is missing, so no port "
+                            + "of it can be active", List.of(e.evidence()), List.of(erdmaSubject(h, e)),
+                            e.device().isEmpty() ? Map.of() : Map.of("hca", e.device())), h.host());
+                }
+                if (!e.passesTraffic()) {
+                    return null; // present but idle: eadm does not print the port state, ibv_devinfo must tell
+                }
+                n++;
+                if (e.evidence() != null) {
+                    ev.add(e.evidence());
+                }
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        return new Answer(Verdict.YES, n + " eRDMA device(s) pass traffic (eadm stat -l), so their ports are active", ev,
+                List.of(), Map.of());
+    }
+
+    private static Subject erdmaSubject(HostEvidence h, ErdmaStat e) {
+        return e.device().isEmpty() ? new Subject.HostRef(h.host(), h.host())
+                : new Subject.NicRef(h.host(), e.device(), h.host() + " " + e.device());
+    }
+
+    /**
+     * Whether the job's nodes have their eRDMA device: eadm stat printed its statistics (or ibstat /
+     * ibv_devinfo list an erdma_* port); no when eadm printed none for the device it was asked about.
+     */
+    static Answer erdmaDevicePresent(FlowContext c, FactCall call) {
+        List<String> seen = new ArrayList<>();
+        List<Evidence> ev = new ArrayList<>();
+        for (HostEvidence h : relevant(c)) {
+            for (ErdmaStat e : h.erdma()) {
+                if (!e.present()) {
+                    return placed(c, new Answer(Verdict.NO, h.host() + ": " + e.summary(), List.of(e.evidence()),
+                            List.of(erdmaSubject(h, e)), e.device().isEmpty() ? Map.of() : Map.of("hca", e.device())), h.host());
+                }
+                seen.add(h.host() + ": " + e.summary());
+                if (e.evidence() != null) {
+                    ev.add(e.evidence());
+                }
+            }
+            for (HcaPortStatus p : h.hcaPorts()) {
+                if (p.device().startsWith("erdma") && h.erdma().stream().noneMatch(e -> e.device().equals(p.device()))) {
+                    seen.add(h.host() + ": " + p.label() + " listed, " + p.state().name());
+                    if (p.evidence() != null) {
+                        ev.add(p.evidence());
+                    }
+                }
+            }
+        }
+        if (seen.isEmpty()) {
+            return Answer.unknown("no eadm stat (or ibv_devinfo) output of the job's nodes was loaded "
+                    + "(on the node: eadm stat -d erdma_0 -l)");
+        }
+        return new Answer(Verdict.YES, String.join("; ", seen.size() > 4 ? seen.subList(0, 4) : seen)
+                + (seen.size() > 4 ? " (and " + (seen.size() - 4) + " more)" : ""), ev, List.of(), Map.of());
     }
 
     static Answer uverbsAccessible(FlowContext c, FactCall call) {

@@ -107,11 +107,16 @@ final class StandardFacts {
                                 optional("scope", Type.STRING, "a prefix (e.g. ecs.): types outside it answer unknown")),
                         "kubectl get nodes -o json (labels)", StandardFacts::instanceTypeIn),
                 new Fact("hca-ports-active", "The RDMA ports of the job's hosts are Active (PORT_ACTIVE).", List.of(),
-                        "ibstat, ibstatus or ibv_devinfo on the hosts; else iblinkinfo or ibnetdiscover with port states",
+                        "ibstat, ibstatus or ibv_devinfo on the hosts; else eadm stat (an eRDMA device missing, or passing "
+                                + "traffic); else iblinkinfo or ibnetdiscover with port states",
                         (c, call) -> {
                             Answer a = HostFacts.hcaPortsActive(c);
                             return a != null ? a : hcaPortsActive(c, call);
                         }),
+                new Fact("erdma-device-present", "The job's nodes have their Alibaba Cloud eRDMA device: eadm stat "
+                        + "printed its statistics (with its traffic), or ibstat / ibv_devinfo list an erdma_* port.", List.of(),
+                        "eadm stat -d erdma_0 -l (or eadm stat -d erdma_0) on the nodes; no when eadm printed no statistics "
+                                + "for the device", HostFacts::erdmaDevicePresent),
                 new Fact("uverbs-accessible", "The job's user can open /dev/infiniband/uverbs* (in the rdma group).",
                         List.of(), "ls -l /dev/infiniband (mode and group of uverbs*); no when an rdma-permission finding "
                                 + "shows errno 13", HostFacts::uverbsAccessible),

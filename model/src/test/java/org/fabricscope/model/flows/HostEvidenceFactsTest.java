@@ -19,6 +19,7 @@ import org.fabricscope.model.diagnosis.Diagnosis;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.evidence.DeviceFile;
 import org.fabricscope.model.evidence.EnvVar;
+import org.fabricscope.model.evidence.ErdmaStat;
 import org.fabricscope.model.evidence.GidEntry;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
@@ -81,6 +82,42 @@ class HostEvidenceFactsTest {
                 "hca-ports-active");
         assertEquals(Verdict.NO, no.verdict());
         assertTrue(no.detail().contains("gpu-a17 mlx5_3 port 1 is INIT"), no.detail());
+    }
+
+    static ErdmaStat erdma(String dev, long pps) {
+        return new ErdmaStat(dev, true, 1, pps > 0 ? 1 : 0, pps / 200.0, pps / 200.0, pps, pps, Map.of(), "", E);
+    }
+
+    @Test
+    void eadmStatAnswersWhetherTheErdmaDeviceIsThereAndItsPortActive() {
+        FlowContext none = context(model(d -> d.memlock(new MemlockLimit(true, -1, E))));
+        assertEquals(Verdict.UNKNOWN, ask(none, "erdma-device-present").verdict(), "no eadm output: unknown");
+        FlowContext busy = context(model(d -> d.erdma(erdma("erdma_0", 150423))));
+        Answer present = ask(busy, "erdma-device-present");
+        assertEquals(Verdict.YES, present.verdict());
+        assertTrue(present.detail().contains("gpu-a17: erdma_0 present, passing traffic"), present.detail());
+        Answer active = ask(busy, "hca-ports-active");
+        assertEquals(Verdict.YES, active.verdict(), "traffic through the device: its port is active");
+        assertTrue(active.detail().contains("pass traffic (eadm stat -l)"), active.detail());
+        FlowContext idle = context(model(d -> d.erdma(erdma("erdma_0", 0))));
+        assertEquals(Verdict.YES, ask(idle, "erdma-device-present").verdict());
+        assertTrue(ask(idle, "erdma-device-present").detail().contains("idle"));
+        assertEquals(Verdict.UNKNOWN, ask(idle, "hca-ports-active").verdict(), "an idle device says nothing of its port state");
+        FlowContext missing = context(model(d -> d.erdma(new ErdmaStat("erdma_1", false, 0, 0, 0, 0, 0, 0, Map.of(),
+                "eadm: erdma_1: No such device", E))));
+        Answer absent = ask(missing, "erdma-device-present");
+        assertEquals(Verdict.NO, absent.verdict());
+        assertTrue(absent.detail().contains("erdma_1: eadm stat printed no statistics"), absent.detail());
+        assertEquals(Verdict.NO, ask(missing, "hca-ports-active").verdict());
+        List<Finding> fs = missing.findings("erdma-device-missing");
+        assertEquals(1, fs.size());
+        assertEquals(Severity.WARNING, fs.get(0).severity());
+        assertTrue(fs.get(0).remedies().get(0).contains("ibv_devinfo should list erdma_1"), fs.get(0).remedies().toString());
+        assertTrue(busy.findings("erdma-device-missing").isEmpty());
+        // the no-rdma-device flow applies on that finding and concludes at its eadm step
+        FlowResult r = walk(missing, "no-rdma-device");
+        assertEquals(Verdict.NO, step(r, "erdma-device").answer().verdict());
+        assertEquals("erdma-device-absent", r.conclusion().id());
     }
 
     @Test
