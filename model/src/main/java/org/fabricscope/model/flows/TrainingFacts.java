@@ -1,0 +1,295 @@
+package org.fabricscope.model.flows;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.flows.FlowContext.Failure;
+import org.fabricscope.model.flows.FlowContext.Lag;
+import org.fabricscope.model.k8s.K8sEvent;
+import org.fabricscope.model.k8s.K8sPod;
+import org.fabricscope.model.training.ChannelLink;
+import org.fabricscope.model.training.NcclEvent;
+import org.fabricscope.model.training.Rank;
+import org.fabricscope.model.training.Transport;
+
+/**
+ * The facts NCCL and PyTorch logs answer: the transport NCCL chose per channel, how many nodes the
+ * ranks span, the NCCL version, NET/IB finding no device, RoCE in use, NCCL errors raised; and the
+ * failures torchrun and the pods report (which rank died first, of what signal, out of memory).
+ * Registered by {@link StandardFacts}.
+ */
+final class TrainingFacts {
+    private TrainingFacts() {
+    }
+
+    private static boolean matches(Transport t, String wanted) {
+        return switch (wanted) {
+            case "network" -> t.isNetwork();
+            case "local" -> t == Transport.P2P || t == Transport.SHM;
+            case "NET/IB" -> t == Transport.NET_IB || t == Transport.NET_IB_GDR;
+            default -> t.label().equals(wanted);
+        };
+    }
+
+    private static String label(Transport t) {
+        return t == Transport.NET_IB_GDR ? "NET/IB/GDRDMA" : t.label();
+    }
+
+    static Answer transportUsed(FlowContext c, FactCall call) {
+        String wanted = call.string("transport");
+        List<ChannelLink> channels = c.log().channels();
+        String whose = "";
+        if ("lagging-rank".equals(call.string("of", "all"))) {
+            Lag lag = c.lag();
+            if (lag == null) {
+                return Answer.unknown("no nccl-timeout finding names a lagging rank");
+            }
+            if (lag.rank() == null) {
+                return Answer.unknown("rank " + lag.worldRank() + " printed no NCCL Init line, so its channels are unknown");
+            }
+            Rank r = lag.rank();
+            channels = channels.stream().filter(x -> x.commId().equals(r.commId())
+                    && (x.fromRank() == r.rank() || x.toRank() == r.rank())).toList();
+            whose = "rank " + lag.worldRank() + "'s ";
+        }
+        if (channels.isEmpty()) {
+            return Answer.unknown("no NCCL channel lines for " + (whose.isEmpty() ? "the job" : whose.replace("'s ", ""))
+                    + " (Channel NN : a[x] -> b[y] via ...; NCCL_DEBUG=INFO prints them)");
+        }
+        Map<String, Integer> byTransport = new TreeMap<>();
+        channels.forEach(x -> byTransport.merge(label(x.transport()), 1, Integer::sum));
+        List<ChannelLink> hit = channels.stream().filter(x -> matches(x.transport(), wanted)).toList();
+        String counts = byTransport.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                .reduce((a, b) -> a + ", " + b).orElse("");
+        if (hit.isEmpty()) {
+            return new Answer(Verdict.NO, (whose.isEmpty() ? "the channels" : whose + "channels") + " use no " + wanted + " (" + counts + ")",
+                    List.of(channels.get(0).evidence()), List.of(), Map.of());
+        }
+        ChannelLink first = hit.get(0);
+        List<Subject> subjects = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (ChannelLink x : hit) {
+            String key = x.commId() + "/" + Math.min(x.fromRank(), x.toRank()) + "/" + Math.max(x.fromRank(), x.toRank());
+            if (seen.add(key)) {
+                subjects.add(new Subject.RankRef(x.commId(), x.fromRank(), "", "rank " + x.fromRank() + " -> "
+                        + x.toRank() + " via " + x.via()));
+            }
+        }
+        return new Answer(Verdict.YES, whose + hit.size() + " channel line(s) use " + wanted + ", e.g. rank "
+                + first.fromRank() + " -> " + first.toRank() + " via " + first.via() + " (all: " + counts + ")",
+                hit.stream().map(ChannelLink::evidence).toList(), subjects, Map.of());
+    }
+
+    static Answer multiNode(FlowContext c, FactCall call) {
+        List<Rank> ranks = c.log().ranks();
+        Set<String> hosts = new LinkedHashSet<>();
+        int nNodes = -1;
+        for (Rank r : ranks) {
+            hosts.add(r.host());
+            nNodes = Math.max(nNodes, r.nNodes());
+        }
+        if (hosts.size() > 1 || nNodes > 1) {
+            return new Answer(Verdict.YES, ranks.size() + " rank line(s) on " + Math.max(hosts.size(), nNodes)
+                    + " nodes: " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
+        }
+        // the pods count too: the logs of only some of them may have been loaded
+        Set<String> nodes = new LinkedHashSet<>();
+        for (K8sPod p : c.trainingPods()) {
+            if (p.node() != null) {
+                nodes.add(p.node());
+            }
+        }
+        if (nodes.size() > 1) {
+            return Answer.yes("training pods run on " + nodes.size() + " nodes: " + String.join(", ", nodes));
+        }
+        if (!ranks.isEmpty()) {
+            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next(),
+                    List.of(ranks.get(0).evidence()), List.of(), Map.of());
+        }
+        if (nodes.size() == 1) {
+            return Answer.no("the training pods run on one node, " + nodes.iterator().next());
+        }
+        int replicas = c.model().jobs().stream().mapToInt(j -> j.replicas().stream().mapToInt(r -> r.count()).sum()).max().orElse(0);
+        if (replicas > 1) {
+            return Answer.yes("the job manifest asks for " + replicas + " pods");
+        }
+        if (c.trainingPods().size() > 1) {
+            return Answer.yes(c.trainingPods().size() + " training pods");
+        }
+        return Answer.unknown("no NCCL log and no training pod was loaded");
+    }
+
+    private static int compareVersions(String a, String b) {
+        String[] x = a.split("[.+\\-]");
+        String[] y = b.split("[.+\\-]");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int p = i < x.length ? FlowContext.intOf(x[i], 0) : 0;
+            int q = i < y.length ? FlowContext.intOf(y[i], 0) : 0;
+            if (p != q) {
+                return Integer.compare(p, q);
+            }
+        }
+        return 0;
+    }
+
+    static Answer ncclVersionAtLeast(FlowContext c, FactCall call) {
+        String want = call.string("version");
+        List<Rank> low = new ArrayList<>();
+        Rank any = null;
+        for (Rank r : c.log().ranks()) {
+            if (r.ncclVersion() == null) {
+                continue;
+            }
+            any = any == null ? r : any;
+            if (compareVersions(r.ncclVersion(), want) < 0 && low.stream().noneMatch(x -> x.ncclVersion().equals(r.ncclVersion()))) {
+                low.add(r);
+            }
+        }
+        if (any == null) {
+            return Answer.unknown("no NCCL version in the logs (NCCL_DEBUG=INFO prints NCCL version x.y.z)");
+        }
+        if (low.isEmpty()) {
+            return new Answer(Verdict.YES, "NCCL " + String.join(", ", c.log().ncclVersions()) + " >= " + want,
+                    List.of(any.evidence()), List.of(), Map.of("nccl-version", any.ncclVersion()));
+        }
+        Rank r = low.get(0);
+        return new Answer(Verdict.NO, r.process() + " runs NCCL " + r.ncclVersion() + ", older than " + want,
+                low.stream().map(Rank::evidence).toList(), low.stream().map(TrainingFacts::rankRef).toList(),
+                Map.of("nccl-version", r.ncclVersion(), "host", r.host()));
+    }
+
+    static Subject rankRef(Rank r) {
+        return new Subject.RankRef(r.commId(), r.rank(), r.host(), r.process() + " rank " + r.rank());
+    }
+
+    static Answer ibNoDeviceFound(FlowContext c, FactCall call) {
+        List<Rank> ranks = c.log().ranks();
+        if (ranks.isEmpty()) {
+            return Answer.unknown("no NCCL log was loaded");
+        }
+        Map<String, Rank> byProcess = new LinkedHashMap<>();
+        ranks.stream().filter(r -> r.noIbDevice() && r.rdmaDevices().isEmpty()).forEach(r -> byProcess.putIfAbsent(r.process(), r));
+        if (byProcess.isEmpty()) {
+            return Answer.no("every rank that logged its network uses an RDMA device or did not report NET/IB : No device found");
+        }
+        Rank r = byProcess.values().iterator().next();
+        return new Answer(Verdict.YES, byProcess.size() + " process(es) logged NET/IB : No device found, e.g. " + r.process(),
+                byProcess.values().stream().map(Rank::evidence).toList(),
+                byProcess.values().stream().map(TrainingFacts::rankRef).toList(), Map.of("host", r.host()));
+    }
+
+    static Answer roceInUse(FlowContext c, FactCall call) {
+        Rank ib = null;
+        for (Rank r : c.log().ranks()) {
+            for (String d : r.rdmaDevices()) {
+                if (d.endsWith("/RoCE") || d.startsWith("erdma")) {
+                    return new Answer(Verdict.YES, r.process() + " uses " + d, List.of(r.evidence()), List.of(rankRef(r)),
+                            Map.of("hca", FlowContext.device(d)));
+                }
+                ib = ib == null ? r : ib;
+            }
+        }
+        if (ib != null) {
+            return new Answer(Verdict.NO, ib.process() + " uses " + String.join(" ", ib.rdmaDevices()) + ": InfiniBand, not RoCE",
+                    List.of(ib.evidence()), List.of(), Map.of());
+        }
+        return Answer.unknown("no rank logged the RDMA devices it uses (NET/IB : Using [0]dev:port/RoCE)");
+    }
+
+    static Answer ncclErrorRaised(FlowContext c, FactCall call) {
+        if (c.log().isEmpty()) {
+            return Answer.unknown("no NCCL or PyTorch log was loaded");
+        }
+        for (NcclEvent e : c.log().events()) {
+            if (e.kind() != NcclEvent.Kind.NCCL_ERROR) {
+                continue;
+            }
+            String error = e.field("error") == null ? e.message() : e.field("error");
+            if (error.contains("aborted") || error.contains("Watchdog caught")) {
+                continue; // the communicator was torn down after a timeout: a consequence, not a cause
+            }
+            String last = e.field("lastError");
+            return new Answer(Verdict.YES, "NCCL error: " + error + (last == null ? "" : " (last error: " + last + ")"),
+                    List.of(e.evidence()), List.of(), Map.of());
+        }
+        return Answer.no("no NCCL error raised other than communicators aborted after a timeout");
+    }
+
+    // ---------------------------------------------------------------- failures
+
+    static Answer rankFailed(FlowContext c, FactCall call) {
+        List<Failure> fs = c.failures();
+        if (fs.isEmpty()) {
+            if (c.log().isEmpty() && c.trainingPods().isEmpty()) {
+                return Answer.unknown("no torchrun output and no training pod was loaded");
+            }
+            return Answer.no("no failed rank: torchrun reported no failure and no training pod is Failed");
+        }
+        Failure f = fs.get(0);
+        StringBuilder d = new StringBuilder(f.who()).append(' ').append(f.exitCode().isEmpty() ? "failed" : "failed with " + f.how());
+        if (f.rootCause()) {
+            d.append(", torchrun's root cause");
+        }
+        if (fs.size() > 1) {
+            d.append("; ").append(fs.size()).append(" failures in all");
+        }
+        Answer a = new Answer(Verdict.YES, d.toString(), fs.stream().map(Failure::evidence).toList(),
+                fs.stream().map(Failure::subject).toList(), Map.of());
+        a = a.with("rank", f.rank() >= 0 ? String.valueOf(f.rank()) : null).with("exit", f.exitCode().isEmpty() ? null : f.how());
+        if (f.pod() != null) {
+            K8sPod p = c.podByName(f.pod());
+            if (p != null) {
+                Map<String, String> v = new LinkedHashMap<>();
+                c.putPod(v, p);
+                a = a.withValues(v);
+            }
+        } else if (!f.host().isEmpty()) {
+            a = a.with("host", f.host());
+        }
+        return a;
+    }
+
+    static Answer failureSignal(FlowContext c, FactCall call) {
+        String want = call.string("signal").toUpperCase(Locale.ROOT);
+        List<Failure> fs = c.failures();
+        if (fs.isEmpty() || fs.get(0).exitCode().isEmpty()) {
+            return Answer.unknown("no failed rank with an exit code in the inputs");
+        }
+        Failure f = fs.get(0);
+        if (f.signal().equalsIgnoreCase(want)) {
+            return new Answer(Verdict.YES, f.who() + " died of " + f.signal(), List.of(f.evidence()), List.of(f.subject()), Map.of());
+        }
+        return new Answer(Verdict.NO, f.who() + " " + f.how(), List.of(f.evidence()), List.of(f.subject()), Map.of());
+    }
+
+    static Answer oomKilled(FlowContext c, FactCall call) {
+        for (K8sEvent e : c.model().events()) {
+            if (e.reason().startsWith("OOMKill") || e.message().contains("OOMKilled")) {
+                return new Answer(Verdict.YES, e.objectName() + ": " + e.reason() + " " + e.message(), List.of(e.evidence()),
+                        List.of(), Map.of());
+            }
+        }
+        for (NcclEvent e : c.log().events()) {
+            if (e.message().contains("CUDA out of memory") || e.message().contains("OutOfMemoryError")) {
+                return new Answer(Verdict.YES, "CUDA out of memory", List.of(e.evidence()), List.of(), Map.of());
+            }
+        }
+        for (Failure f : c.failures()) {
+            if (f.exitCode().equals("137") || f.exitCode().equals("-9") || f.signal().equals("SIGKILL")) {
+                return new Answer(Verdict.YES, f.who() + " " + f.how() + ": killed with SIGKILL, as the kernel's OOM "
+                        + "killer or the kubelet does for memory", List.of(f.evidence()), List.of(f.subject()), Map.of());
+            }
+        }
+        if (c.failures().isEmpty()) {
+            return Answer.unknown("no failed rank or pod in the inputs");
+        }
+        return Answer.no("no OOMKilled event, no CUDA out of memory and no SIGKILL among the failures");
+    }
+}
