@@ -209,6 +209,17 @@ class FlowScenariosTest {
     }
 
     @Test
+    void aRankRasReportsGoneIsACrashWithoutTorchrunsReport() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-forensics-nccl-2.28.9/ras-dead");
+        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)"), outcomes(doc));
+        JsonNode c = flow(doc, "job-crashed");
+        assertEquals("no", step(c, "failed", "answer"), "no torchrun output in this capture");
+        assertTrue(step(c, "went-away", "detail").startsWith("Rank 1 (of communicators"), step(c, "went-away", "detail"));
+        assertTrue(c.get("conclusion").get("remedies").get(0).asText().startsWith("Find why rank 1 ended on vm"),
+                c.get("conclusion").get("remedies").toString());
+    }
+
+    @Test
     void railCaptureConcludesOnTheFabricAndHosts() throws IOException {
         assertEquals(Map.of(
                 "link-errors", "concluded cable-or-transceiver (link-errors)",

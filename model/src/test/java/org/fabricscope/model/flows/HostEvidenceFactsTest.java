@@ -121,6 +121,21 @@ class HostEvidenceFactsTest {
     }
 
     @Test
+    void roceGidIndexAlsoAsksForNcclIbHca() {
+        Consumer<Draft> table = d -> d
+                .gid(new GidEntry("mlx5_bond_0", 1, 3, "0000:0000:0000:0000:0000:ffff:0a00:0105", "RoCE v2", "bond0", E))
+                .env(new EnvVar("NCCL_IB_GID_INDEX", "3", E));
+        FlowResult unset = walk(context(model(table)), "roce-gid-index");
+        assertEquals(Verdict.YES, step(unset, "gid-matches").answer().verdict(), "the GID table answers the manual step");
+        assertEquals(Verdict.NO, step(unset, "ib-hca").answer().verdict());
+        assertEquals("set-ib-hca", unset.conclusion().id());
+        FlowResult set = walk(context(model(table.andThen(d -> d.env(new EnvVar("NCCL_IB_HCA", "mlx5_bond_", E))))),
+                "roce-gid-index");
+        assertEquals(Verdict.YES, step(set, "ib-hca").answer().verdict());
+        assertEquals("gid-ok", set.conclusion().id());
+    }
+
+    @Test
     void uverbsAccessibleFromTheDeviceFileModes() {
         assertEquals(Verdict.YES, ask(context(model(HostEvidenceFactsTest::healthy)), "uverbs-accessible").verdict());
         Answer closed = ask(context(model(d -> d.deviceFile(new DeviceFile("uverbs0", "crw-------", "root", "root", E)))),
