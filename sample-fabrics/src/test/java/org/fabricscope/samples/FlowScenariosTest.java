@@ -220,6 +220,19 @@ class FlowScenariosTest {
     }
 
     @Test
+    void aWrongSocketIfnameIsTheInitFailuresCause() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-failures-nccl-2.28.9/wrong-ifname");
+        assertEquals(Map.of("job-crashed", "concluded no-socket-interface (socket-interface-missing)"), outcomes(doc));
+        JsonNode c = flow(doc, "job-crashed");
+        assertEquals("yes", step(c, "failed", "answer"));
+        assertEquals("yes", step(c, "socket-ifname", "answer"));
+        assertEquals("gpu-captures/h200x2-failures-nccl-2.28.9/wrong-ifname/nccl.vm.662.log",
+                c.get("conclusion").get("evidence").get(0).get("source").asText(), "the finding's NCCL WARN line is the evidence");
+        assertTrue(c.get("conclusion").get("text").asText().contains("NCCL_SOCKET_IFNAME"), c.get("conclusion").toString());
+        assertTrue(c.get("conclusion").get("remedies").get(0).asText().contains("ip -o addr"));
+    }
+
+    @Test
     void railCaptureConcludesOnTheFabricAndHosts() throws IOException {
         assertEquals(Map.of(
                 "link-errors", "concluded cable-or-transceiver (link-errors)",
