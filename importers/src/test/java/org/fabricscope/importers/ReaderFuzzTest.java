@@ -61,13 +61,14 @@ import org.junit.jupiter.api.io.TempDir;
  * is for what a reader did not foresee, so its "internal error" diagnostic counts as a finding too);
  * every diagnostic names its file, a line inside it and says in words what is wrong (no Java class
  * names); the model builds and the checks run over it; reading the same bytes twice gives the same
- * diagnostics, model and findings. Out of memory and stack overflow are findings (Jazzer reports any
+ * diagnostics and model (and, for bundles, findings). Out of memory and stack overflow are findings (Jazzer reports any
  * {@link Throwable}); an input that takes longer than the {@link Timeout} is one as well.
  *
  * <p>{@code ./mvnw verify} replays every seed and reproducer (regression mode, in the normal test run)
  * and then fuzzes each target for a short fixed time in its own JVM (the {@code fuzz-*} surefire
- * executions in {@code importers/pom.xml}: Jazzer fuzzes one target per JVM). A longer session and what
- * to do with a finding: README, "Fuzzing".
+ * executions in {@code importers/pom.xml}: Jazzer fuzzes one target per JVM). A finding is saved as
+ * {@code ReaderFuzzTestInputs/<target>/crash-<sha1>} and replayed by every build from then on. A longer
+ * session: README, "Fuzzing".
  */
 class ReaderFuzzTest {
     /** The longest an input may take (libFuzzer's {@code -timeout} when fuzzing, JUnit's in regression). */
@@ -97,7 +98,7 @@ class ReaderFuzzTest {
         checkDiagnostics(imported.diagnostics(), content, List.of(name));
     }
 
-    /** An archive (tar, tar.gz, zip), named on its own; a tar (or any uncompressed input) also gzipped inside a folder. */
+    /** An archive (tar, tar.gz, zip) named on its own; an uncompressed input also gzipped, in a folder. */
     @FuzzTest(maxDuration = "15s")
     @Timeout(value = TIMEOUT_SECONDS, unit = TimeUnit.SECONDS)
     void bundleReader(byte[] input) throws IOException {
@@ -131,9 +132,6 @@ class ReaderFuzzTest {
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path seed : files.filter(Files::isRegularFile).sorted().toList()) {
                     byte[] input = Files.readAllBytes(seed);
-                    if (seed.getFileName().toString().startsWith("crash-")) {
-                        continue; // reproducers are damaged on purpose
-                    }
                     String head = (reader.id() + "\n");
                     assertTrue(new String(input, 0, Math.min(input.length, head.length()), StandardCharsets.ISO_8859_1)
                             .equals(head), seed + " must start with the line " + reader.id());
@@ -148,8 +146,8 @@ class ReaderFuzzTest {
             }
             assertFalse(seeds.getOrDefault(reader.id(), List.of()).isEmpty(), "no seeds for reader " + reader.id());
         }
-        try (Stream<Path> dirs = Files.list(root)) {
-            dirs.forEach(d -> assertNotNull(FormatRegistry.standard().byId(d.getFileName().toString()),
+        try (Stream<Path> dirs = Files.list(root)) { // files here are Jazzer's crash reproducers
+            dirs.filter(Files::isDirectory).forEach(d -> assertNotNull(FormatRegistry.standard().byId(d.getFileName().toString()),
                     "seed folder " + d + " names no reader"));
         }
     }
