@@ -3,6 +3,7 @@ package org.fabricscope.importers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -29,6 +30,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.FormatReader;
+import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.core.ReadContext;
@@ -155,6 +157,53 @@ class ReaderFuzzTest {
             dirs.filter(Files::isDirectory).filter(d -> !d.getFileName().toString().equals(CORPUS)).forEach(d -> assertNotNull(FormatRegistry.standard().byId(d.getFileName().toString()),
                     "seed folder " + d + " names no reader"));
         }
+    }
+
+    /** The checks can fail: a fuzz target whose assertions never fire would find nothing and say so. */
+    @Test
+    void theContractChecksCatchWhatTheyShould() {
+        byte[] in = "line one\nline two\n".getBytes(StandardCharsets.US_ASCII);
+        List<String> names = List.of("f.txt");
+        assertThrows(AssertionError.class, () -> checkDiagnostics(List.of(Diagnostic.error("f.txt", 2,
+                "internal error reading this file at line 2 (index out of range); stopped there, kept what was read before")),
+                in, names));
+        assertThrows(AssertionError.class, () -> checkDiagnostics(List.of(Diagnostic.warning("f.txt", 1,
+                "bad value: java.lang.NumberFormatException")), in, names));
+        assertThrows(AssertionError.class, () -> checkDiagnostics(List.of(Diagnostic.warning("other.txt", 1, "bad")),
+                in, names));
+        assertThrows(AssertionError.class, () -> checkDiagnostics(List.of(Diagnostic.warning("f.txt", 9, "bad")),
+                in, names));
+        // a message quoting the input's own words is no finding
+        byte[] quoting = "CA 60internal error Exception\n".getBytes(StandardCharsets.US_ASCII);
+        checkDiagnostics(List.of(Diagnostic.warning("f.txt", 1, "expected a port line; got: CA 60internal error Exception")),
+                quoting, names);
+        FormatReader throwing = new FormatReader() {
+            @Override
+            public String id() {
+                return "throwing";
+            }
+
+            @Override
+            public String label() {
+                return "a reader that throws";
+            }
+
+            @Override
+            public int confidence(Head head) {
+                return CERTAIN;
+            }
+
+            @Override
+            public ImportPhase phase() {
+                return ImportPhase.TOPOLOGY;
+            }
+
+            @Override
+            public void read(InputStream stream, ReadContext ctx) {
+                throw new IllegalStateException("boom");
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> readDirectly(throwing, "f.txt", in));
     }
 
     /** What a read gave: everything a second read of the same bytes must give again. */
