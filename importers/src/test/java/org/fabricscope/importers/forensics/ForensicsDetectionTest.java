@@ -72,7 +72,9 @@ class ForensicsDetectionTest {
             try (Stream<Path> s = Files.walk(root)) {
                 for (Path p : s.filter(Files::isRegularFile).toList()) {
                     String n = p.toString().replace('\\', '/');
+                    // ReaderFuzzTestInputs: fuzzer inputs, any format (and none) on purpose
                     if (n.contains("/forensics/") || n.contains("h200x2-forensics-nccl") || n.contains("/target/")
+                            || n.contains("/ReaderFuzzTestInputs/")
                             || n.endsWith(".gz") || n.endsWith(".zip") || n.endsWith(".png")) {
                         continue;
                     }
