@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,13 +72,44 @@ public final class FlightRecorderReader {
         return null;
     }
 
+    private final SharedValues shared;
+
+    /** A reader whose dumps share equal values only among themselves. */
+    public FlightRecorderReader() {
+        this(new SharedValues());
+    }
+
+    /** A reader whose dumps share equal values with the other dumps of the import that holds {@code shared}. */
+    FlightRecorderReader(SharedValues shared) {
+        this.shared = shared;
+    }
+
     /** Reads one dump into {@code builder.forensics()}; problems become diagnostics. */
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
+        parse(in, source, cancel).applyTo(builder);
+    }
+
+    /**
+     * What one dump gave: the dump (null when it was not read) and the problems found. Made without
+     * the model builder, so that dumps can be parsed on several threads and added in file order.
+     */
+    record Parsed(FlightRecorderDump dump, List<Diagnostic> problems) {
+        void applyTo(FabricModelBuilder builder) {
+            problems.forEach(builder::diagnostic);
+            if (dump != null) {
+                builder.forensics().flightRecorder(dump);
+            }
+        }
+    }
+
+    /** Reads one dump; touches nothing shared but the {@link SharedValues} (thread-safe). */
+    Parsed parse(InputStream in, String source, Cancellation cancel) throws IOException {
         byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+        List<Diagnostic> problems = new ArrayList<>();
         if (bytes.length > MAX_BYTES) {
-            builder.diagnostic(Diagnostic.error(source, 0, "flight recorder dump larger than " + MAX_BYTES
+            problems.add(Diagnostic.error(source, 0, "flight recorder dump larger than " + MAX_BYTES
                     + " bytes; not read"));
-            return;
+            return new Parsed(null, problems);
         }
         if (cancel.isCancelled()) {
             throw new ImportCancelledException();
@@ -89,29 +121,26 @@ public final class FlightRecorderReader {
             try {
                 root = SafePickle.read(bytes);
             } catch (SafePickle.PickleException e) {
-                builder.diagnostic(Diagnostic.error(source, 0, "flight recorder pickle not read: " + e.getMessage()
+                problems.add(Diagnostic.error(source, 0, "flight recorder pickle not read: " + e.getMessage()
                         + (e.refused() ? " (a dump holds only plain values; this pickle asks to run code)" : "")));
-                return;
+                return new Parsed(null, problems);
             }
         } else {
             format = "JSON";
             try {
                 root = Jsons.MAPPER.readValue(bytes, Object.class);
             } catch (IOException e) {
-                builder.diagnostic(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
-                return;
+                problems.add(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
+                return new Parsed(null, problems);
             }
         }
+        bytes = null; // the tree holds what is needed; let the bytes go before the entries are made
         if (!(root instanceof Map<?, ?> top)) {
-            builder.diagnostic(Diagnostic.error(source, 0, "flight recorder " + format + " is not a dict; not read"));
-            return;
+            problems.add(Diagnostic.error(source, 0, "flight recorder " + format + " is not a dict; not read"));
+            return new Parsed(null, problems);
         }
-        List<Diagnostic> problems = new ArrayList<>();
-        FlightRecorderDump dump = dump(top, source, problems, cancel);
-        problems.forEach(builder::diagnostic);
-        if (dump != null) {
-            builder.forensics().flightRecorder(dump);
-        }
+        FlightRecorderDump dump = dump(top, source, problems, cancel, shared);
+        return new Parsed(dump, problems);
     }
 
     /** The rank in a dump's file name: {@code nccl_trace_rank_12} or {@code _dump_3.json} is 12 or 3; -1 when none. */
@@ -126,7 +155,8 @@ public final class FlightRecorderReader {
         return Integer.parseInt(m.group(1));
     }
 
-    static FlightRecorderDump dump(Map<?, ?> top, String source, List<Diagnostic> problems, Cancellation cancel) {
+    static FlightRecorderDump dump(Map<?, ?> top, String source, List<Diagnostic> problems, Cancellation cancel,
+                                   SharedValues shared) {
         Object entriesValue = top.get("entries");
         if (!(entriesValue instanceof List<?> rawEntries)) {
             problems.add(Diagnostic.error(source, 0, "no 'entries' list: not a flight recorder dump; not read"));
@@ -162,7 +192,8 @@ public final class FlightRecorderReader {
                 }
             }
         }
-        List<FrEntry> entries = new ArrayList<>();
+        List<FrEntry> entries = new ArrayList<>(Math.min(rawEntries.size(), MAX_ENTRIES));
+        Map<Frame, String> frameText = new HashMap<>();
         int bad = 0;
         for (Object o : rawEntries) {
             if (entries.size() >= MAX_ENTRIES) {
@@ -172,7 +203,7 @@ public final class FlightRecorderReader {
             if ((entries.size() & 0xfff) == 0 && cancel.isCancelled()) {
                 throw new ImportCancelledException();
             }
-            FrEntry e = o instanceof Map<?, ?> m ? entry(m) : null;
+            FrEntry e = o instanceof Map<?, ?> m ? entry(m, shared, frameText) : null;
             if (e == null) {
                 bad++;
             } else {
@@ -186,7 +217,11 @@ public final class FlightRecorderReader {
         return new FlightRecorderDump(source, rank, version, lib, groups, status, entries);
     }
 
-    private static FrEntry entry(Map<?, ?> m) {
+    /** A stack frame as the dump holds it; the key of the {@code name file:line} text made once per dump. */
+    private record Frame(Object name, Object filename, Object line) {
+    }
+
+    private static FrEntry entry(Map<?, ?> m, SharedValues shared, Map<Frame, String> frameText) {
         String pgName = "";
         String pgDesc = "";
         if (m.get("process_group") instanceof List<?> pg && !pg.isEmpty()) {
@@ -203,17 +238,31 @@ public final class FlightRecorderReader {
         if (m.get("frames") instanceof List<?> fs) {
             for (Object f : fs) {
                 if (f instanceof Map<?, ?> fm && frames.size() < 64) {
-                    frames.add(str(fm.get("name")) + " " + str(fm.get("filename")) + ":" + num(fm.get("line"), 0));
+                    Object name = fm.get("name");
+                    Object file = fm.get("filename");
+                    Object line = fm.get("line");
+                    // byte[] has identity equality: such frames (never written by PyTorch) are not cached
+                    boolean cacheable = !(name instanceof byte[]) && !(file instanceof byte[]) && !(line instanceof byte[]);
+                    Frame key = cacheable ? new Frame(name, file, line) : null;
+                    String text = cacheable ? frameText.get(key) : null;
+                    if (text == null) {
+                        text = shared.share(str(name) + " " + str(file) + ":" + num(line, 0));
+                        if (cacheable && frameText.size() < 100_000) {
+                            frameText.put(key, text);
+                        }
+                    }
+                    frames.add(text);
                 }
             }
         }
-        return new FrEntry(num(m.get("record_id"), -1), (int) num(m.get("pg_id"), -1), pgName, pgDesc, seq,
-                num(m.get("p2p_seq_id"), -1), num(m.get("op_id"), -1), str(m.get("profiling_name")),
-                bool(m.get("is_p2p")), sizes(m.get("input_sizes")), strings(m.get("input_dtypes")),
-                sizes(m.get("output_sizes")), strings(m.get("output_dtypes")), str(m.get("state")),
+        return new FrEntry(num(m.get("record_id"), -1), (int) num(m.get("pg_id"), -1), shared.share(pgName),
+                shared.share(pgDesc), seq, num(m.get("p2p_seq_id"), -1), num(m.get("op_id"), -1),
+                shared.share(str(m.get("profiling_name"))), bool(m.get("is_p2p")), sizes(m.get("input_sizes"), shared),
+                strings(m.get("input_dtypes"), shared), sizes(m.get("output_sizes"), shared),
+                strings(m.get("output_dtypes"), shared), shared.share(str(m.get("state"))),
                 num(m.get("time_created_ns"), 0), num(m.get("time_discovered_started_ns"), 0),
                 num(m.get("time_discovered_completed_ns"), 0), dbl(m.get("duration_ms")), num(m.get("timeout_ms"), -1),
-                bool(m.get("retired")), frames);
+                bool(m.get("retired")), shared.share(List.copyOf(frames)));
     }
 
     /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */
@@ -250,30 +299,33 @@ public final class FlightRecorderReader {
         return out;
     }
 
-    private static List<List<Long>> sizes(Object v) {
-        List<List<Long>> out = new ArrayList<>();
-        if (v instanceof List<?> l) {
-            for (Object o : l) {
-                List<Long> dims = new ArrayList<>();
-                if (o instanceof List<?> d) {
-                    for (Object x : d) {
-                        dims.add(num(x, -1));
-                    }
-                }
-                out.add(dims);
-            }
+    /** Tensor shapes, as one shared immutable list of immutable lists. */
+    private static List<List<Long>> sizes(Object v, SharedValues shared) {
+        if (!(v instanceof List<?> l) || l.isEmpty()) {
+            return List.of();
         }
-        return out;
+        List<List<Long>> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            List<Long> dims = new ArrayList<>();
+            if (o instanceof List<?> d) {
+                for (Object x : d) {
+                    dims.add(num(x, -1));
+                }
+            }
+            out.add(List.copyOf(dims));
+        }
+        return shared.share(List.copyOf(out));
     }
 
-    private static List<String> strings(Object v) {
-        List<String> out = new ArrayList<>();
-        if (v instanceof List<?> l) {
-            for (Object o : l) {
-                out.add(str(o));
-            }
+    private static List<String> strings(Object v, SharedValues shared) {
+        if (!(v instanceof List<?> l) || l.isEmpty()) {
+            return List.of();
         }
-        return out;
+        List<String> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            out.add(str(o));
+        }
+        return shared.share(List.copyOf(out));
     }
 
     static String str(Object v) {
