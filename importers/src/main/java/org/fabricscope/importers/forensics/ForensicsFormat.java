@@ -78,6 +78,19 @@ public final class ForensicsFormat implements FormatReader {
         return claims.test(head) ? CONFIDENCE : NONE;
     }
 
+    /** Flight recorder dumps are parsed on several threads (1,024 ranks' dumps are half a gigabyte of pickles). */
+    @Override
+    public Parse parallelParse(ReadContext ctx) {
+        if (!id.equals(FlightRecorderReader.ID)) {
+            return null;
+        }
+        FlightRecorderReader reader = new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new));
+        return (in, source, cancel) -> {
+            FlightRecorderReader.Parsed p = reader.parse(in, source, cancel);
+            return c -> p.applyTo(c.builder());
+        };
+    }
+
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
         read.read(in, ctx);

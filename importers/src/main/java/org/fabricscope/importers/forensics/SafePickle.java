@@ -4,13 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A Python pickle reader for plain data only: dicts, lists, tuples (read as lists), strings, bytes,
- * integers, floats, booleans and None, as PyTorch's flight recorder writes its dumps. It interprets
+ * integers, floats, booleans and None, as PyTorch's flight recorder writes its dumps (dicts are
+ * {@link PickleDict}s, insertion-ordered like Python's; lists and tuples {@code ArrayList}s). It interprets
  * the opcodes of protocols 2 to 5 that build such values and refuses, before doing anything, every
  * opcode that would import a name or call one ({@code GLOBAL}, {@code STACK_GLOBAL}, {@code REDUCE},
  * {@code BUILD}, {@code INST}, {@code OBJ}, {@code NEWOBJ}, {@code NEWOBJ_EX}, {@code EXT1/2/4},
@@ -64,16 +64,16 @@ public final class SafePickle {
     private int sp;
     private int[] marks = new int[64];
     private int mp;
-    /** The memo: dense indexes (what picklers write) in an array, any other in a map. */
+    /** The memo: dense indexes (what picklers write) in an array (null: not stored), any other in a map. */
     private Object[] memoArray = new Object[1024];
     private final Map<Long, Object> memoSparse = new HashMap<>();
     private int memoSize;
-    private static final Object UNSET = new Object();
+    /** A stored None in {@link #memoArray}, where null means never stored. */
+    private static final Object NONE = new Object();
 
     private SafePickle(byte[] bytes, Limits limits) {
         this.b = bytes;
         this.limits = limits;
-        java.util.Arrays.fill(memoArray, UNSET);
     }
 
     /** Reads one pickle with the default limits. */
@@ -135,12 +135,12 @@ public final class SafePickle {
                 case '0' -> pop(); // POP
                 case '1' -> dropMark(popMark()); // POP_MARK
                 case '2' -> push(peek()); // DUP
-                case '}' -> push(new LinkedHashMap<>()); // EMPTY_DICT
+                case '}' -> push(new PickleDict()); // EMPTY_DICT
                 case ']' -> push(new ArrayList<>()); // EMPTY_LIST
                 case ')' -> push(new ArrayList<>()); // EMPTY_TUPLE
                 case 'd' -> { // DICT
                     int at = popMark();
-                    Map<Object, Object> m = new LinkedHashMap<>(capacity((sp - at - 1) / 2));
+                    Map<Object, Object> m = new PickleDict((sp - at - 1) / 2);
                     setItems(m, at);
                     push(m);
                 }
@@ -312,10 +312,6 @@ public final class SafePickle {
         dropMark(at);
     }
 
-    /** A HashMap capacity that holds n entries without resizing. */
-    private static int capacity(int n) {
-        return n < 3 ? 4 : (int) (n / 0.75f) + 1;
-    }
 
     @SuppressWarnings("unchecked")
     private Map<Object, Object> map(Object v, String op) throws PickleException {
@@ -367,22 +363,21 @@ public final class SafePickle {
                 while (n <= i) {
                     n *= 2;
                 }
-                Object[] grown = java.util.Arrays.copyOf(memoArray, n);
-                java.util.Arrays.fill(grown, memoArray.length, n, UNSET);
-                memoArray = grown;
+                memoArray = java.util.Arrays.copyOf(memoArray, n);
             }
-            if (memoArray[i] == UNSET) {
+            if (memoArray[i] == null) {
                 memoSize++;
             }
-            memoArray[i] = v;
+            memoArray[i] = v == null ? NONE : v;
         } else if (memoSparse.put(index, v) == null) {
             memoSize++;
         }
     }
 
     private Object memoGet(long index) throws PickleException {
-        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != UNSET) {
-            return memoArray[(int) index];
+        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != null) {
+            Object v = memoArray[(int) index];
+            return v == NONE ? null : v;
         }
         if (memoSparse.containsKey(index)) {
             return memoSparse.get(index);
@@ -531,7 +526,30 @@ public final class SafePickle {
         if (--budget[0] < 0) {
             throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
         }
-        if (v instanceof Map<?, ?> m) {
+        // the concrete classes this reader makes, tested first: a class test is one compare, while a
+        // failed test against an interface (Map, List) scans the value's interfaces every time
+        if (v == null || v instanceof String || v instanceof Long) {
+            return true;
+        }
+        if (v instanceof ArrayList<?> l) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (int i = 0, n = l.size(); i < n; i++) {
+                if (!fits(l.get(i), depth + 1, budget)) {
+                    return false;
+                }
+            }
+        } else if (v instanceof PickleDict m) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (int i = 0, n = m.size(); i < n; i++) {
+                if (!fits(m.valueAt(i), depth + 1, budget)) {
+                    return false;
+                }
+            }
+        } else if (v instanceof Map<?, ?> m) {
             if (depth > limits.maxDepth()) {
                 return false;
             }
