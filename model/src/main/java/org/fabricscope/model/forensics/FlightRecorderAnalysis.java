@@ -2,6 +2,7 @@ package org.fabricscope.model.forensics;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,11 +56,17 @@ public final class FlightRecorderAnalysis {
                 desc.putIfAbsent(g.name(), g.desc());
                 members.computeIfAbsent(g.name(), k -> new TreeSet<>()).addAll(g.ranks());
             }
+            // each group's first description in this dump, in order of first appearance: what putting every
+            // entry's would leave in desc and members, with one lookup per group instead of one per entry
+            Map<String, String> named = new LinkedHashMap<>();
             for (FrEntry e : d.entries()) {
                 if (!e.pgName().isEmpty()) {
-                    desc.putIfAbsent(e.pgName(), e.pgDesc());
-                    members.computeIfAbsent(e.pgName(), k -> new TreeSet<>()).add(d.rank());
+                    named.putIfAbsent(e.pgName(), e.pgDesc());
                 }
+            }
+            for (var e : named.entrySet()) {
+                desc.putIfAbsent(e.getKey(), e.getValue());
+                members.computeIfAbsent(e.getKey(), k -> new TreeSet<>()).add(d.rank());
             }
         }
         List<ProcessGroupProgress> out = new ArrayList<>();
@@ -144,14 +151,20 @@ public final class FlightRecorderAnalysis {
         // process group -> seq -> rank -> entry
         Map<String, TreeMap<Long, Map<Integer, FrEntry>>> bySeq = new TreeMap<>(NaturalOrder.INSTANCE);
         Map<String, String> desc = new LinkedHashMap<>();
+        // the group's map by name: one natural-order lookup per name, not per entry (2 million entries)
+        Map<String, TreeMap<Long, Map<Integer, FrEntry>>> byName = new HashMap<>();
         for (FlightRecorderDump d : ranks.values()) {
             for (FrEntry e : d.entries()) {
                 if (e.p2p() || e.pgName().isEmpty() || e.collectiveSeqId() < 0) {
                     continue;
                 }
                 desc.putIfAbsent(e.pgName(), e.pgDesc());
-                bySeq.computeIfAbsent(e.pgName(), k -> new TreeMap<>())
-                        .computeIfAbsent(e.collectiveSeqId(), k -> new TreeMap<>()).put(d.rank(), e);
+                TreeMap<Long, Map<Integer, FrEntry>> group = byName.get(e.pgName());
+                if (group == null) {
+                    group = bySeq.computeIfAbsent(e.pgName(), k -> new TreeMap<>());
+                    byName.put(e.pgName(), group);
+                }
+                group.computeIfAbsent(e.collectiveSeqId(), k -> new TreeMap<>()).put(d.rank(), e);
             }
         }
         List<FrMismatch> out = new ArrayList<>();
@@ -189,6 +202,21 @@ public final class FlightRecorderAnalysis {
 
     /** {@code op}, {@code dtype} or {@code size}: the first property the entries disagree on; null when they agree. */
     static String disagreement(java.util.Collection<FrEntry> entries) {
+        // readers share one instance of equal names, dtypes and shapes: the same instances agree
+        FrEntry first = null;
+        boolean same = true;
+        for (FrEntry e : entries) {
+            if (first == null) {
+                first = e;
+            } else if (e.profilingName() != first.profilingName() || e.inputDtypes() != first.inputDtypes()
+                    || e.inputSizes() != first.inputSizes()) {
+                same = false;
+                break;
+            }
+        }
+        if (same) {
+            return null;
+        }
         Set<String> ops = new HashSet<>();
         Set<List<String>> dtypes = new HashSet<>();
         Set<List<List<Long>>> sizes = new HashSet<>();
