@@ -221,23 +221,92 @@ public final class FlightRecorderReader {
     private record Frame(Object name, Object filename, Object line) {
     }
 
+    /** An entry's fields, taken in one pass over its dict (what {@code get} of each would give). */
+    private static final class Fields {
+        Object processGroup;
+        Object collectiveSeqId;
+        Object p2pSeqId;
+        Object frames;
+        Object recordId;
+        Object pgId;
+        Object opId;
+        Object profilingName;
+        Object isP2p;
+        Object inputSizes;
+        Object inputDtypes;
+        Object outputSizes;
+        Object outputDtypes;
+        Object state;
+        Object created;
+        Object started;
+        Object completed;
+        Object durationMs;
+        Object timeoutMs;
+        Object retired;
+
+        Fields(Map<?, ?> m) {
+            if (m instanceof PickleDict d) {
+                for (int i = 0, n = d.size(); i < n; i++) {
+                    if (d.keyAt(i) instanceof String k) {
+                        set(k, d.valueAt(i));
+                    }
+                }
+            } else {
+                for (var e : m.entrySet()) {
+                    if (e.getKey() instanceof String k) {
+                        set(k, e.getValue());
+                    }
+                }
+            }
+        }
+
+        private void set(String key, Object v) {
+            switch (key) {
+                case "process_group" -> processGroup = v;
+                case "collective_seq_id" -> collectiveSeqId = v;
+                case "p2p_seq_id" -> p2pSeqId = v;
+                case "frames" -> frames = v;
+                case "record_id" -> recordId = v;
+                case "pg_id" -> pgId = v;
+                case "op_id" -> opId = v;
+                case "profiling_name" -> profilingName = v;
+                case "is_p2p" -> isP2p = v;
+                case "input_sizes" -> inputSizes = v;
+                case "input_dtypes" -> inputDtypes = v;
+                case "output_sizes" -> outputSizes = v;
+                case "output_dtypes" -> outputDtypes = v;
+                case "state" -> state = v;
+                case "time_created_ns" -> created = v;
+                case "time_discovered_started_ns" -> started = v;
+                case "time_discovered_completed_ns" -> completed = v;
+                case "duration_ms" -> durationMs = v;
+                case "timeout_ms" -> timeoutMs = v;
+                case "retired" -> retired = v;
+                default -> {
+                    // thread_name, thread_id, ...: not used
+                }
+            }
+        }
+    }
+
     private static FrEntry entry(Map<?, ?> m, SharedValues shared, Map<Frame, String> frameText) {
+        Fields f = new Fields(m);
         String pgName = "";
         String pgDesc = "";
-        if (m.get("process_group") instanceof List<?> pg && !pg.isEmpty()) {
+        if (f.processGroup instanceof List<?> pg && !pg.isEmpty()) {
             pgName = str(pg.get(0));
             pgDesc = pg.size() > 1 ? str(pg.get(1)) : "";
-        } else if (m.get("process_group") != null) {
-            pgName = str(m.get("process_group"));
+        } else if (f.processGroup != null) {
+            pgName = str(f.processGroup);
         }
-        long seq = num(m.get("collective_seq_id"), -1);
-        if (pgName.isEmpty() || (seq < 0 && num(m.get("p2p_seq_id"), -1) < 0)) {
+        long seq = num(f.collectiveSeqId, -1);
+        if (pgName.isEmpty() || (seq < 0 && num(f.p2pSeqId, -1) < 0)) {
             return null;
         }
         List<String> frames = new ArrayList<>();
-        if (m.get("frames") instanceof List<?> fs) {
-            for (Object f : fs) {
-                if (f instanceof Map<?, ?> fm && frames.size() < 64) {
+        if (f.frames instanceof List<?> fs) {
+            for (Object o : fs) {
+                if (o instanceof Map<?, ?> fm && frames.size() < 64) {
                     Object name = fm.get("name");
                     Object file = fm.get("filename");
                     Object line = fm.get("line");
@@ -255,14 +324,13 @@ public final class FlightRecorderReader {
                 }
             }
         }
-        return new FrEntry(num(m.get("record_id"), -1), (int) num(m.get("pg_id"), -1), shared.share(pgName),
-                shared.share(pgDesc), seq, num(m.get("p2p_seq_id"), -1), num(m.get("op_id"), -1),
-                shared.share(str(m.get("profiling_name"))), bool(m.get("is_p2p")), sizes(m.get("input_sizes"), shared),
-                strings(m.get("input_dtypes"), shared), sizes(m.get("output_sizes"), shared),
-                strings(m.get("output_dtypes"), shared), shared.share(str(m.get("state"))),
-                num(m.get("time_created_ns"), 0), num(m.get("time_discovered_started_ns"), 0),
-                num(m.get("time_discovered_completed_ns"), 0), dbl(m.get("duration_ms")), num(m.get("timeout_ms"), -1),
-                bool(m.get("retired")), shared.share(List.copyOf(frames)));
+        return new FrEntry(num(f.recordId, -1), (int) num(f.pgId, -1), shared.share(pgName),
+                shared.share(pgDesc), seq, num(f.p2pSeqId, -1), num(f.opId, -1),
+                shared.share(str(f.profilingName)), bool(f.isP2p), sizes(f.inputSizes, shared),
+                strings(f.inputDtypes, shared), sizes(f.outputSizes, shared),
+                strings(f.outputDtypes, shared), shared.share(str(f.state)),
+                num(f.created, 0), num(f.started, 0), num(f.completed, 0), dbl(f.durationMs), num(f.timeoutMs, -1),
+                bool(f.retired), shared.share(List.copyOf(frames)));
     }
 
     /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */

@@ -46,8 +46,36 @@ public final class FlightRecorderAnalysis {
         return m;
     }
 
-    /** Every process group some dump recorded anything about, in natural name order. */
+    /** The last {@link #progress(List)} answer, for the unmodifiable list of dumps it was computed from. */
+    private static final Object LAST_LOCK = new Object();
+    private static java.lang.ref.WeakReference<List<FlightRecorderDump>> lastDumps = new java.lang.ref.WeakReference<>(null);
+    private static List<ProcessGroupProgress> lastProgress = List.of();
+
+    /**
+     * Every process group some dump recorded anything about, in natural name order. The answer for a
+     * model's (unmodifiable) list of dumps is kept until the next list: the checks, the summary and the
+     * timeline all ask for it, and on 2 million entries each asking cost a second.
+     */
     public static List<ProcessGroupProgress> progress(List<FlightRecorderDump> dumps) {
+        boolean unmodifiable = List.copyOf(dumps) == dumps; // List.copyOf returns an unmodifiable list itself
+        if (unmodifiable) {
+            synchronized (LAST_LOCK) {
+                if (lastDumps.get() == dumps) {
+                    return lastProgress;
+                }
+            }
+        }
+        List<ProcessGroupProgress> out = List.copyOf(computeProgress(dumps));
+        if (unmodifiable) {
+            synchronized (LAST_LOCK) {
+                lastDumps = new java.lang.ref.WeakReference<>(dumps);
+                lastProgress = out;
+            }
+        }
+        return out;
+    }
+
+    private static List<ProcessGroupProgress> computeProgress(List<FlightRecorderDump> dumps) {
         Map<Integer, FlightRecorderDump> ranks = byRank(dumps);
         Map<String, String> desc = new TreeMap<>(NaturalOrder.INSTANCE);
         Map<String, Set<Integer>> members = new LinkedHashMap<>();
