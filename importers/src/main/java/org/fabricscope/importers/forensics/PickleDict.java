@@ -40,6 +40,21 @@ final class PickleDict extends AbstractMap<Object, Object> {
         return size;
     }
 
+    /** Room for {@code more} keys without growing (SETITEMS knows how many pairs it adds). */
+    void ensureRoom(int more) {
+        int need = size + more;
+        if (need > keys.length) {
+            keys = Arrays.copyOf(keys, need);
+            vals = Arrays.copyOf(vals, need);
+        }
+        if (need > LINEAR && (index == null || need * 2 > index.length)) {
+            index = new int[Math.max(16, Integer.highestOneBit(need * 4 - 1))];
+            for (int i = 0; i < size; i++) {
+                insert(i);
+            }
+        }
+    }
+
     Object keyAt(int i) {
         return keys[i];
     }

@@ -334,6 +334,9 @@ public final class SafePickle {
         if ((sp - at - 1) % 2 != 0) {
             throw fail("odd number of items for a dict");
         }
+        if (m instanceof PickleDict d) {
+            d.ensureRoom((sp - at - 1) / 2);
+        }
         for (int i = at + 1; i < sp; i += 2) {
             m.put(key(stack[i]), stack[i + 1]);
         }
