@@ -179,21 +179,38 @@ public final class FlightRecorderAnalysis {
         // process group -> seq -> rank -> entry
         Map<String, TreeMap<Long, Map<Integer, FrEntry>>> bySeq = new TreeMap<>(NaturalOrder.INSTANCE);
         Map<String, String> desc = new LinkedHashMap<>();
-        // the group's map by name: one natural-order lookup per name, not per entry (2 million entries)
-        Map<String, TreeMap<Long, Map<Integer, FrEntry>>> byName = new HashMap<>();
+        // Gathered in hash maps, then ordered once (2 million entries): the group's map by name (one
+        // natural-order lookup per name), its sequence numbers (sorted after), and per sequence number
+        // the ranks in insertion order, which is rank order since the dumps are visited by rank.
+        Map<String, Map<Long, Map<Integer, FrEntry>>> byName = new HashMap<>();
+        Map<Map<Long, Map<Integer, FrEntry>>, String> names = new java.util.IdentityHashMap<>();
         for (FlightRecorderDump d : ranks.values()) {
             for (FrEntry e : d.entries()) {
                 if (e.p2p() || e.pgName().isEmpty() || e.collectiveSeqId() < 0) {
                     continue;
                 }
                 desc.putIfAbsent(e.pgName(), e.pgDesc());
-                TreeMap<Long, Map<Integer, FrEntry>> group = byName.get(e.pgName());
+                Map<Long, Map<Integer, FrEntry>> group = byName.get(e.pgName());
                 if (group == null) {
-                    group = bySeq.computeIfAbsent(e.pgName(), k -> new TreeMap<>());
+                    if (bySeq.containsKey(e.pgName())) { // a name the natural order takes as one already seen
+                        for (var g : byName.entrySet()) {
+                            if (NaturalOrder.INSTANCE.compare(g.getKey(), e.pgName()) == 0) {
+                                group = g.getValue();
+                                break;
+                            }
+                        }
+                    } else {
+                        bySeq.put(e.pgName(), new TreeMap<>());
+                        group = new HashMap<>();
+                        names.put(group, e.pgName());
+                    }
                     byName.put(e.pgName(), group);
                 }
-                group.computeIfAbsent(e.collectiveSeqId(), k -> new TreeMap<>()).put(d.rank(), e);
+                group.computeIfAbsent(e.collectiveSeqId(), k -> new LinkedHashMap<>()).put(d.rank(), e);
             }
+        }
+        for (var g : names.entrySet()) {
+            bySeq.get(g.getValue()).putAll(g.getKey());
         }
         List<FrMismatch> out = new ArrayList<>();
         for (var pg : bySeq.entrySet()) {
