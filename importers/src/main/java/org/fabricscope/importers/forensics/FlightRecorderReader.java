@@ -307,9 +307,27 @@ public final class FlightRecorderReader {
         if (f.frames instanceof List<?> fs) {
             for (Object o : fs) {
                 if (o instanceof Map<?, ?> fm && frames.size() < 64) {
-                    Object name = fm.get("name");
-                    Object file = fm.get("filename");
-                    Object line = fm.get("line");
+                    Object name = null;
+                    Object file = null;
+                    Object line = null;
+                    if (fm instanceof PickleDict d) { // one pass, as for the entry's fields
+                        for (int i = 0, n = d.size(); i < n; i++) {
+                            if (d.keyAt(i) instanceof String k) {
+                                switch (k) {
+                                    case "name" -> name = d.valueAt(i);
+                                    case "filename" -> file = d.valueAt(i);
+                                    case "line" -> line = d.valueAt(i);
+                                    default -> {
+                                        // not used
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        name = fm.get("name");
+                        file = fm.get("filename");
+                        line = fm.get("line");
+                    }
                     // byte[] has identity equality: such frames (never written by PyTorch) are not cached
                     boolean cacheable = !(name instanceof byte[]) && !(file instanceof byte[]) && !(line instanceof byte[]);
                     Frame key = cacheable ? new Frame(name, file, line) : null;
@@ -377,7 +395,7 @@ public final class FlightRecorderReader {
             List<Long> dims = new ArrayList<>();
             if (o instanceof List<?> d) {
                 for (Object x : d) {
-                    dims.add(num(x, -1));
+                    dims.add(x instanceof Long boxed ? boxed : num(x, -1)); // the pickle's Long as it is: no second box
                 }
             }
             out.add(List.copyOf(dims));

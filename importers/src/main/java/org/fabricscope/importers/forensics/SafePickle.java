@@ -65,7 +65,7 @@ public final class SafePickle {
     private int[] marks = new int[64];
     private int mp;
     /** The memo: dense indexes (what picklers write) in an array (null: not stored), any other in a map. */
-    private Object[] memoArray = new Object[1024];
+    private Object[] memoArray;
     private final Map<Long, Object> memoSparse = new HashMap<>();
     private int memoSize;
     /** A stored None in {@link #memoArray}, where null means never stored. */
@@ -74,6 +74,8 @@ public final class SafePickle {
     private SafePickle(byte[] bytes, Limits limits) {
         this.b = bytes;
         this.limits = limits;
+        // picklers memoize about every 16th byte's value: sized from the input, the array rarely grows
+        this.memoArray = new Object[Math.max(1024, Math.min(bytes.length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
     }
 
     /** Reads one pickle with the default limits. */
