@@ -179,7 +179,7 @@ public final class FabricImporter {
                     }
                     submitted.put(next, pool.submit(() -> {
                         try (InputStream in = x.source.open()) {
-                            return parse.parse(in, x.source.name(), cancel);
+                            return parse.parse(in, x.source.name(), x.source.size(), cancel);
                         }
                     }));
                 }

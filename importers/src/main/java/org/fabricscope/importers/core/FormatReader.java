@@ -76,10 +76,13 @@ public interface FormatReader {
         return null;
     }
 
-    /** Parses one file; must be thread-safe and touch neither the model builder nor the context. */
+    /**
+     * Parses one file; must be thread-safe and touch neither the model builder nor the context.
+     * {@code size} is what the file's size was when listed (a hint: the file may have changed since).
+     */
     @FunctionalInterface
     interface Parse {
-        Parsed parse(InputStream in, String source, Cancellation cancel) throws IOException;
+        Parsed parse(InputStream in, String source, long size, Cancellation cancel) throws IOException;
     }
 
     /** What {@link Parse} made of one file: added to the model on the importer's thread, in file order. */

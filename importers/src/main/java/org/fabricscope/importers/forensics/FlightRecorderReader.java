@@ -86,7 +86,7 @@ public final class FlightRecorderReader {
 
     /** Reads one dump into {@code builder.forensics()}; problems become diagnostics. */
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
-        parse(in, source, cancel).applyTo(builder);
+        parse(in, source, -1, cancel).applyTo(builder);
     }
 
     /**
@@ -102,9 +102,12 @@ public final class FlightRecorderReader {
         }
     }
 
-    /** Reads one dump; touches nothing shared but the {@link SharedValues} (thread-safe). */
-    Parsed parse(InputStream in, String source, Cancellation cancel) throws IOException {
-        byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+    /**
+     * Reads one dump; touches nothing shared but the {@link SharedValues} (thread-safe). {@code size}:
+     * the file's size as listed, or -1.
+     */
+    Parsed parse(InputStream in, String source, long size, Cancellation cancel) throws IOException {
+        byte[] bytes = readAll(in, size);
         List<Diagnostic> problems = new ArrayList<>();
         if (bytes.length > MAX_BYTES) {
             problems.add(Diagnostic.error(source, 0, "flight recorder dump larger than " + MAX_BYTES
@@ -141,6 +144,29 @@ public final class FlightRecorderReader {
         }
         FlightRecorderDump dump = dump(top, source, problems, cancel, shared);
         return new Parsed(dump, problems);
+    }
+
+    /**
+     * The stream's bytes, at most {@code MAX_BYTES + 1}: when the size is known, one read into an array of
+     * that size (a chunked read allocates and copies every dump twice: 1.1 GB for 1,024 dumps), then
+     * whatever the file grew by since it was listed.
+     */
+    static byte[] readAll(InputStream in, long size) throws IOException {
+        if (size <= 0 || size > MAX_BYTES) {
+            return in.readNBytes(MAX_BYTES + 1);
+        }
+        byte[] buf = new byte[(int) size];
+        int n = in.readNBytes(buf, 0, buf.length);
+        if (n < buf.length) {
+            return java.util.Arrays.copyOf(buf, n); // shorter than listed
+        }
+        byte[] more = in.readNBytes(MAX_BYTES + 1 - n);
+        if (more.length == 0) {
+            return buf;
+        }
+        byte[] all = java.util.Arrays.copyOf(buf, n + more.length);
+        System.arraycopy(more, 0, all, n, more.length);
+        return all;
     }
 
     /** The rank in a dump's file name: {@code nccl_trace_rank_12} or {@code _dump_3.json} is 12 or 3; -1 when none. */

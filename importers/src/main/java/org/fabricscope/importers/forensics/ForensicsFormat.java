@@ -85,8 +85,8 @@ public final class ForensicsFormat implements FormatReader {
             return null;
         }
         FlightRecorderReader reader = new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new));
-        return (in, source, cancel) -> {
-            FlightRecorderReader.Parsed p = reader.parse(in, source, cancel);
+        return (in, source, size, cancel) -> {
+            FlightRecorderReader.Parsed p = reader.parse(in, source, size, cancel);
             return c -> p.applyTo(c.builder());
         };
     }

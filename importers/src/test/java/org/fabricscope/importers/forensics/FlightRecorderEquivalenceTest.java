@@ -111,6 +111,19 @@ class FlightRecorderEquivalenceTest {
         assertTrue(shared > 10, "shared " + shared);
     }
 
+    /** A listed size that is wrong (the file changed after it was listed) reads the file as it is now. */
+    @Test
+    void aDumpReadWithAWrongSizeHintIsReadWhole() throws Exception {
+        byte[] data = new byte[3 * 8192 + 17];
+        new Random(3).nextBytes(data);
+        for (long hint : new long[] {-1, 0, 1, data.length - 1, data.length, data.length + 1, 10L * data.length,
+                FlightRecorderReader.MAX_BYTES + 1L}) {
+            assertTrue(java.util.Arrays.equals(data, FlightRecorderReader.readAll(new ByteArrayInputStream(data), hint)),
+                    "hint " + hint);
+        }
+        assertEquals(0, FlightRecorderReader.readAll(new ByteArrayInputStream(new byte[0]), 5).length);
+    }
+
     @Test
     void generatedPicklesGiveTheSameValueOrTheSameError() {
         Random random = new Random(20261123);
