@@ -105,15 +105,23 @@ public final class FabricImporter {
         }
         sniffed.sort(Comparator.comparing(x -> x.reader.phase())); // stable: file order within a phase
         long done = 0;
-        for (Sniffed x : sniffed) {
-            if (cancel.isCancelled()) {
-                throw new ImportCancelledException();
+        try (ParallelParses ahead = new ParallelParses(sniffed, ctx, cancel)) {
+            for (int i = 0; i < sniffed.size(); i++) {
+                Sniffed x = sniffed.get(i);
+                if (cancel.isCancelled()) {
+                    throw new ImportCancelledException();
+                }
+                progress.update(done, total, x.source.name());
+                builder.source(x.source.name());
+                java.util.concurrent.Future<FormatReader.Parsed> parsed = ahead.take(i);
+                if (parsed != null) {
+                    apply(x.reader, x.source, parsed, ctx);
+                } else {
+                    read(x.reader, x.source, ctx);
+                }
+                done += Math.max(0, x.source.size());
+                progress.update(done, total, x.source.name());
             }
-            progress.update(done, total, x.source.name());
-            builder.source(x.source.name());
-            read(x.reader, x.source, ctx);
-            done += Math.max(0, x.source.size());
-            progress.update(done, total, x.source.name());
         }
         ctx.applyStates();
         more.accept(builder);
@@ -121,6 +129,105 @@ public final class FabricImporter {
     }
 
     private record Sniffed(ImportSource source, FormatReader reader) {
+    }
+
+    /**
+     * The files whose reader parses on other threads ({@link FormatReader#parallelParse}): parsed a
+     * window ahead of the file being added, on as many threads as there are cores (at most 4), so
+     * that memory holds only the window's results. A plain executor of daemon threads, shut down with
+     * the import.
+     */
+    private static final class ParallelParses implements AutoCloseable {
+        private static final int THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        private static final int WINDOW = 4 * THREADS;
+
+        private final List<Sniffed> files;
+        private final Cancellation cancel;
+        private final Map<FormatReader, FormatReader.Parse> parses = new java.util.IdentityHashMap<>();
+        private final Map<Integer, java.util.concurrent.Future<FormatReader.Parsed>> submitted = new java.util.HashMap<>();
+        private java.util.concurrent.ExecutorService pool;
+        private int next;
+
+        ParallelParses(List<Sniffed> files, ReadContext ctx, Cancellation cancel) {
+            this.files = files;
+            this.cancel = cancel;
+            if (THREADS > 1) {
+                for (Sniffed x : files) {
+                    if (!parses.containsKey(x.reader)) {
+                        parses.put(x.reader, x.reader.parallelParse(ctx));
+                    }
+                }
+            }
+        }
+
+        /** The parse of file {@code i}, started now if it was not yet; null when its reader does not parse ahead. */
+        java.util.concurrent.Future<FormatReader.Parsed> take(int i) {
+            if (parses.get(files.get(i).reader) == null) {
+                return null;
+            }
+            next = Math.max(next, i);
+            while (next < files.size() && next < i + WINDOW) {
+                Sniffed x = files.get(next);
+                FormatReader.Parse parse = parses.get(x.reader);
+                if (parse != null) {
+                    if (pool == null) {
+                        pool = java.util.concurrent.Executors.newFixedThreadPool(THREADS, r -> {
+                            Thread t = new Thread(r, "fabricscope-parse");
+                            t.setDaemon(true);
+                            return t;
+                        });
+                    }
+                    submitted.put(next, pool.submit(() -> {
+                        try (InputStream in = x.source.open()) {
+                            return parse.parse(in, x.source.name(), x.source.size(), cancel);
+                        }
+                    }));
+                }
+                next++;
+            }
+            return submitted.remove(i);
+        }
+
+        @Override
+        public void close() {
+            if (pool != null) {
+                submitted.values().forEach(f -> f.cancel(true));
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Adds a file parsed on another thread; its failures are reported as {@link #read} reports them. */
+    private static void apply(FormatReader reader, ImportSource source, java.util.concurrent.Future<FormatReader.Parsed> parsed,
+                              ReadContext ctx) {
+        ctx.file(source.name());
+        FormatReader.Parsed p;
+        try {
+            p = parsed.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ImportCancelledException();
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException || cause instanceof UncheckedIOException) {
+                String why = cause instanceof UncheckedIOException u ? u.getCause().getMessage() : cause.getMessage();
+                ctx.report(Diagnostic.error(source.name(), 0, "read failed: " + why + "; kept what was read before"));
+                return;
+            }
+            rethrowIfFatal(cause);
+            ctx.report(Diagnostic.error(source.name(), 0, "internal error reading this file ("
+                    + ReaderFailure.describe(cause) + "); stopped there, kept what was read before"));
+            LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), cause);
+            return;
+        }
+        try {
+            p.applyTo(ctx);
+        } catch (RuntimeException | Error e) {
+            rethrowIfFatal(e);
+            ctx.report(Diagnostic.error(source.name(), 0, "internal error reading this file ("
+                    + ReaderFailure.describe(e) + "); stopped there, kept what was read before"));
+            LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), e);
+        }
     }
 
     /**

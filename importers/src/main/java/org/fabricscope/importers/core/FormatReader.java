@@ -63,4 +63,31 @@ public interface FormatReader {
      * The caller opens and closes {@code in}.
      */
     void read(InputStream in, ReadContext ctx) throws IOException;
+
+    /**
+     * For a reader whose work on a file splits into parsing, which needs only the file, and adding
+     * what it parsed to the model: the parsing, as a function that the importer runs on other
+     * threads, ahead of the file's turn (the importer still adds the results in file order, on its own
+     * thread). Null (the default) for a reader that does not split: its files are {@link #read}.
+     * Called on the importer's thread, once per import, so that the function can capture state
+     * kept by {@link ReadContext#state} (it must then be thread-safe).
+     */
+    default Parse parallelParse(ReadContext ctx) {
+        return null;
+    }
+
+    /**
+     * Parses one file; must be thread-safe and touch neither the model builder nor the context.
+     * {@code size} is what the file's size was when listed (a hint: the file may have changed since).
+     */
+    @FunctionalInterface
+    interface Parse {
+        Parsed parse(InputStream in, String source, long size, Cancellation cancel) throws IOException;
+    }
+
+    /** What {@link Parse} made of one file: added to the model on the importer's thread, in file order. */
+    @FunctionalInterface
+    interface Parsed {
+        void applyTo(ReadContext ctx);
+    }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,13 +72,47 @@ public final class FlightRecorderReader {
         return null;
     }
 
+    private final SharedValues shared;
+
+    /** A reader whose dumps share equal values only among themselves. */
+    public FlightRecorderReader() {
+        this(new SharedValues());
+    }
+
+    /** A reader whose dumps share equal values with the other dumps of the import that holds {@code shared}. */
+    FlightRecorderReader(SharedValues shared) {
+        this.shared = shared;
+    }
+
     /** Reads one dump into {@code builder.forensics()}; problems become diagnostics. */
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
-        byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+        parse(in, source, -1, cancel).applyTo(builder);
+    }
+
+    /**
+     * What one dump gave: the dump (null when it was not read) and the problems found. Made without
+     * the model builder, so that dumps can be parsed on several threads and added in file order.
+     */
+    record Parsed(FlightRecorderDump dump, List<Diagnostic> problems) {
+        void applyTo(FabricModelBuilder builder) {
+            problems.forEach(builder::diagnostic);
+            if (dump != null) {
+                builder.forensics().flightRecorder(dump);
+            }
+        }
+    }
+
+    /**
+     * Reads one dump; touches nothing shared but the {@link SharedValues} (thread-safe). {@code size}:
+     * the file's size as listed, or -1.
+     */
+    Parsed parse(InputStream in, String source, long size, Cancellation cancel) throws IOException {
+        byte[] bytes = readAll(in, size);
+        List<Diagnostic> problems = new ArrayList<>();
         if (bytes.length > MAX_BYTES) {
-            builder.diagnostic(Diagnostic.error(source, 0, "flight recorder dump larger than " + MAX_BYTES
+            problems.add(Diagnostic.error(source, 0, "flight recorder dump larger than " + MAX_BYTES
                     + " bytes; not read"));
-            return;
+            return new Parsed(null, problems);
         }
         if (cancel.isCancelled()) {
             throw new ImportCancelledException();
@@ -89,29 +124,49 @@ public final class FlightRecorderReader {
             try {
                 root = SafePickle.read(bytes);
             } catch (SafePickle.PickleException e) {
-                builder.diagnostic(Diagnostic.error(source, 0, "flight recorder pickle not read: " + e.getMessage()
+                problems.add(Diagnostic.error(source, 0, "flight recorder pickle not read: " + e.getMessage()
                         + (e.refused() ? " (a dump holds only plain values; this pickle asks to run code)" : "")));
-                return;
+                return new Parsed(null, problems);
             }
         } else {
             format = "JSON";
             try {
                 root = Jsons.MAPPER.readValue(bytes, Object.class);
             } catch (IOException e) {
-                builder.diagnostic(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
-                return;
+                problems.add(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
+                return new Parsed(null, problems);
             }
         }
+        bytes = null; // the tree holds what is needed; let the bytes go before the entries are made
         if (!(root instanceof Map<?, ?> top)) {
-            builder.diagnostic(Diagnostic.error(source, 0, "flight recorder " + format + " is not a dict; not read"));
-            return;
+            problems.add(Diagnostic.error(source, 0, "flight recorder " + format + " is not a dict; not read"));
+            return new Parsed(null, problems);
         }
-        List<Diagnostic> problems = new ArrayList<>();
-        FlightRecorderDump dump = dump(top, source, problems, cancel);
-        problems.forEach(builder::diagnostic);
-        if (dump != null) {
-            builder.forensics().flightRecorder(dump);
+        FlightRecorderDump dump = dump(top, source, problems, cancel, shared);
+        return new Parsed(dump, problems);
+    }
+
+    /**
+     * The stream's bytes, at most {@code MAX_BYTES + 1}: when the size is known, one read into an array of
+     * that size (a chunked read allocates and copies every dump twice: 1.1 GB for 1,024 dumps), then
+     * whatever the file grew by since it was listed.
+     */
+    static byte[] readAll(InputStream in, long size) throws IOException {
+        if (size <= 0 || size > MAX_BYTES) {
+            return in.readNBytes(MAX_BYTES + 1);
         }
+        byte[] buf = new byte[(int) size];
+        int n = in.readNBytes(buf, 0, buf.length);
+        if (n < buf.length) {
+            return java.util.Arrays.copyOf(buf, n); // shorter than listed
+        }
+        byte[] more = in.readNBytes(MAX_BYTES + 1 - n);
+        if (more.length == 0) {
+            return buf;
+        }
+        byte[] all = java.util.Arrays.copyOf(buf, n + more.length);
+        System.arraycopy(more, 0, all, n, more.length);
+        return all;
     }
 
     /** The rank in a dump's file name: {@code nccl_trace_rank_12} or {@code _dump_3.json} is 12 or 3; -1 when none. */
@@ -126,7 +181,8 @@ public final class FlightRecorderReader {
         return Integer.parseInt(m.group(1));
     }
 
-    static FlightRecorderDump dump(Map<?, ?> top, String source, List<Diagnostic> problems, Cancellation cancel) {
+    static FlightRecorderDump dump(Map<?, ?> top, String source, List<Diagnostic> problems, Cancellation cancel,
+                                   SharedValues shared) {
         Object entriesValue = top.get("entries");
         if (!(entriesValue instanceof List<?> rawEntries)) {
             problems.add(Diagnostic.error(source, 0, "no 'entries' list: not a flight recorder dump; not read"));
@@ -162,7 +218,8 @@ public final class FlightRecorderReader {
                 }
             }
         }
-        List<FrEntry> entries = new ArrayList<>();
+        List<FrEntry> entries = new ArrayList<>(Math.min(rawEntries.size(), MAX_ENTRIES));
+        Map<Frame, String> frameText = new HashMap<>();
         int bad = 0;
         for (Object o : rawEntries) {
             if (entries.size() >= MAX_ENTRIES) {
@@ -172,7 +229,7 @@ public final class FlightRecorderReader {
             if ((entries.size() & 0xfff) == 0 && cancel.isCancelled()) {
                 throw new ImportCancelledException();
             }
-            FrEntry e = o instanceof Map<?, ?> m ? entry(m) : null;
+            FrEntry e = o instanceof Map<?, ?> m ? entry(m, shared, frameText) : null;
             if (e == null) {
                 bad++;
             } else {
@@ -186,34 +243,138 @@ public final class FlightRecorderReader {
         return new FlightRecorderDump(source, rank, version, lib, groups, status, entries);
     }
 
-    private static FrEntry entry(Map<?, ?> m) {
-        String pgName = "";
-        String pgDesc = "";
-        if (m.get("process_group") instanceof List<?> pg && !pg.isEmpty()) {
-            pgName = str(pg.get(0));
-            pgDesc = pg.size() > 1 ? str(pg.get(1)) : "";
-        } else if (m.get("process_group") != null) {
-            pgName = str(m.get("process_group"));
-        }
-        long seq = num(m.get("collective_seq_id"), -1);
-        if (pgName.isEmpty() || (seq < 0 && num(m.get("p2p_seq_id"), -1) < 0)) {
-            return null;
-        }
-        List<String> frames = new ArrayList<>();
-        if (m.get("frames") instanceof List<?> fs) {
-            for (Object f : fs) {
-                if (f instanceof Map<?, ?> fm && frames.size() < 64) {
-                    frames.add(str(fm.get("name")) + " " + str(fm.get("filename")) + ":" + num(fm.get("line"), 0));
+    /** A stack frame as the dump holds it; the key of the {@code name file:line} text made once per dump. */
+    private record Frame(Object name, Object filename, Object line) {
+    }
+
+    /** An entry's fields, taken in one pass over its dict (what {@code get} of each would give). */
+    private static final class Fields {
+        Object processGroup;
+        Object collectiveSeqId;
+        Object p2pSeqId;
+        Object frames;
+        Object recordId;
+        Object pgId;
+        Object opId;
+        Object profilingName;
+        Object isP2p;
+        Object inputSizes;
+        Object inputDtypes;
+        Object outputSizes;
+        Object outputDtypes;
+        Object state;
+        Object created;
+        Object started;
+        Object completed;
+        Object durationMs;
+        Object timeoutMs;
+        Object retired;
+
+        Fields(Map<?, ?> m) {
+            if (m instanceof PickleDict d) {
+                for (int i = 0, n = d.size(); i < n; i++) {
+                    if (d.keyAt(i) instanceof String k) {
+                        set(k, d.valueAt(i));
+                    }
+                }
+            } else {
+                for (var e : m.entrySet()) {
+                    if (e.getKey() instanceof String k) {
+                        set(k, e.getValue());
+                    }
                 }
             }
         }
-        return new FrEntry(num(m.get("record_id"), -1), (int) num(m.get("pg_id"), -1), pgName, pgDesc, seq,
-                num(m.get("p2p_seq_id"), -1), num(m.get("op_id"), -1), str(m.get("profiling_name")),
-                bool(m.get("is_p2p")), sizes(m.get("input_sizes")), strings(m.get("input_dtypes")),
-                sizes(m.get("output_sizes")), strings(m.get("output_dtypes")), str(m.get("state")),
-                num(m.get("time_created_ns"), 0), num(m.get("time_discovered_started_ns"), 0),
-                num(m.get("time_discovered_completed_ns"), 0), dbl(m.get("duration_ms")), num(m.get("timeout_ms"), -1),
-                bool(m.get("retired")), frames);
+
+        private void set(String key, Object v) {
+            switch (key) {
+                case "process_group" -> processGroup = v;
+                case "collective_seq_id" -> collectiveSeqId = v;
+                case "p2p_seq_id" -> p2pSeqId = v;
+                case "frames" -> frames = v;
+                case "record_id" -> recordId = v;
+                case "pg_id" -> pgId = v;
+                case "op_id" -> opId = v;
+                case "profiling_name" -> profilingName = v;
+                case "is_p2p" -> isP2p = v;
+                case "input_sizes" -> inputSizes = v;
+                case "input_dtypes" -> inputDtypes = v;
+                case "output_sizes" -> outputSizes = v;
+                case "output_dtypes" -> outputDtypes = v;
+                case "state" -> state = v;
+                case "time_created_ns" -> created = v;
+                case "time_discovered_started_ns" -> started = v;
+                case "time_discovered_completed_ns" -> completed = v;
+                case "duration_ms" -> durationMs = v;
+                case "timeout_ms" -> timeoutMs = v;
+                case "retired" -> retired = v;
+                default -> {
+                    // thread_name, thread_id, ...: not used
+                }
+            }
+        }
+    }
+
+    private static FrEntry entry(Map<?, ?> m, SharedValues shared, Map<Frame, String> frameText) {
+        Fields f = new Fields(m);
+        String pgName = "";
+        String pgDesc = "";
+        if (f.processGroup instanceof List<?> pg && !pg.isEmpty()) {
+            pgName = str(pg.get(0));
+            pgDesc = pg.size() > 1 ? str(pg.get(1)) : "";
+        } else if (f.processGroup != null) {
+            pgName = str(f.processGroup);
+        }
+        long seq = num(f.collectiveSeqId, -1);
+        if (pgName.isEmpty() || (seq < 0 && num(f.p2pSeqId, -1) < 0)) {
+            return null;
+        }
+        List<String> frames = new ArrayList<>();
+        if (f.frames instanceof List<?> fs) {
+            for (Object o : fs) {
+                if (o instanceof Map<?, ?> fm && frames.size() < 64) {
+                    Object name = null;
+                    Object file = null;
+                    Object line = null;
+                    if (fm instanceof PickleDict d) { // one pass, as for the entry's fields
+                        for (int i = 0, n = d.size(); i < n; i++) {
+                            if (d.keyAt(i) instanceof String k) {
+                                switch (k) {
+                                    case "name" -> name = d.valueAt(i);
+                                    case "filename" -> file = d.valueAt(i);
+                                    case "line" -> line = d.valueAt(i);
+                                    default -> {
+                                        // not used
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        name = fm.get("name");
+                        file = fm.get("filename");
+                        line = fm.get("line");
+                    }
+                    // byte[] has identity equality: such frames (never written by PyTorch) are not cached
+                    boolean cacheable = !(name instanceof byte[]) && !(file instanceof byte[]) && !(line instanceof byte[]);
+                    Frame key = cacheable ? new Frame(name, file, line) : null;
+                    String text = cacheable ? frameText.get(key) : null;
+                    if (text == null) {
+                        text = shared.share(str(name) + " " + str(file) + ":" + num(line, 0));
+                        if (cacheable && frameText.size() < 100_000) {
+                            frameText.put(key, text);
+                        }
+                    }
+                    frames.add(text);
+                }
+            }
+        }
+        return new FrEntry(num(f.recordId, -1), (int) num(f.pgId, -1), shared.share(pgName),
+                shared.share(pgDesc), seq, num(f.p2pSeqId, -1), num(f.opId, -1),
+                shared.share(str(f.profilingName)), bool(f.isP2p), sizes(f.inputSizes, shared),
+                strings(f.inputDtypes, shared), sizes(f.outputSizes, shared),
+                strings(f.outputDtypes, shared), shared.share(str(f.state)),
+                num(f.created, 0), num(f.started, 0), num(f.completed, 0), dbl(f.durationMs), num(f.timeoutMs, -1),
+                bool(f.retired), shared.share(List.copyOf(frames)));
     }
 
     /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */
@@ -250,30 +411,33 @@ public final class FlightRecorderReader {
         return out;
     }
 
-    private static List<List<Long>> sizes(Object v) {
-        List<List<Long>> out = new ArrayList<>();
-        if (v instanceof List<?> l) {
-            for (Object o : l) {
-                List<Long> dims = new ArrayList<>();
-                if (o instanceof List<?> d) {
-                    for (Object x : d) {
-                        dims.add(num(x, -1));
-                    }
-                }
-                out.add(dims);
-            }
+    /** Tensor shapes, as one shared immutable list of immutable lists. */
+    private static List<List<Long>> sizes(Object v, SharedValues shared) {
+        if (!(v instanceof List<?> l) || l.isEmpty()) {
+            return List.of();
         }
-        return out;
+        List<List<Long>> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            List<Long> dims = new ArrayList<>();
+            if (o instanceof List<?> d) {
+                for (Object x : d) {
+                    dims.add(x instanceof Long boxed ? boxed : num(x, -1)); // the pickle's Long as it is: no second box
+                }
+            }
+            out.add(List.copyOf(dims));
+        }
+        return shared.share(List.copyOf(out));
     }
 
-    private static List<String> strings(Object v) {
-        List<String> out = new ArrayList<>();
-        if (v instanceof List<?> l) {
-            for (Object o : l) {
-                out.add(str(o));
-            }
+    private static List<String> strings(Object v, SharedValues shared) {
+        if (!(v instanceof List<?> l) || l.isEmpty()) {
+            return List.of();
         }
-        return out;
+        List<String> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            out.add(str(o));
+        }
+        return shared.share(List.copyOf(out));
     }
 
     static String str(Object v) {

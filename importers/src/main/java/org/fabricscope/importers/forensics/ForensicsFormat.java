@@ -5,12 +5,10 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.function.Predicate;
 
-import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ReadContext;
-import org.fabricscope.model.FabricModelBuilder;
 
 /**
  * The hang-forensics readers in the reader registry: PyTorch flight recorder dumps (pickled, a
@@ -19,10 +17,10 @@ import org.fabricscope.model.FabricModelBuilder;
  * outputs may quote), and read in the logs phase so the rank joins see every log line.
  */
 public final class ForensicsFormat implements FormatReader {
-    /** One reader's read call: a stream, its source name, the builder to fill, and cancel. */
+    /** One reader's read call: a stream and the import's context (source name, builder, cancel, shared state). */
     @FunctionalInterface
     interface Read {
-        void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException;
+        void read(InputStream in, ReadContext ctx) throws IOException;
     }
 
     private static final int CONFIDENCE = 90;
@@ -44,14 +42,15 @@ public final class ForensicsFormat implements FormatReader {
         return List.of(
                 new ForensicsFormat(FlightRecorderReader.ID, FlightRecorderReader.LABEL,
                         h -> h.isBinary() ? FlightRecorderReader.looksLikePickle(h.bytes()) : FlightRecorderReader.looksLike(h.lines()),
-                        (in, s, b, c) -> new FlightRecorderReader().read(in, s, b, c)),
+                        (in, ctx) -> new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new))
+                                .read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
                 new ForensicsFormat(RasStatusReader.ID, RasStatusReader.LABEL, h -> RasStatusReader.looksLike(h.lines()),
-                        (in, s, b, c) -> new RasStatusReader().read(in, s, b, c)),
+                        (in, ctx) -> new RasStatusReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
                 new ForensicsFormat(NcclTestsReader.ID, NcclTestsReader.LABEL, h -> NcclTestsReader.looksLike(h.lines()),
-                        (in, s, b, c) -> new NcclTestsReader().read(in, s, b, c)),
+                        (in, ctx) -> new NcclTestsReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
                 new ForensicsFormat(NcclInspectorReader.ID, NcclInspectorReader.LABEL,
                         h -> NcclInspectorReader.looksLike(h.lines()),
-                        (in, s, b, c) -> new NcclInspectorReader().read(in, s, b, c)));
+                        (in, ctx) -> new NcclInspectorReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())));
     }
 
     @Override
@@ -79,8 +78,21 @@ public final class ForensicsFormat implements FormatReader {
         return claims.test(head) ? CONFIDENCE : NONE;
     }
 
+    /** Flight recorder dumps are parsed on several threads (1,024 ranks' dumps are half a gigabyte of pickles). */
+    @Override
+    public Parse parallelParse(ReadContext ctx) {
+        if (!id.equals(FlightRecorderReader.ID)) {
+            return null;
+        }
+        FlightRecorderReader reader = new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new));
+        return (in, source, size, cancel) -> {
+            FlightRecorderReader.Parsed p = reader.parse(in, source, size, cancel);
+            return c -> p.applyTo(c.builder());
+        };
+    }
+
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        read.read(in, ctx.source(), ctx.builder(), ctx.cancellation());
+        read.read(in, ctx);
     }
 }

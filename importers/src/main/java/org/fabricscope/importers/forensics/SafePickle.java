@@ -4,13 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A Python pickle reader for plain data only: dicts, lists, tuples (read as lists), strings, bytes,
- * integers, floats, booleans and None, as PyTorch's flight recorder writes its dumps. It interprets
+ * integers, floats, booleans and None, as PyTorch's flight recorder writes its dumps (dicts are
+ * {@link PickleDict}s, insertion-ordered like Python's; lists and tuples {@code ArrayList}s). It interprets
  * the opcodes of protocols 2 to 5 that build such values and refuses, before doing anything, every
  * opcode that would import a name or call one ({@code GLOBAL}, {@code STACK_GLOBAL}, {@code REDUCE},
  * {@code BUILD}, {@code INST}, {@code OBJ}, {@code NEWOBJ}, {@code NEWOBJ_EX}, {@code EXT1/2/4},
@@ -59,18 +59,23 @@ public final class SafePickle {
     private int pos;
     private int opAt;
     private int values;
-    private final ArrayList<Object> stack = new ArrayList<>();
-    private final ArrayList<Integer> marks = new ArrayList<>();
-    /** The memo: dense indexes (what picklers write) in an array, any other in a map. */
-    private Object[] memoArray = new Object[1024];
+    /** The stack machine's stack and the positions of its MARKs: plain arrays, grown on demand. */
+    private Object[] stack = new Object[256];
+    private int sp;
+    private int[] marks = new int[64];
+    private int mp;
+    /** The memo: dense indexes (what picklers write) in an array (null: not stored), any other in a map. */
+    private Object[] memoArray;
     private final Map<Long, Object> memoSparse = new HashMap<>();
     private int memoSize;
-    private static final Object UNSET = new Object();
+    /** A stored None in {@link #memoArray}, where null means never stored. */
+    private static final Object NONE = new Object();
 
     private SafePickle(byte[] bytes, Limits limits) {
         this.b = bytes;
         this.limits = limits;
-        java.util.Arrays.fill(memoArray, UNSET);
+        // picklers memoize about every 16th byte's value: sized from the input, the array rarely grows
+        this.memoArray = new Object[Math.max(1024, Math.min(bytes.length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
     }
 
     /** Reads one pickle with the default limits. */
@@ -114,31 +119,39 @@ public final class SafePickle {
                     }
                 }
                 case '.' -> { // STOP
-                    if (stack.size() != 1 || !marks.isEmpty()) {
-                        throw fail("STOP with " + stack.size() + " values on the stack");
+                    if (sp != 1 || mp != 0) {
+                        throw fail("STOP with " + sp + " values on the stack");
                     }
-                    return stack.get(0);
+                    return stack[0];
                 }
                 case '(' -> { // MARK
-                    if (marks.size() >= limits.maxDepth() * 4) {
+                    if (mp >= limits.maxDepth() * 4) {
                         throw fail("more than " + limits.maxDepth() * 4 + " nested MARKs");
                     }
-                    marks.add(stack.size());
-                    stack.add(MARK);
+                    if (mp == marks.length) {
+                        marks = java.util.Arrays.copyOf(marks, mp * 2);
+                    }
+                    marks[mp++] = sp;
+                    stackAdd(MARK);
                 }
                 case '0' -> pop(); // POP
-                case '1' -> popMark(); // POP_MARK
+                case '1' -> dropMark(popMark()); // POP_MARK
                 case '2' -> push(peek()); // DUP
-                case '}' -> push(new LinkedHashMap<>()); // EMPTY_DICT
+                case '}' -> push(new PickleDict()); // EMPTY_DICT
                 case ']' -> push(new ArrayList<>()); // EMPTY_LIST
                 case ')' -> push(new ArrayList<>()); // EMPTY_TUPLE
                 case 'd' -> { // DICT
-                    List<Object> items = popMark();
-                    Map<Object, Object> m = new LinkedHashMap<>();
-                    setItems(m, items);
+                    int at = popMark();
+                    Map<Object, Object> m = new PickleDict((sp - at - 1) / 2);
+                    setItems(m, at);
                     push(m);
                 }
-                case 'l', 't' -> push(popMark()); // LIST, TUPLE
+                case 'l', 't' -> { // LIST, TUPLE
+                    int at = popMark();
+                    List<Object> l = new ArrayList<>(sp - at - 1);
+                    addItems(l, at);
+                    push(l);
+                }
                 case 0x85 -> push(new ArrayList<>(java.util.Collections.singletonList(pop()))); // TUPLE1
                 case 0x86 -> { // TUPLE2
                     Object y = pop();
@@ -164,16 +177,20 @@ public final class SafePickle {
                     map(peek(), "SETITEM").put(key(k), v);
                 }
                 case 'u' -> { // SETITEMS
-                    List<Object> items = popMark();
-                    setItems(map(peek(), "SETITEMS"), items);
+                    int at = popMark();
+                    setItems(map(peekBelow(at), "SETITEMS"), at);
                 }
                 case 'a' -> { // APPEND
                     Object v = pop();
                     list(peek(), "APPEND").add(v);
                 }
                 case 'e' -> { // APPENDS
-                    List<Object> items = popMark();
-                    list(peek(), "APPENDS").addAll(items);
+                    int at = popMark();
+                    List<Object> l = list(peekBelow(at), "APPENDS");
+                    if (l instanceof ArrayList<Object> a) {
+                        a.ensureCapacity(a.size() + sp - at - 1);
+                    }
+                    addItems(l, at);
                 }
                 case 'J' -> push((long) i32()); // BININT
                 case 'K' -> push((long) u8()); // BININT1
@@ -237,14 +254,22 @@ public final class SafePickle {
         if (++values > limits.maxValues()) {
             throw fail("more than " + limits.maxValues() + " values");
         }
-        stack.add(v);
+        stackAdd(v);
+    }
+
+    private void stackAdd(Object v) {
+        if (sp == stack.length) {
+            stack = java.util.Arrays.copyOf(stack, sp * 2);
+        }
+        stack[sp++] = v;
     }
 
     private Object pop() throws PickleException {
-        if (stack.isEmpty()) {
+        if (sp == 0) {
             throw fail("stack underflow");
         }
-        Object v = stack.remove(stack.size() - 1);
+        Object v = stack[--sp];
+        stack[sp] = null;
         if (v == MARK) {
             throw fail("a MARK where a value was expected");
         }
@@ -252,21 +277,43 @@ public final class SafePickle {
     }
 
     private Object peek() throws PickleException {
-        if (stack.isEmpty() || stack.get(stack.size() - 1) == MARK) {
+        if (sp == 0 || stack[sp - 1] == MARK) {
             throw fail("no value on the stack");
         }
-        return stack.get(stack.size() - 1);
+        return stack[sp - 1];
     }
 
-    private List<Object> popMark() throws PickleException {
-        if (marks.isEmpty()) {
+    /** The value below the MARK at {@code at}: what SETITEMS and APPENDS add to. */
+    private Object peekBelow(int at) throws PickleException {
+        if (at == 0 || stack[at - 1] == MARK) {
+            throw fail("no value on the stack");
+        }
+        return stack[at - 1];
+    }
+
+    /**
+     * Removes the topmost MARK from the mark list; the items above it stay on the stack, at
+     * {@code at + 1} up to the top, until {@link #dropMark} takes them and the MARK off.
+     */
+    private int popMark() throws PickleException {
+        if (mp == 0) {
             throw fail("no MARK on the stack");
         }
-        int at = marks.remove(marks.size() - 1);
-        List<Object> items = new ArrayList<>(stack.subList(at + 1, stack.size()));
-        stack.subList(at, stack.size()).clear();
-        return items;
+        return marks[--mp];
     }
+
+    private void dropMark(int at) {
+        java.util.Arrays.fill(stack, at, sp, null);
+        sp = at;
+    }
+
+    private void addItems(List<Object> l, int at) {
+        for (int i = at + 1; i < sp; i++) {
+            l.add(stack[i]);
+        }
+        dropMark(at);
+    }
+
 
     @SuppressWarnings("unchecked")
     private Map<Object, Object> map(Object v, String op) throws PickleException {
@@ -284,13 +331,18 @@ public final class SafePickle {
         throw fail(op + " on a " + typeName(v) + ", not a list");
     }
 
-    private void setItems(Map<Object, Object> m, List<Object> items) throws PickleException {
-        if (items.size() % 2 != 0) {
+    /** Sets the key-value pairs above the MARK at {@code at}, then drops them and the MARK. */
+    private void setItems(Map<Object, Object> m, int at) throws PickleException {
+        if ((sp - at - 1) % 2 != 0) {
             throw fail("odd number of items for a dict");
         }
-        for (int i = 0; i < items.size(); i += 2) {
-            m.put(key(items.get(i)), items.get(i + 1));
+        if (m instanceof PickleDict d) {
+            d.ensureRoom((sp - at - 1) / 2);
         }
+        for (int i = at + 1; i < sp; i += 2) {
+            m.put(key(stack[i]), stack[i + 1]);
+        }
+        dropMark(at);
     }
 
     /** Dict keys are plain scalars (a list or dict key would be unhashable in Python too). */
@@ -316,22 +368,21 @@ public final class SafePickle {
                 while (n <= i) {
                     n *= 2;
                 }
-                Object[] grown = java.util.Arrays.copyOf(memoArray, n);
-                java.util.Arrays.fill(grown, memoArray.length, n, UNSET);
-                memoArray = grown;
+                memoArray = java.util.Arrays.copyOf(memoArray, n);
             }
-            if (memoArray[i] == UNSET) {
+            if (memoArray[i] == null) {
                 memoSize++;
             }
-            memoArray[i] = v;
+            memoArray[i] = v == null ? NONE : v;
         } else if (memoSparse.put(index, v) == null) {
             memoSize++;
         }
     }
 
     private Object memoGet(long index) throws PickleException {
-        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != UNSET) {
-            return memoArray[(int) index];
+        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != null) {
+            Object v = memoArray[(int) index];
+            return v == NONE ? null : v;
         }
         if (memoSparse.containsKey(index)) {
             return memoSparse.get(index);
@@ -386,6 +437,14 @@ public final class SafePickle {
         need(n);
         if (n == 0) {
             return 0L;
+        }
+        if (n <= 8) { // fits a long: sign-extend the top byte, no BigInteger (LONG1 of every nanosecond time)
+            long v = b[pos + n - 1]; // signed
+            for (int i = n - 2; i >= 0; i--) {
+                v = (v << 8) | (b[pos + i] & 0xff);
+            }
+            pos += n;
+            return v;
         }
         byte[] be = new byte[n];
         for (int i = 0; i < n; i++) {
@@ -472,7 +531,30 @@ public final class SafePickle {
         if (--budget[0] < 0) {
             throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
         }
-        if (v instanceof Map<?, ?> m) {
+        // the concrete classes this reader makes, tested first: a class test is one compare, while a
+        // failed test against an interface (Map, List) scans the value's interfaces every time
+        if (v == null || v instanceof String || v instanceof Long) {
+            return true;
+        }
+        if (v instanceof ArrayList<?> l) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (int i = 0, n = l.size(); i < n; i++) {
+                if (!fits(l.get(i), depth + 1, budget)) {
+                    return false;
+                }
+            }
+        } else if (v instanceof PickleDict m) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (int i = 0, n = m.size(); i < n; i++) {
+                if (!fits(m.valueAt(i), depth + 1, budget)) {
+                    return false;
+                }
+            }
+        } else if (v instanceof Map<?, ?> m) {
             if (depth > limits.maxDepth()) {
                 return false;
             }

@@ -2,6 +2,7 @@ package org.fabricscope.model.forensics;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,8 +46,36 @@ public final class FlightRecorderAnalysis {
         return m;
     }
 
-    /** Every process group some dump recorded anything about, in natural name order. */
+    /** The last {@link #progress(List)} answer, for the unmodifiable list of dumps it was computed from. */
+    private static final Object LAST_LOCK = new Object();
+    private static java.lang.ref.WeakReference<List<FlightRecorderDump>> lastDumps = new java.lang.ref.WeakReference<>(null);
+    private static List<ProcessGroupProgress> lastProgress = List.of();
+
+    /**
+     * Every process group some dump recorded anything about, in natural name order. The answer for a
+     * model's (unmodifiable) list of dumps is kept until the next list: the checks, the summary and the
+     * timeline all ask for it, and on 2 million entries each asking cost a second.
+     */
     public static List<ProcessGroupProgress> progress(List<FlightRecorderDump> dumps) {
+        boolean unmodifiable = List.copyOf(dumps) == dumps; // List.copyOf returns an unmodifiable list itself
+        if (unmodifiable) {
+            synchronized (LAST_LOCK) {
+                if (lastDumps.get() == dumps) {
+                    return lastProgress;
+                }
+            }
+        }
+        List<ProcessGroupProgress> out = List.copyOf(computeProgress(dumps));
+        if (unmodifiable) {
+            synchronized (LAST_LOCK) {
+                lastDumps = new java.lang.ref.WeakReference<>(dumps);
+                lastProgress = out;
+            }
+        }
+        return out;
+    }
+
+    private static List<ProcessGroupProgress> computeProgress(List<FlightRecorderDump> dumps) {
         Map<Integer, FlightRecorderDump> ranks = byRank(dumps);
         Map<String, String> desc = new TreeMap<>(NaturalOrder.INSTANCE);
         Map<String, Set<Integer>> members = new LinkedHashMap<>();
@@ -55,11 +84,17 @@ public final class FlightRecorderAnalysis {
                 desc.putIfAbsent(g.name(), g.desc());
                 members.computeIfAbsent(g.name(), k -> new TreeSet<>()).addAll(g.ranks());
             }
+            // each group's first description in this dump, in order of first appearance: what putting every
+            // entry's would leave in desc and members, with one lookup per group instead of one per entry
+            Map<String, String> named = new LinkedHashMap<>();
             for (FrEntry e : d.entries()) {
                 if (!e.pgName().isEmpty()) {
-                    desc.putIfAbsent(e.pgName(), e.pgDesc());
-                    members.computeIfAbsent(e.pgName(), k -> new TreeSet<>()).add(d.rank());
+                    named.putIfAbsent(e.pgName(), e.pgDesc());
                 }
+            }
+            for (var e : named.entrySet()) {
+                desc.putIfAbsent(e.getKey(), e.getValue());
+                members.computeIfAbsent(e.getKey(), k -> new TreeSet<>()).add(d.rank());
             }
         }
         List<ProcessGroupProgress> out = new ArrayList<>();
@@ -144,15 +179,38 @@ public final class FlightRecorderAnalysis {
         // process group -> seq -> rank -> entry
         Map<String, TreeMap<Long, Map<Integer, FrEntry>>> bySeq = new TreeMap<>(NaturalOrder.INSTANCE);
         Map<String, String> desc = new LinkedHashMap<>();
+        // Gathered in hash maps, then ordered once (2 million entries): the group's map by name (one
+        // natural-order lookup per name), its sequence numbers (sorted after), and per sequence number
+        // the ranks in insertion order, which is rank order since the dumps are visited by rank.
+        Map<String, Map<Long, Map<Integer, FrEntry>>> byName = new HashMap<>();
+        Map<Map<Long, Map<Integer, FrEntry>>, String> names = new java.util.IdentityHashMap<>();
         for (FlightRecorderDump d : ranks.values()) {
             for (FrEntry e : d.entries()) {
                 if (e.p2p() || e.pgName().isEmpty() || e.collectiveSeqId() < 0) {
                     continue;
                 }
                 desc.putIfAbsent(e.pgName(), e.pgDesc());
-                bySeq.computeIfAbsent(e.pgName(), k -> new TreeMap<>())
-                        .computeIfAbsent(e.collectiveSeqId(), k -> new TreeMap<>()).put(d.rank(), e);
+                Map<Long, Map<Integer, FrEntry>> group = byName.get(e.pgName());
+                if (group == null) {
+                    if (bySeq.containsKey(e.pgName())) { // a name the natural order takes as one already seen
+                        for (var g : byName.entrySet()) {
+                            if (NaturalOrder.INSTANCE.compare(g.getKey(), e.pgName()) == 0) {
+                                group = g.getValue();
+                                break;
+                            }
+                        }
+                    } else {
+                        bySeq.put(e.pgName(), new TreeMap<>());
+                        group = new HashMap<>();
+                        names.put(group, e.pgName());
+                    }
+                    byName.put(e.pgName(), group);
+                }
+                group.computeIfAbsent(e.collectiveSeqId(), k -> new LinkedHashMap<>()).put(d.rank(), e);
             }
+        }
+        for (var g : names.entrySet()) {
+            bySeq.get(g.getValue()).putAll(g.getKey());
         }
         List<FrMismatch> out = new ArrayList<>();
         for (var pg : bySeq.entrySet()) {
@@ -189,6 +247,21 @@ public final class FlightRecorderAnalysis {
 
     /** {@code op}, {@code dtype} or {@code size}: the first property the entries disagree on; null when they agree. */
     static String disagreement(java.util.Collection<FrEntry> entries) {
+        // readers share one instance of equal names, dtypes and shapes: the same instances agree
+        FrEntry first = null;
+        boolean same = true;
+        for (FrEntry e : entries) {
+            if (first == null) {
+                first = e;
+            } else if (e.profilingName() != first.profilingName() || e.inputDtypes() != first.inputDtypes()
+                    || e.inputSizes() != first.inputSizes()) {
+                same = false;
+                break;
+            }
+        }
+        if (same) {
+            return null;
+        }
         Set<String> ops = new HashSet<>();
         Set<List<String>> dtypes = new HashSet<>();
         Set<List<List<Long>>> sizes = new HashSet<>();

@@ -21,11 +21,25 @@ public record FrEntry(long recordId, int pgId, String pgName, String pgDesc, lon
         pgDesc = pgDesc == null ? "" : pgDesc;
         profilingName = profilingName == null ? "" : profilingName;
         state = state == null ? "" : state;
-        inputSizes = inputSizes.stream().map(List::copyOf).toList();
-        outputSizes = outputSizes.stream().map(List::copyOf).toList();
+        inputSizes = immutable(inputSizes);
+        outputSizes = immutable(outputSizes);
         inputDtypes = List.copyOf(inputDtypes);
         outputDtypes = List.copyOf(outputDtypes);
         frames = List.copyOf(frames);
+    }
+
+    /**
+     * The shapes as an unmodifiable list of unmodifiable lists; the same instance when they already are
+     * (a reader shares one list among the entries that have equal shapes: copying it per entry cost
+     * gigabytes on 2 million entries).
+     */
+    private static List<List<Long>> immutable(List<List<Long>> sizes) {
+        List<List<Long>> outer = List.copyOf(sizes); // returns its argument when that is already unmodifiable
+        boolean same = outer == sizes;
+        for (int i = 0; same && i < outer.size(); i++) {
+            same = List.copyOf(outer.get(i)) == outer.get(i);
+        }
+        return same ? sizes : sizes.stream().map(List::copyOf).toList();
     }
 
     public boolean completed() {

@@ -103,4 +103,27 @@ class FlightRecorderAnalysisTest {
         assertTrue(FlightRecorderAnalysis.sizesMustMatch("_reduce_scatter_base"));
         assertFalse(FlightRecorderAnalysis.sizesMustMatch("coalesced"));
     }
+
+    /**
+     * Group names the natural order takes as one ({@code tp} and {@code TP}, {@code 1} and {@code 01}) are
+     * one group for mismatches, with the first name seen; sequence numbers in order, ranks in rank order.
+     */
+    @Test
+    void namesTheNaturalOrderMergesAreOneGroupInRankAndSequenceOrder() {
+        List<Integer> m = List.of(0, 1, 2);
+        List<FlightRecorderDump> d = List.of(
+                dump(2, m, Map.of(), coll(1, "TP", 7, "all_reduce", 8, "Float", "completed"),
+                        coll(2, "TP", 3, "all_reduce", 8, "Float", "completed")),
+                dump(0, m, Map.of(), coll(1, "tp", 3, "all_reduce", 8, "Float", "completed"),
+                        coll(2, "tp", 7, "all_reduce", 4, "Float", "completed")),
+                dump(1, m, Map.of(), coll(1, "tp", 3, "all_reduce", 8, "Float", "completed"),
+                        coll(2, "tp", 7, "all_gather", 8, "Float", "completed")));
+        List<FrMismatch> mm = FlightRecorderAnalysis.mismatches(d);
+        assertEquals(1, mm.size());
+        assertEquals("tp", mm.get(0).pgName()); // rank 0's name: dumps are taken in rank order
+        assertEquals(7, mm.get(0).seq());
+        assertEquals("op", mm.get(0).what());
+        assertEquals(List.of(0, 1, 2), new ArrayList<>(mm.get(0).entries().keySet()));
+        assertEquals(List.of(1), mm.get(0).culprits());
+    }
 }

@@ -1,0 +1,530 @@
+package org.fabricscope.importers.forensics;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Test-only: {@code SafePickle} as it was before the speed work of November 2026 (LinkedHashMap
+ * dicts, list copies per MARK, no sharing of equal values), kept verbatim so that
+ * {@code FlightRecorderEquivalenceTest} can check the fast reader gives the same values, the same
+ * refusals at the same offsets and the same dumps.
+ *
+ * <p>The original description:
+ *
+ * A Python pickle reader for plain data only: dicts, lists, tuples (read as lists), strings, bytes,
+ * integers, floats, booleans and None, as PyTorch's flight recorder writes its dumps. It interprets
+ * the opcodes of protocols 2 to 5 that build such values and refuses, before doing anything, every
+ * opcode that would import a name or call one ({@code GLOBAL}, {@code STACK_GLOBAL}, {@code REDUCE},
+ * {@code BUILD}, {@code INST}, {@code OBJ}, {@code NEWOBJ}, {@code NEWOBJ_EX}, {@code EXT1/2/4},
+ * {@code PERSID}, {@code BINPERSID}) and every opcode it does not know. Nothing is ever executed:
+ * this is a stack machine over Java maps and lists. Input size, container nesting, memo size, string
+ * length and the number of values are bounded; a value that contains itself is refused. See
+ * {@code docs/decisions/0007-flight-recorder-pickle.md}.
+ */
+final class LegacySafePickle {
+    /** Limits; the defaults fit a flight recorder dump of 20000 entries with stack frames. */
+    public record Limits(int maxBytes, int maxDepth, int maxMemo, int maxValues, int maxString) {
+        public static final Limits DEFAULT = new Limits(256 * 1024 * 1024, 64, 4_000_000, 20_000_000, 16 * 1024 * 1024);
+    }
+
+    /** Why a pickle was not read: the opcode (or problem), and the byte offset where it was met. */
+    public static final class PickleException extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final long offset;
+        private final boolean refused;
+
+        PickleException(String message, long offset, boolean refused) {
+            super(message + " at byte " + offset);
+            this.offset = offset;
+            this.refused = refused;
+        }
+
+        public long offset() {
+            return offset;
+        }
+
+        /** True when the pickle asked for something this reader never does (import, call, extension). */
+        public boolean refused() {
+            return refused;
+        }
+    }
+
+    private static final Object MARK = new Object() {
+        @Override
+        public String toString() {
+            return "MARK";
+        }
+    };
+
+    private final byte[] b;
+    private final Limits limits;
+    private int pos;
+    private int opAt;
+    private int values;
+    private final ArrayList<Object> stack = new ArrayList<>();
+    private final ArrayList<Integer> marks = new ArrayList<>();
+    /** The memo: dense indexes (what picklers write) in an array, any other in a map. */
+    private Object[] memoArray = new Object[1024];
+    private final Map<Long, Object> memoSparse = new HashMap<>();
+    private int memoSize;
+    private static final Object UNSET = new Object();
+
+    private LegacySafePickle(byte[] bytes, Limits limits) {
+        this.b = bytes;
+        this.limits = limits;
+        java.util.Arrays.fill(memoArray, UNSET);
+    }
+
+    /** Reads one pickle with the default limits. */
+    public static Object read(byte[] bytes) throws PickleException {
+        return read(bytes, Limits.DEFAULT);
+    }
+
+    public static Object read(byte[] bytes, Limits limits) throws PickleException {
+        if (bytes.length > limits.maxBytes()) {
+            throw new PickleException("pickle larger than " + limits.maxBytes() + " bytes", 0, false);
+        }
+        LegacySafePickle p = new LegacySafePickle(bytes, limits);
+        Object v = p.run();
+        p.checkShape(v);
+        return v;
+    }
+
+    /** Whether the bytes start like a pickle of protocol 2 to 5 ({@code PROTO n}). */
+    public static boolean looksLikePickle(byte[] head) {
+        return head.length >= 3 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5;
+    }
+
+    private Object run() throws PickleException {
+        while (true) {
+            if (pos >= b.length) {
+                throw fail("truncated pickle: no STOP opcode");
+            }
+            opAt = pos;
+            int op = b[pos++] & 0xff;
+            switch (op) {
+                case 0x80 -> { // PROTO
+                    int v = u8();
+                    if (v < 2 || v > 5) {
+                        throw fail("unsupported pickle protocol " + v);
+                    }
+                }
+                case 0x95 -> { // FRAME: an 8-byte length; the frame's opcodes follow inline
+                    long n = u64();
+                    if (n < 0 || n > b.length - pos) {
+                        throw fail("FRAME length " + n + " beyond the end of the input");
+                    }
+                }
+                case '.' -> { // STOP
+                    if (stack.size() != 1 || !marks.isEmpty()) {
+                        throw fail("STOP with " + stack.size() + " values on the stack");
+                    }
+                    return stack.get(0);
+                }
+                case '(' -> { // MARK
+                    if (marks.size() >= limits.maxDepth() * 4) {
+                        throw fail("more than " + limits.maxDepth() * 4 + " nested MARKs");
+                    }
+                    marks.add(stack.size());
+                    stack.add(MARK);
+                }
+                case '0' -> pop(); // POP
+                case '1' -> popMark(); // POP_MARK
+                case '2' -> push(peek()); // DUP
+                case '}' -> push(new LinkedHashMap<>()); // EMPTY_DICT
+                case ']' -> push(new ArrayList<>()); // EMPTY_LIST
+                case ')' -> push(new ArrayList<>()); // EMPTY_TUPLE
+                case 'd' -> { // DICT
+                    List<Object> items = popMark();
+                    Map<Object, Object> m = new LinkedHashMap<>();
+                    setItems(m, items);
+                    push(m);
+                }
+                case 'l', 't' -> push(popMark()); // LIST, TUPLE
+                case 0x85 -> push(new ArrayList<>(java.util.Collections.singletonList(pop()))); // TUPLE1
+                case 0x86 -> { // TUPLE2
+                    Object y = pop();
+                    Object x = pop();
+                    List<Object> t = new ArrayList<>();
+                    t.add(x);
+                    t.add(y);
+                    push(t);
+                }
+                case 0x87 -> { // TUPLE3
+                    Object z = pop();
+                    Object y = pop();
+                    Object x = pop();
+                    List<Object> t = new ArrayList<>();
+                    t.add(x);
+                    t.add(y);
+                    t.add(z);
+                    push(t);
+                }
+                case 's' -> { // SETITEM
+                    Object v = pop();
+                    Object k = pop();
+                    map(peek(), "SETITEM").put(key(k), v);
+                }
+                case 'u' -> { // SETITEMS
+                    List<Object> items = popMark();
+                    setItems(map(peek(), "SETITEMS"), items);
+                }
+                case 'a' -> { // APPEND
+                    Object v = pop();
+                    list(peek(), "APPEND").add(v);
+                }
+                case 'e' -> { // APPENDS
+                    List<Object> items = popMark();
+                    list(peek(), "APPENDS").addAll(items);
+                }
+                case 'J' -> push((long) i32()); // BININT
+                case 'K' -> push((long) u8()); // BININT1
+                case 'M' -> push((long) (u8() | (u8() << 8))); // BININT2
+                case 0x8a -> push(longLe(u8())); // LONG1
+                case 0x8b -> { // LONG4
+                    long n = i32();
+                    if (n < 0 || n > 64) {
+                        throw fail("LONG4 of " + n + " bytes");
+                    }
+                    push(longLe((int) n));
+                }
+                case 'G' -> push(Double.longBitsToDouble(u64be())); // BINFLOAT
+                case 0x8c -> push(utf8(u8())); // SHORT_BINUNICODE
+                case 'X' -> push(utf8(u32())); // BINUNICODE
+                case 0x8d -> push(utf8(u64())); // BINUNICODE8
+                case 'U' -> push(latin1(u8())); // SHORT_BINSTRING (protocol 2's str)
+                case 'T' -> push(latin1(u32())); // BINSTRING
+                case 'C' -> push(bytes(u8())); // SHORT_BINBYTES
+                case 'B' -> push(bytes(u32())); // BINBYTES
+                case 0x8e, 0x96 -> push(bytes(u64())); // BINBYTES8, BYTEARRAY8
+                case 'N' -> push(null); // NONE
+                case 0x88 -> push(Boolean.TRUE); // NEWTRUE
+                case 0x89 -> push(Boolean.FALSE); // NEWFALSE
+                case 0x94 -> memoPut(memoSize, peek()); // MEMOIZE
+                case 'p' -> memoPut(decimalLine(), peek()); // PUT
+                case 'q' -> memoPut(u8(), peek()); // BINPUT
+                case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
+                case 'g' -> push(memoGet(decimalLine())); // GET
+                case 'h' -> push(memoGet(u8())); // BINGET
+                case 'j' -> push(memoGet(u32())); // LONG_BINGET
+                case 'c' -> throw refuse("GLOBAL (imports a Python name)");
+                case 0x93 -> throw refuse("STACK_GLOBAL (imports a Python name)");
+                case 'R' -> throw refuse("REDUCE (calls a Python callable)");
+                case 'b' -> throw refuse("BUILD (calls __setstate__ on an object)");
+                case 'i' -> throw refuse("INST (imports a class and calls it)");
+                case 'o' -> throw refuse("OBJ (calls a class)");
+                case 0x81 -> throw refuse("NEWOBJ (calls cls.__new__)");
+                case 0x92 -> throw refuse("NEWOBJ_EX (calls cls.__new__)");
+                case 0x82, 0x83, 0x84 -> throw refuse("EXT" + (op == 0x82 ? 1 : op == 0x83 ? 2 : 4)
+                        + " (imports a name from the extension registry)");
+                case 'P' -> throw refuse("PERSID (asks the loader for a persistent object)");
+                case 'Q' -> throw refuse("BINPERSID (asks the loader for a persistent object)");
+                case 0x97, 0x98 -> throw refuse((op == 0x97 ? "NEXT_BUFFER" : "READONLY_BUFFER")
+                        + " (out-of-band buffers)");
+                default -> throw fail("unsupported pickle opcode 0x" + Integer.toHexString(op)
+                        + (op >= 0x20 && op < 0x7f ? " ('" + (char) op + "')" : ""));
+            }
+        }
+    }
+
+    private PickleException fail(String what) {
+        return new PickleException(what, opAt, false);
+    }
+
+    private PickleException refuse(String what) {
+        return new PickleException("refused opcode " + what + "; nothing was executed", opAt, true);
+    }
+
+    private void push(Object v) throws PickleException {
+        if (++values > limits.maxValues()) {
+            throw fail("more than " + limits.maxValues() + " values");
+        }
+        stack.add(v);
+    }
+
+    private Object pop() throws PickleException {
+        if (stack.isEmpty()) {
+            throw fail("stack underflow");
+        }
+        Object v = stack.remove(stack.size() - 1);
+        if (v == MARK) {
+            throw fail("a MARK where a value was expected");
+        }
+        return v;
+    }
+
+    private Object peek() throws PickleException {
+        if (stack.isEmpty() || stack.get(stack.size() - 1) == MARK) {
+            throw fail("no value on the stack");
+        }
+        return stack.get(stack.size() - 1);
+    }
+
+    private List<Object> popMark() throws PickleException {
+        if (marks.isEmpty()) {
+            throw fail("no MARK on the stack");
+        }
+        int at = marks.remove(marks.size() - 1);
+        List<Object> items = new ArrayList<>(stack.subList(at + 1, stack.size()));
+        stack.subList(at, stack.size()).clear();
+        return items;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<Object, Object> map(Object v, String op) throws PickleException {
+        if (v instanceof Map<?, ?> m) {
+            return (Map<Object, Object>) m;
+        }
+        throw fail(op + " on a " + typeName(v) + ", not a dict");
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Object> list(Object v, String op) throws PickleException {
+        if (v instanceof List<?> l) {
+            return (List<Object>) l;
+        }
+        throw fail(op + " on a " + typeName(v) + ", not a list");
+    }
+
+    private void setItems(Map<Object, Object> m, List<Object> items) throws PickleException {
+        if (items.size() % 2 != 0) {
+            throw fail("odd number of items for a dict");
+        }
+        for (int i = 0; i < items.size(); i += 2) {
+            m.put(key(items.get(i)), items.get(i + 1));
+        }
+    }
+
+    /** Dict keys are plain scalars (a list or dict key would be unhashable in Python too). */
+    private Object key(Object k) throws PickleException {
+        if (k == null || k instanceof String || k instanceof Long || k instanceof java.math.BigInteger
+                || k instanceof Double || k instanceof Boolean) {
+            return k;
+        }
+        if (k instanceof List<?> l) {
+            return List.copyOf(l.stream().map(x -> x == null ? "None" : x).toList()); // a tuple key
+        }
+        throw fail("dict key of type " + typeName(k));
+    }
+
+    private void memoPut(long index, Object v) throws PickleException {
+        if (index < 0 || memoSize >= limits.maxMemo()) {
+            throw fail("memo larger than " + limits.maxMemo() + " entries");
+        }
+        if (index < limits.maxMemo()) {
+            int i = (int) index;
+            if (i >= memoArray.length) {
+                int n = memoArray.length;
+                while (n <= i) {
+                    n *= 2;
+                }
+                Object[] grown = java.util.Arrays.copyOf(memoArray, n);
+                java.util.Arrays.fill(grown, memoArray.length, n, UNSET);
+                memoArray = grown;
+            }
+            if (memoArray[i] == UNSET) {
+                memoSize++;
+            }
+            memoArray[i] = v;
+        } else if (memoSparse.put(index, v) == null) {
+            memoSize++;
+        }
+    }
+
+    private Object memoGet(long index) throws PickleException {
+        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != UNSET) {
+            return memoArray[(int) index];
+        }
+        if (memoSparse.containsKey(index)) {
+            return memoSparse.get(index);
+        }
+        throw fail("memo index " + index + " was never stored");
+    }
+
+    private int u8() throws PickleException {
+        need(1);
+        return b[pos++] & 0xff;
+    }
+
+    private int i32() throws PickleException {
+        need(4);
+        int v = (b[pos] & 0xff) | (b[pos + 1] & 0xff) << 8 | (b[pos + 2] & 0xff) << 16 | (b[pos + 3] & 0xff) << 24;
+        pos += 4;
+        return v;
+    }
+
+    private long u32() throws PickleException {
+        return i32() & 0xffffffffL;
+    }
+
+    private long u64() throws PickleException {
+        need(8);
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = (v << 8) | (b[pos + i] & 0xff);
+        }
+        pos += 8;
+        return v;
+    }
+
+    private long u64be() throws PickleException {
+        need(8);
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[pos + i] & 0xff);
+        }
+        pos += 8;
+        return v;
+    }
+
+    private void need(long n) throws PickleException {
+        if (n < 0 || n > b.length - pos) {
+            throw fail("truncated pickle: " + n + " bytes wanted, " + (b.length - pos) + " left");
+        }
+    }
+
+    /** A little-endian two's complement integer of n bytes: a Long when it fits, else a BigInteger. */
+    private Object longLe(int n) throws PickleException {
+        need(n);
+        if (n == 0) {
+            return 0L;
+        }
+        byte[] be = new byte[n];
+        for (int i = 0; i < n; i++) {
+            be[i] = b[pos + n - 1 - i];
+        }
+        pos += n;
+        java.math.BigInteger v = new java.math.BigInteger(be);
+        return v.bitLength() < 64 ? (Object) v.longValue() : v;
+    }
+
+    private String utf8(long n) throws PickleException {
+        checkString(n);
+        String s = new String(b, pos, (int) n, StandardCharsets.UTF_8);
+        pos += (int) n;
+        return s;
+    }
+
+    private String latin1(long n) throws PickleException {
+        checkString(n);
+        String s = new String(b, pos, (int) n, StandardCharsets.ISO_8859_1);
+        pos += (int) n;
+        return s;
+    }
+
+    private byte[] bytes(long n) throws PickleException {
+        checkString(n);
+        byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) n);
+        pos += (int) n;
+        return out;
+    }
+
+    private void checkString(long n) throws PickleException {
+        if (n > limits.maxString()) {
+            throw fail("string of " + n + " bytes (limit " + limits.maxString() + ")");
+        }
+        need(n);
+    }
+
+    private long decimalLine() throws PickleException {
+        int start = pos;
+        while (pos < b.length && b[pos] != '\n') {
+            pos++;
+            if (pos - start > 20) {
+                throw fail("memo index line too long");
+            }
+        }
+        if (pos >= b.length) {
+            throw fail("truncated pickle in a memo index line");
+        }
+        String s = new String(b, start, pos - start, StandardCharsets.US_ASCII);
+        pos++;
+        try {
+            return Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            throw fail("bad memo index '" + s + "'");
+        }
+    }
+
+    private static String typeName(Object v) {
+        return v == null ? "None" : v instanceof Map ? "dict" : v instanceof List ? "list/tuple"
+                : v instanceof String ? "str" : v instanceof byte[] ? "bytes" : v.getClass().getSimpleName();
+    }
+
+    /**
+     * Refuses a value that contains itself (memo references can build one) or nests deeper than the
+     * limit, and bounds the walk: containers shared through the memo are allowed (PyTorch's pickler
+     * shares identical stack frames), but a small pickle that shares containers to encode an
+     * exponential tree is refused before its readers walk it.
+     */
+    private void checkShape(Object root) throws PickleException {
+        opAt = b.length;
+        long[] budget = {limits.maxValues()};
+        if (!fits(root, 0, budget)) {
+            // a cycle is also infinitely deep: tell the two apart, off the common path
+            walk(root, 0, new IdentityHashMap<>(), new long[] {limits.maxValues()});
+        }
+    }
+
+    /**
+     * The common path: false when the value nests deeper than the limit (which a value that
+     * contains itself does too); the walk budget bounds a tree of shared containers.
+     */
+    private boolean fits(Object v, int depth, long[] budget) throws PickleException {
+        if (--budget[0] < 0) {
+            throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
+        }
+        if (v instanceof Map<?, ?> m) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (Object x : m.values()) {
+                if (!fits(x, depth + 1, budget)) {
+                    return false;
+                }
+            }
+        } else if (v instanceof List<?> l) {
+            if (depth > limits.maxDepth()) {
+                return false;
+            }
+            for (Object x : l) {
+                if (!fits(x, depth + 1, budget)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void walk(Object v, int depth, IdentityHashMap<Object, Boolean> onPath, long[] budget)
+            throws PickleException {
+        if (--budget[0] < 0) {
+            throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
+        }
+        if (!(v instanceof Map) && !(v instanceof List)) {
+            return;
+        }
+        if (depth > limits.maxDepth()) {
+            throw fail("values nested deeper than " + limits.maxDepth());
+        }
+        if (onPath.containsKey(v)) {
+            throw fail("a value that contains itself");
+        }
+        onPath.put(v, Boolean.TRUE);
+        if (v instanceof Map<?, ?> m) {
+            for (Object x : m.values()) {
+                walk(x, depth + 1, onPath, budget);
+            }
+        } else {
+            for (Object x : (List<?>) v) {
+                walk(x, depth + 1, onPath, budget);
+            }
+        }
+        onPath.remove(v);
+    }
+}
