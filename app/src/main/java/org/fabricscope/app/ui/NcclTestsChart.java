@@ -82,6 +82,8 @@ public final class NcclTestsChart extends VBox {
         HBox top = new HBox(8, title, export);
         expected.setId("ncclTestsExpected");
         expected.setWrapText(true);
+        expected.setMaxWidth(Double.MAX_VALUE);
+        expected.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wrap onto more lines rather than cut it short
         getChildren().addAll(top, chart, expected);
         setVisible(false);
         setManaged(false);
