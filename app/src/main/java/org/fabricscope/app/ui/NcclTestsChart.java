@@ -92,7 +92,8 @@ public final class NcclTestsChart extends VBox {
     /** One series per nccl-tests run of this model; hidden when there is none. */
     public void show(FabricModel model) {
         List<XYChart.Series<Number, Number>> all = new ArrayList<>();
-        for (ForensicsSummary.NcclTest t : ForensicsSummary.ncclTests(model)) {
+        List<ForensicsSummary.NcclTest> tests = ForensicsSummary.ncclTests(model);
+        for (ForensicsSummary.NcclTest t : tests) {
             XYChart.Series<Number, Number> s = new XYChart.Series<>();
             String src = t.source() == null ? "" : t.source().replaceAll(".*[/\\\\]", "");
             s.setName(t.test() + " · " + t.ranks() + " ranks" + (src.isEmpty() ? "" : " · " + src) + " (" + (all.size() + 1) + ")");
@@ -117,7 +118,6 @@ public final class NcclTestsChart extends VBox {
         x.setTickUnit(step);
         int runs = all.size();
         expectedSeries.clear();
-        List<ForensicsSummary.NcclTest> tests = ForensicsSummary.ncclTests(model);
         java.util.Map<String, List<String>> byExpectation = new java.util.LinkedHashMap<>();
         java.util.Map<String, Double> values = new java.util.LinkedHashMap<>();
         for (int i = 0; i < tests.size(); i++) {
