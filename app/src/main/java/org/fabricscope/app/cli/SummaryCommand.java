@@ -72,9 +72,10 @@ final class SummaryCommand implements Callable<Integer> {
                     String.join(", ", s.ncclVersions()), s.transports());
         }
         for (org.fabricscope.model.analysis.ForensicsSummary.NcclTest t : s.ncclTests()) {
-            out.printf("nccl-tests      %-15s %d ranks, avg busbw %s GB/s, peak busbw %.2f GB/s, %d wrong (%s)%n", t.test(),
+            out.printf("nccl-tests      %-15s %d ranks, avg busbw %s GB/s, peak busbw %.2f GB/s%s, %d wrong (%s)%n", t.test(),
                     t.ranks(), t.avgBusBw() == null ? "-" : String.format(java.util.Locale.ROOT, "%.2f", t.avgBusBw()),
-                    t.peakBusBw(), t.wrong(), t.source());
+                    t.peakBusBw(), t.expectedBusBw() == null ? "" : String.format(java.util.Locale.ROOT,
+                            " (expected %.2f GB/s: %s)", t.expectedBusBw(), t.expectedSource()), t.wrong(), t.source());
         }
         for (org.fabricscope.model.analysis.ForensicsSummary.Collective c : s.collectives()) {
             out.printf("Collectives     %s %s (%s): last sequence per rank %s%n", c.from(), c.communicator(),

@@ -33,6 +33,9 @@ public final class Styles {
     public static final String TIMELINE_BAR = "timeline-bar";
     public static final String BEHIND = "behind";
 
+    // the nccl-tests chart's expected bus bandwidth: a dashed line (added to the series' line node)
+    public static final String EXPECTED_LINE = "expected-line";
+
     // list cells by severity (findings, NCCL events): sev-error, sev-warning, sev-info
     public static final String SEV_ERROR = "sev-error";
     public static final String SEV_WARNING = "sev-warning";

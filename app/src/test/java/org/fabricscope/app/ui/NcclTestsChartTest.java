@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import javax.imageio.ImageIO;
 
 import org.fabricscope.app.nav.Samples;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.analysis.ForensicsSummary;
 import org.junit.jupiter.api.Test;
@@ -24,7 +27,11 @@ import org.testfx.util.WaitForAsyncUtils;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
-/** The real nccl-tests capture folder: one series per run, each with its sizes; the PNG export writes a picture. */
+/**
+ * The real nccl-tests capture folders: one series per run, each with its sizes; the PNG export writes a
+ * picture; with the host's topology loaded, one dashed expected line at 450 GB/s named with its source,
+ * and without it none, and a caption that says why.
+ */
 @ExtendWith(ApplicationExtension.class)
 class NcclTestsChartTest {
     private static final Path NCCL_TESTS = Path.of("..", "sample-fabrics", "gpu-captures", "h200x2-forensics-nccl-2.28.9",
@@ -69,5 +76,30 @@ class NcclTestsChartTest {
         var img = ImageIO.read(png.toFile());
         assertTrue(img.getWidth() > 100 && img.getHeight() > 100, img.getWidth() + "x" + img.getHeight());
         assertEquals("1K", NcclTestsChart.bytes(1024));
+        assertTrue(view.expectedSeries().isEmpty(), "no topology loaded: no expected line");
+        assertTrue(view.expectedCaption().getText().startsWith(runs.size() + " runs without an expected bus bandwidth"),
+                view.expectedCaption().getText());
+    }
+
+    @Test
+    void expectedLineFromTheHostsTopology(FxRobot robot) {
+        Path dir = Path.of("..", "sample-fabrics", "gpu-captures", "h200x2-busbw-nccl-2.28.9");
+        Samples.paths(dir);
+        var r = new FabricImporter().importPaths(List.of(dir.resolve("all_reduce_perf-g2-healthy.txt"),
+                dir.resolve("all_reduce_perf-g2-p2p-disabled.txt"), dir.resolve("vm.topo.xml")), ImportProgress.NONE,
+                Cancellation.NEVER);
+        Analysis a = Analysis.of(r.model(), r.thresholds());
+        robot.interact(() -> view.show(a.model()));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(3, view.chart().getData().size(), "two runs and one expected line shared by both");
+        var line = view.expectedSeries();
+        assertEquals(1, line.size());
+        assertTrue(line.get(0).getName().startsWith("expected 450 GB/s: NVLink4 x 18 links x 25 GB/s"), line.get(0).getName());
+        assertEquals(450.0, line.get(0).getData().get(0).getYValue().doubleValue(), 1e-9);
+        assertEquals(line.get(0).getData().get(0).getYValue(), line.get(0).getData().get(1).getYValue());
+        assertTrue(line.get(0).getNode().getStyleClass().contains(Styles.EXPECTED_LINE));
+        assertTrue(view.expectedCaption().getText().startsWith("Expected (dashed) for runs 1, 2: 450 GB/s: NVLink4"),
+                view.expectedCaption().getText());
+        assertTrue(view.expectedCaption().getText().contains("vm.topo.xml of host vm"), view.expectedCaption().getText());
     }
 }

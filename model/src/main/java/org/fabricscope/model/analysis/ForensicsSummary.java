@@ -3,8 +3,11 @@ package org.fabricscope.model.analysis;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.bandwidth.BusBwExpectation;
+import org.fabricscope.model.bandwidth.BusBwExpectations;
 
 /**
  * The hang forensics part of {@link FabricSummary}: {@code ncclTests} (one entry per nccl-tests run)
@@ -18,10 +21,12 @@ public final class ForensicsSummary {
     /**
      * One nccl-tests run: the binary ({@code all_reduce_perf}), its ranks, the average bus bandwidth it
      * printed (null when it did not), the peak bus and algorithm bandwidth over its rows (GB/s), its
-     * wrong elements, the rows, and the file it came from.
+     * wrong elements, the rows, and the file it came from; {@code expectedBusBw} is what the slowest hop of
+     * its path carries (GB/s per direction) and {@code expectedSource} where that number comes from, both
+     * null when the loaded inputs do not tell ({@link BusBwExpectations}).
      */
     public record NcclTest(String test, int ranks, Double avgBusBw, double peakBusBw, double peakAlgBw, long wrong,
-                           List<NcclTestRow> rows, String source) {
+                           List<NcclTestRow> rows, String source, Double expectedBusBw, String expectedSource) {
     }
 
     /** One size of an nccl-tests run: bytes, count, type, reduction, and both placements (null when not run). */
@@ -53,8 +58,10 @@ public final class ForensicsSummary {
                 rows.add(new NcclTestRow(row.bytes(), row.count(), row.type(), row.redop(), result(row.outOfPlace()),
                         result(row.inPlace())));
             }
+            Optional<BusBwExpectation> e = BusBwExpectations.of(model, r);
             out.add(new NcclTest(r.test(), r.ranks(), Double.isNaN(r.avgBusBw()) ? null : r.avgBusBw(), r.peakBusBw(),
-                    r.peakAlgBw(), r.wrong(), rows, r.source()));
+                    r.peakAlgBw(), r.wrong(), rows, r.source(), e.map(BusBwExpectation::gbPerSec).orElse(null),
+                    e.map(BusBwExpectation::source).orElse(null)));
         }
         return out;
     }

@@ -40,7 +40,7 @@ public final class Diagnosis {
                 .with(new InsufficientResourcesCheck()).with(new RdmaResourceNotRequestedCheck())
                 .with(new RdmaResourceMissingCheck()).with(new ShmTooSmallCheck()).with(new SecondaryNetworkMissingCheck())
                 .with(new TrainingLogCheck(thresholds)).with(new RankPathErrorsCheck(thresholds))
-                .with(new HangForensicsCheck()).with(new NcclTestsCheck())
+                .with(new HangForensicsCheck()).with(new NcclTestsCheck()).with(new BusBwCheck())
                 .with(new HostEvidenceCheck());
     }
 

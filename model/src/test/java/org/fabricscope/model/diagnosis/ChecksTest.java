@@ -230,6 +230,6 @@ class ChecksTest {
         List<String> ids = Diagnosis.standard(ErrorThresholds.defaults()).catalogue().stream()
                 .map(org.fabricscope.model.core.FindingSpec::id).toList();
         assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), ids.toString());
-        assertEquals(30, ids.size(), ids.toString()); // + forensics (4) and host evidence (3)
+        assertEquals(31, ids.size(), ids.toString()); // + forensics (5 with busbw-below-expected) and host evidence (3)
     }
 }
