@@ -23,7 +23,8 @@ import org.fabricscope.model.fabric.Tier;
  *     its last numbered token ({@code LG07-05} is in {@code LG07}, {@code leaf-su1-r6} in
  *     {@code leaf-su1}, {@code CSPINE2-13} in {@code CSPINE2});</li>
  * <li><b>pods</b> from wiring: the connected components of the switch graph once the top tier (the
- *     cores) is taken away; each holds leaves and the spines that serve only them. Where the
+ *     cores) is taken away, with the leaves of one unit joined (a rail-optimised pod wires each
+ *     rail's leaves to its own spines); each holds leaves and the spines that serve only them. Where the
  *     fabric has no such tier (two tiers) the pods come from names again, without the last two
  *     numbered tokens ({@code p03-su12-r5} is in pod {@code p03}).</li>
  * </ul>
@@ -129,12 +130,50 @@ public final class FabricGroups {
                     }
                 }
             }
-            Map<FabricNode, Integer> byRoot = new HashMap<>();
-            Map<Integer, List<FabricNode>> leavesOf = new LinkedHashMap<>();
+            // leaves of one unit are in one pod: rail-optimised pods wire each rail's leaves to their own
+            // spines (Selene: 8 planes per pod), and the unit is what ties a pod's planes together
+            Map<String, FabricNode> firstOfUnit = new HashMap<>();
             for (FabricNode leaf : leaves) {
-                int idx = byRoot.computeIfAbsent(find(parent, leaf), r -> byRoot.size());
+                String u = units.get(leaf);
+                if (u != null) {
+                    FabricNode first = firstOfUnit.putIfAbsent(u, leaf);
+                    if (first != null) {
+                        union(parent, first, leaf);
+                    }
+                }
+            }
+            // a pod is a component with spines; a leaf with no uplink in the capture joins its unit's pod
+            Set<FabricNode> withSpines = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            for (FabricNode s : tiers.get(Tier.SPINE)) {
+                withSpines.add(find(parent, s));
+            }
+            Map<FabricNode, Integer> byRoot = new IdentityHashMap<>();
+            Map<Integer, List<FabricNode>> leavesOf = new LinkedHashMap<>();
+            Map<String, Integer> podOfUnit = new HashMap<>();
+            List<FabricNode> loose = new ArrayList<>();
+            for (FabricNode leaf : leaves) {
+                FabricNode root = find(parent, leaf);
+                if (!withSpines.contains(root)) {
+                    loose.add(leaf);
+                    continue;
+                }
+                Integer idx = byRoot.get(root);
+                if (idx == null) {
+                    idx = byRoot.size();
+                    byRoot.put(root, idx);
+                }
                 pods.put(leaf, idx);
                 leavesOf.computeIfAbsent(idx, k -> new ArrayList<>()).add(leaf);
+                if (units.containsKey(leaf)) {
+                    podOfUnit.putIfAbsent(units.get(leaf), idx);
+                }
+            }
+            for (FabricNode leaf : loose) {
+                Integer idx = units.containsKey(leaf) ? podOfUnit.get(units.get(leaf)) : null;
+                if (idx != null) {
+                    pods.put(leaf, idx);
+                    leavesOf.get(idx).add(leaf);
+                }
             }
             boolean fewerThanUnits = byRoot.size() < (leafUnits > 1 ? leafUnits : leaves.size());
             if (byRoot.size() >= 2 && fewerThanUnits) {
@@ -147,8 +186,17 @@ public final class FabricGroups {
                 }
                 for (var e : leavesOf.entrySet()) {
                     List<FabricNode> ls = e.getValue();
+                    ls.sort(Comparator.comparing(FabricNode::displayName, NaturalOrder.INSTANCE));
+                    // named after its first and last unit that look like the first (Selene's pod 1 also holds MLG01)
                     String first = units.getOrDefault(ls.get(0), ls.get(0).displayName());
-                    String last = units.getOrDefault(ls.get(ls.size() - 1), ls.get(ls.size() - 1).displayName());
+                    String stem = first.replaceAll("[0-9].*", "");
+                    String last = first;
+                    for (FabricNode leaf : ls) {
+                        String u = units.getOrDefault(leaf, leaf.displayName());
+                        if (u.replaceAll("[0-9].*", "").equals(stem)) {
+                            last = u;
+                        }
+                    }
                     names.add("pod " + (e.getKey() + 1) + (first.equals(last) ? " (" + first + ")" : " (" + first + "-" + last + ")"));
                 }
             } else {

@@ -147,8 +147,12 @@ public final class TieredLayout {
         }
         double leafRowWidth = Math.max(x, SWITCH_W);
 
-        placeByBarycentre(tiers.get(Tier.SPINE), Row.SPINE, ySpine, leafRowWidth, items, byVertex);
-        placeByBarycentre(tiers.get(Tier.CORE), Row.CORE, yCore, leafRowWidth, items, byVertex);
+        java.util.function.Function<FabricNode, String> groupOf = sw -> {
+            int p = fabricGroups.pod(sw);
+            return p >= 0 ? "pod " + p : fabricGroups.unit(sw);
+        };
+        placeByBarycentre(tiers.get(Tier.SPINE), Row.SPINE, ySpine, leafRowWidth, items, byVertex, groupOf);
+        placeByBarycentre(tiers.get(Tier.CORE), Row.CORE, yCore, leafRowWidth, items, byVertex, groupOf);
         List<FabricNode> others = new ArrayList<>(tiers.get(Tier.OTHER));
         for (FabricNode n : model.nodes()) {
             if (n.kind() == org.fabricscope.model.fabric.NodeKind.ROUTER) {
@@ -247,9 +251,13 @@ public final class TieredLayout {
         return it;
     }
 
-    /** Orders a tier by the mean x of already-placed neighbours, then spreads it over the width. */
+    /**
+     * Orders a tier by the mean x of already-placed neighbours, then spreads it over the width.
+     * Switches of one group (pod, or unit by name) stay together: groups are ordered by their
+     * members' mean, members within a group by their own.
+     */
     private static void placeByBarycentre(List<FabricNode> tier, Row row, double y, double width, List<Item> items,
-                                          Map<Vertex, Item> byVertex) {
+                                          Map<Vertex, Item> byVertex, java.util.function.Function<FabricNode, String> groupOf) {
         if (tier.isEmpty()) {
             return;
         }
@@ -269,8 +277,24 @@ public final class TieredLayout {
             }
             centre.put(s, n == 0 ? Double.MAX_VALUE : sum / n);
         }
+        Map<String, double[]> groupCentre = new HashMap<>();
+        for (FabricNode s : tier) {
+            String g = groupOf.apply(s);
+            if (g != null && centre.get(s) != Double.MAX_VALUE) {
+                double[] acc = groupCentre.computeIfAbsent(g, k -> new double[2]);
+                acc[0] += centre.get(s);
+                acc[1]++;
+            }
+        }
+        java.util.function.ToDoubleFunction<FabricNode> groupKey = s -> {
+            String g = groupOf.apply(s);
+            double[] acc = g == null ? null : groupCentre.get(g);
+            return acc == null ? centre.get(s) : acc[0] / acc[1];
+        };
         List<FabricNode> sorted = new ArrayList<>(tier);
-        sorted.sort(Comparator.comparing((FabricNode s) -> centre.get(s))
+        sorted.sort(Comparator.comparingDouble(groupKey)
+                .thenComparing(s -> groupOf.apply(s) == null ? "" : groupOf.apply(s), NaturalOrder.INSTANCE)
+                .thenComparing((FabricNode s) -> centre.get(s))
                 .thenComparing(FabricNode::displayName, NaturalOrder.INSTANCE));
         double natural = sorted.size() * (SWITCH_W + SWITCH_GAP);
         double step = Math.max(SWITCH_W + SWITCH_GAP, width / sorted.size());
