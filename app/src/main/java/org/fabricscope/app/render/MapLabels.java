@@ -50,17 +50,27 @@ public final class MapLabels {
         cands.sort(Comparator.comparingInt(Candidate::priority).thenComparingDouble(Candidate::x));
         List<Label> placed = new ArrayList<>();
         List<double[]> taken = new ArrayList<>();
+        java.util.Set<String> below = new java.util.HashSet<>();
         for (Candidate c : cands) {
+            if (c.dy() > 0) {
+                below.add(c.text());
+            }
+        }
+        for (Candidate c : cands) {
+            if (c.dy() < 0 && below.contains(c.text())) {
+                continue; // a pod's spines: its name is under the map already
+            }
             double lw = width(c.text(), c.bold());
+            double cx = Math.max(lw / 2 + 1, Math.min(w - lw / 2 - 1, c.x())); // kept inside the view
             for (int attempt = 0; attempt < 3; attempt++) {
                 double cy = c.y() + attempt * c.dy();
-                double[] r = {c.x() - lw / 2, cy - LINE / 2, lw, LINE};
+                double[] r = {cx - lw / 2, cy - LINE / 2, lw, LINE};
                 if (r[0] < 0 || r[1] < 0 || r[0] + r[2] > w || r[1] + r[3] > h) {
                     continue;
                 }
                 if (taken.stream().noneMatch(t -> overlaps(t, r))) {
                     taken.add(r);
-                    placed.add(new Label(c.text(), c.x(), cy, lw, c.argb(), c.bold()));
+                    placed.add(new Label(c.text(), cx, cy, lw, c.argb(), c.bold()));
                     break;
                 }
             }
@@ -74,13 +84,20 @@ public final class MapLabels {
      */
     private static void add(MapOverview o, Level level, double s, double tx, double ty, MapPalette p, List<Candidate> out,
                             int line) {
+        // a group is as bad as its worst box in any row (a leaf-spine cable makes its pod's host-row label red too)
+        java.util.Map<String, Integer> worst = new java.util.HashMap<>();
+        for (Group g : o.layout().groups(level)) {
+            if (g.row() != MapLayout.Row.OTHER) {
+                worst.merge(g.label(), o.groupProblem(level, g.index()), Math::max);
+            }
+        }
         for (Group g : o.layout().groups(level)) {
             boolean below = g.row() == MapLayout.Row.HOST;
-            boolean above = g.row() == MapLayout.Row.SPINE || g.row() == MapLayout.Row.CORE;
+            boolean above = line == 0 && (g.row() == MapLayout.Row.SPINE || g.row() == MapLayout.Row.CORE);
             if (!below && !above) {
                 continue;
             }
-            int problem = o.groupProblem(level, g.index());
+            int problem = g.label().equals(g.row().label()) ? o.groupProblem(level, g.index()) : worst.get(g.label());
             double[] b = MapRasterizer.box(g, s, tx, ty);
             double y = below ? b[1] + b[3] + 4 + LINE / 2 + line * LINE : b[1] - 4 - LINE / 2;
             int priority = problem == MapColouring.ERROR ? 0 : problem > 0 ? 1 : line == 1 ? 2 : 3;
