@@ -43,9 +43,9 @@ public final class MapLabels {
         MapPalette p = o.colouring().palette();
         Level level = o.level(s);
         List<Candidate> cands = new ArrayList<>();
-        add(o, level, s, tx, ty, p, cands, 0);
+        add(o, level, w, s, tx, ty, p, cands, 0);
         if (level == Level.UNIT && o.hasPods()) {
-            add(o, Level.POD, s, tx, ty, p, cands, 1);
+            add(o, Level.POD, w, s, tx, ty, p, cands, 1);
         }
         cands.sort(Comparator.comparingInt(Candidate::priority).thenComparingDouble(Candidate::x));
         List<Label> placed = new ArrayList<>();
@@ -82,8 +82,8 @@ public final class MapLabels {
      * Candidates for the boxes of a level: host-row boxes under the map, spine and core boxes above
      * theirs; {@code line}: 1 puts pods a line below the units.
      */
-    private static void add(MapOverview o, Level level, double s, double tx, double ty, MapPalette p, List<Candidate> out,
-                            int line) {
+    private static void add(MapOverview o, Level level, int w, double s, double tx, double ty, MapPalette p,
+                            List<Candidate> out, int line) {
         // a group is as bad as its worst box in any row (a leaf-spine cable makes its pod's host-row label red too)
         java.util.Map<String, Integer> worst = new java.util.HashMap<>();
         for (Group g : o.layout().groups(level)) {
@@ -102,7 +102,13 @@ public final class MapLabels {
             double y = below ? b[1] + b[3] + 4 + LINE / 2 + line * LINE : b[1] - 4 - LINE / 2;
             int priority = problem == MapColouring.ERROR ? 0 : problem > 0 ? 1 : line == 1 ? 2 : 3;
             int argb = problem == MapColouring.ERROR ? p.danger() : problem > 0 ? p.warning() : line == 1 ? p.label() : p.labelMuted();
-            out.add(new Candidate(g.label(), b[0] + b[2] / 2, y, below ? LINE : -LINE, priority, argb, problem > 0 || line == 1));
+            // centred on the part of the box in view; a box out of view gets no label
+            double x0 = Math.max(0, b[0]);
+            double x1 = Math.min(w, b[0] + b[2]);
+            if (x1 <= x0) {
+                continue;
+            }
+            out.add(new Candidate(g.label(), (x0 + x1) / 2, y, below ? LINE : -LINE, priority, argb, problem > 0 || line == 1));
         }
     }
 

@@ -63,6 +63,20 @@ public final class MapPicture {
         return scale;
     }
 
+    /** The fit's translation, x and y (world to picture pixels: {@code x * scale + tx}). */
+    public double tx() {
+        return tx;
+    }
+
+    public double ty() {
+        return ty;
+    }
+
+    /** The overview the picture draws with. */
+    public MapOverview overview() {
+        return overview;
+    }
+
     /** The frame, as the map's render thread draws it (the overview when the fabric is too big for detail). */
     public MapRasterizer raster() {
         return MapRasterizer.render(overview, width, height, scale, tx, ty, problemsOnly);
