@@ -179,6 +179,11 @@ public final class FabricMapView extends Region {
         return new double[] {x0, y0, x1 - x0, y1 - y0};
     }
 
+    /** The last rendered frame (what is moved and scaled while panning), for tests. */
+    WritableImage frameImage() {
+        return frame;
+    }
+
     /** The minimap, for tests. */
     Canvas minimap() {
         return minimap;

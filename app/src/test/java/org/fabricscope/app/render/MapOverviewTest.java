@@ -26,14 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
  * rail-optimised fabric (tools/gen-superpod.py: 4 pods x 4 units x 10 hosts x 2 rails, 376 nodes)
  * with symbol errors on one uplink of leaf LG010-02, in pod 3.
  */
-class MapOverviewTest {
+public class MapOverviewTest {
     private static final MapPalette P = MapPalette.defaults();
     private static final String POD3 = "pod 3 (LG009-LG012)";
 
     @TempDir
     static Path dir;
 
-    static Path copy(Path into, String name) throws IOException {
+    /** Copies a test fabric out of the class path into {@code into}. */
+    public static Path copy(Path into, String name) throws IOException {
         Path p = into.resolve(name);
         if (!Files.exists(p)) {
             try (InputStream in = MapOverviewTest.class.getResourceAsStream("/fabrics/" + name)) {
