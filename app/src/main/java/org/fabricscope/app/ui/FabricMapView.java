@@ -179,6 +179,13 @@ public final class FabricMapView extends Region {
         return new double[] {x0, y0, x1 - x0, y1 - y0};
     }
 
+    /** Moves the view by this many pixels, as a drag does (for the benchmark). */
+    void panBy(double dx, double dy) {
+        tx += dx;
+        ty += dy;
+        viewChanged();
+    }
+
     /** The last rendered frame (what is moved and scaled while panning), for tests. */
     WritableImage frameImage() {
         return frame;
@@ -216,7 +223,8 @@ public final class FabricMapView extends Region {
         zoomAt(factor, getWidth() / 2, getHeight() / 2);
     }
 
-    private void zoomAt(double factor, double sx, double sy) {
+    /** Zooms by a factor about a point of the view, as the wheel does. */
+    void zoomAt(double factor, double sx, double sy) {
         double ns = Math.max(1e-4, Math.min(40, scale * factor));
         double f = ns / scale;
         tx = sx - (sx - tx) * f;
