@@ -35,9 +35,15 @@ public final class MapLabels {
         return text.length() * (bold ? CHAR_W + 0.5 : CHAR_W) + 6;
     }
 
-    /** The labels of the overview at this transform, none overlapping; empty when the map shows full detail. */
+    /** From this scale on the map prints each switch's name; group labels give way to them. */
+    public static final double NAMES_FROM_SCALE = 1.4;
+
+    /**
+     * The group labels at this transform, none overlapping: in the overview and the cross-fade, and
+     * at full detail until the switches' own names are printed.
+     */
     public static List<Label> place(MapOverview o, int w, int h, double s, double tx, double ty) {
-        if (o.detail(s) >= 1) {
+        if (o.detail(s) >= 1 && s >= NAMES_FROM_SCALE) {
             return List.of();
         }
         MapPalette p = o.colouring().palette();

@@ -23,7 +23,7 @@ public final class MapPicture {
     /** Room the map leaves on the left for the row labels, as FabricMapView's fit does. */
     private static final double LABEL_MARGIN = 48;
     /** The map prints switch names from this scale up (FabricMapView). */
-    private static final double SWITCH_LABEL_SCALE = 1.4;
+    private static final double SWITCH_LABEL_SCALE = MapLabels.NAMES_FROM_SCALE;
     private static final int MAX_LABELS = 400;
 
     private final MapLayout layout;

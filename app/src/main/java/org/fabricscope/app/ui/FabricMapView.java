@@ -410,7 +410,7 @@ public final class FabricMapView extends Region {
                 break;
             }
             boolean isSwitch = it.row() != MapLayout.Row.HOST;
-            double minScale = isSwitch ? 1.4 : 2.5;
+            double minScale = isSwitch ? MapLabels.NAMES_FROM_SCALE : 2.5;
             if (scale < minScale) {
                 continue;
             }

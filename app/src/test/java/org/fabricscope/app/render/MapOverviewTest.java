@@ -150,7 +150,8 @@ public class MapOverviewTest {
         assertEquals(1, last, "zoomed in: full detail");
         double zoomed = pic.scale() * 8;
         assertEquals(1, o.detail(zoomed));
-        assertTrue(MapLabels.place(o, 500, 360, zoomed, 0, 0).isEmpty(), "full detail has no group labels (names instead)");
+        assertTrue(zoomed >= MapLabels.NAMES_FROM_SCALE);
+        assertTrue(MapLabels.place(o, 500, 360, zoomed, 0, 0).isEmpty(), "switch names instead of group labels");
         // at full detail every cable is drawn: more distinct line pixels than the overview's few bundles
         MapRasterizer detail = MapRasterizer.render(o, 500, 360, zoomed, -200, -100, false);
         assertTrue(count(detail, P.unknown()) > 0);
