@@ -193,7 +193,9 @@ public final class MapPicture {
                         .append("</text>\n");
             }
         }
-        return b.append("</g>\n</svg>\n").toString();
+        b.append("</g>\n");
+        groupLabelsSvg(b);
+        return b.append("</svg>\n").toString();
     }
 
     /** The overview: group boxes, one bundle per pair of groups, the labels. */
@@ -228,8 +230,17 @@ public final class MapPicture {
                     .append(num(e[2] * scale + tx)).append(' ').append(num(e[3] * scale + ty)).append("\"><title>")
                     .append(escape(k.a().label() + " - " + k.b().label() + ": " + k.cables() + " cables")).append("</title></path>\n");
         }
-        b.append("</g>\n<g class=\"group-labels\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">\n");
-        for (MapLabels.Label l : labels()) {
+        b.append("</g>\n");
+        groupLabelsSvg(b);
+    }
+
+    private void groupLabelsSvg(StringBuilder b) {
+        List<MapLabels.Label> labels = labels();
+        if (labels.isEmpty()) {
+            return;
+        }
+        b.append("<g class=\"group-labels\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">\n");
+        for (MapLabels.Label l : labels) {
             b.append("<text x=\"").append(num(l.x())).append("\" y=\"").append(num(l.y() + 4)).append("\" fill=\"")
                     .append(hex(l.argb())).append('"').append(l.bold() ? " font-weight=\"bold\"" : "").append('>')
                     .append(escape(l.text())).append("</text>\n");
