@@ -24,7 +24,7 @@ public final class MapLabels {
     public record Label(String text, double x, double y, double width, int argb, boolean bold) {
     }
 
-    private record Candidate(String text, double x, double y, double dy, int priority, int argb, boolean bold) {
+    private record Candidate(String text, double x, double y, double dy, int priority, int argb, boolean bold, boolean below) {
     }
 
     private MapLabels() {
@@ -49,26 +49,26 @@ public final class MapLabels {
         MapPalette p = o.colouring().palette();
         Level level = o.level(s);
         List<Candidate> cands = new ArrayList<>();
-        add(o, level, w, s, tx, ty, p, cands, 0);
+        add(o, level, w, h, s, tx, ty, p, cands, 0);
         if (level == Level.UNIT && o.hasPods()) {
-            add(o, Level.POD, w, s, tx, ty, p, cands, 1);
+            add(o, Level.POD, w, h, s, tx, ty, p, cands, 1);
         }
         cands.sort(Comparator.comparingInt(Candidate::priority).thenComparingDouble(Candidate::x));
         List<Label> placed = new ArrayList<>();
         List<double[]> taken = new ArrayList<>();
         java.util.Set<String> below = new java.util.HashSet<>();
         for (Candidate c : cands) {
-            if (c.dy() > 0) {
+            if (c.below()) {
                 below.add(c.text());
             }
         }
         for (Candidate c : cands) {
-            if (c.dy() < 0 && below.contains(c.text())) {
+            if (!c.below() && below.contains(c.text())) {
                 continue; // a pod's spines: its name is under the map already
             }
             double lw = width(c.text(), c.bold());
             double cx = Math.max(lw / 2 + 1, Math.min(w - lw / 2 - 1, c.x())); // kept inside the view
-            for (int attempt = 0; attempt < 3; attempt++) {
+            for (int attempt = 0; attempt < 4; attempt++) {
                 double cy = c.y() + attempt * c.dy();
                 double[] r = {cx - lw / 2, cy - LINE / 2, lw, LINE};
                 if (r[0] < 0 || r[1] < 0 || r[0] + r[2] > w || r[1] + r[3] > h) {
@@ -88,7 +88,7 @@ public final class MapLabels {
      * Candidates for the boxes of a level: host-row boxes under the map, spine and core boxes above
      * theirs; {@code line}: 1 puts pods a line below the units.
      */
-    private static void add(MapOverview o, Level level, int w, double s, double tx, double ty, MapPalette p,
+    private static void add(MapOverview o, Level level, int w, int h, double s, double tx, double ty, MapPalette p,
                             List<Candidate> out, int line) {
         // a group is as bad as its worst box in any row (a leaf-spine cable makes its pod's host-row label red too)
         java.util.Map<String, Integer> worst = new java.util.HashMap<>();
@@ -114,7 +114,19 @@ public final class MapLabels {
             if (x1 <= x0) {
                 continue;
             }
-            out.add(new Candidate(g.label(), (x0 + x1) / 2, y, below ? LINE : -LINE, priority, argb, problem > 0 || line == 1));
+            double dy = below ? LINE : -LINE;
+            // a row out of view keeps its labels at the view's edge, so a zoomed-in view still says where it is
+            if (below && y + LINE / 2 > h) {
+                y = h - LINE / 2 - 2 - line * LINE;
+                dy = -LINE;
+            } else if (!below && y - LINE / 2 < 0) {
+                y = LINE / 2 + 2;
+                dy = LINE;
+            }
+            if (!below && b[1] > h || below && b[1] + b[3] < 0) {
+                continue; // the row itself is off the other edge
+            }
+            out.add(new Candidate(g.label(), (x0 + x1) / 2, y, dy, priority, argb, problem > 0 || line == 1, below));
         }
     }
 
