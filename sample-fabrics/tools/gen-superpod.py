@@ -23,6 +23,12 @@ SW_GUID = 0x0C42A10300000000
 CA_GUID = 0xB8CEF60300000000
 
 
+def serial(i):
+    """A GUID's low 40 bits: scattered like real serial numbers (an odd multiplier is a bijection mod 2^40),
+    so hash tables keyed by GUID see what they see on real fabrics, not runs of consecutive numbers."""
+    return (i * 0x9E3779B1) & 0xFFFFFFFFFF
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pods", type=int, default=16)
@@ -47,7 +53,7 @@ def main():
 
     def next_guid():
         guid[0] += 1
-        return guid[0]
+        return SW_GUID | serial(guid[0] - SW_GUID)
 
     def next_lid():
         lid[0] += 1
@@ -102,7 +108,7 @@ def main():
                     leaf = leaf_names[(p, s, r)]
                     port = free[leaf]
                     free[leaf] += 1
-                    g = CA_GUID + (host << 8) + r * 2
+                    g = CA_GUID | (serial(host * 16 + r) & ~1)  # even: the port GUID is g + 1
                     l = next_lid()
                     sw[leaf]["ports"][port] = ("ca", len(cas))
                     cas.append(("dgx-%04d mlx5_%d" % (host, r - 1), g, l, leaf, port))
