@@ -166,4 +166,28 @@ public class MapOverviewTest {
         assertTrue(svg.contains("class=\"halo\"") && svg.contains("class=\"problem\""), "the faulty cable with its halo");
         assertTrue(svg.contains("<g class=\"bundles\""));
     }
+
+    /**
+     * Selene (the real capture) with symbol errors on LG16-03 port 33, a leaf uplink: at fit, in a
+     * picture as wide as the map of a 1600 px window and in a full 1600 px one, the only label in the
+     * error colour names the pod that holds the cable (and at 1600 px its leaf group too).
+     */
+    @Test
+    void seleneAtFitNamesThePodOfTheFaultyCable() throws IOException {
+        Path gz = Path.of("..", "importers", "src", "test", "resources", "reference", "selene-compute.ibnetdiscover.txt.gz");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(gz), "run from the app module of the repository");
+        List<Path> files = List.of(gz, copy(dir, "selene-fault.ibqueryerrors.txt"));
+        ImportResult r = new FabricImporter().importPaths(files, ImportProgress.NONE, Cancellation.NEVER);
+        Analysis a = Analysis.of(r.model(), r.thresholds());
+        MapLayout l = TieredLayout.compute(r.model(), Set.of(), false);
+        MapColouring c = MapColouring.compute(r.model(), l, ColourMode.ERRORS, a.thresholds(), a.ranks(), null, a.findings(), P);
+        for (int width : new int[] {900, 1600}) {
+            MapPicture pic = new MapPicture(l, c, width, 800);
+            assertEquals(0, pic.overview().detail(pic.scale()), "Selene at fit is the overview");
+            List<String> red = pic.labels().stream().filter(x -> x.argb() == P.danger()).map(MapLabels.Label::text).toList();
+            assertTrue(red.contains("pod 3 (LG15-LG18)"), width + " px: " + pic.labels());
+            assertTrue(red.stream().allMatch(t -> t.equals("pod 3 (LG15-LG18)") || t.equals("LG16") || t.equals("CSPINE3")),
+                    "nothing else in the error colour: " + red);
+        }
+    }
 }
