@@ -135,7 +135,6 @@ public final class FabricMapView extends Region {
         this.layout = layout;
         this.colouring = colouring;
         this.overview = new MapOverview(layout, colouring);
-        renderMinimap();
         if (selected != null) {
             selected = layout.item(selected.vertex());
         }
@@ -143,9 +142,11 @@ public final class FabricMapView extends Region {
         frame = null;
         if (fit) {
             fit();
-        } else {
-            requestRender();
         }
+        // new data is rendered at once (not after the settle pause of a pan), then the minimap
+        settle.stop();
+        requestRender();
+        renderMinimap();
     }
 
     public MapLayout mapLayout() {
