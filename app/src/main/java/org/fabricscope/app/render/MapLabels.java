@@ -100,10 +100,10 @@ public final class MapLabels {
         for (Group g : o.layout().groups(level)) {
             boolean below = g.row() == MapLayout.Row.HOST;
             boolean above = line == 0 && (g.row() == MapLayout.Row.SPINE || g.row() == MapLayout.Row.CORE);
-            if (!below && !above) {
-                continue;
+            if (!below && !above || g.label().equals(g.row().label())) {
+                continue; // a row's switches with no group: the row's name is printed on the left already
             }
-            int problem = g.label().equals(g.row().label()) ? o.groupProblem(level, g.index()) : worst.get(g.label());
+            int problem = worst.get(g.label());
             double[] b = MapRasterizer.box(g, s, tx, ty);
             double y = below ? b[1] + b[3] + 4 + LINE / 2 + line * LINE : b[1] - 4 - LINE / 2;
             int priority = problem == MapColouring.ERROR ? 0 : problem > 0 ? 1 : line == 1 ? 2 : 3;
