@@ -15,6 +15,7 @@ import org.fabricscope.model.layout.TieredLayout;
 import org.fabricscope.app.render.ColourMode;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapPalette;
+import org.fabricscope.app.render.MapOverview;
 import org.fabricscope.app.render.MapRasterizer;
 
 import picocli.CommandLine.Command;
@@ -52,6 +53,7 @@ final class BenchCommand implements Callable<Integer> {
         long[] diagNs = new long[rounds];
         long[] layoutNs = new long[rounds];
         long[] renderNs = new long[rounds];
+        long[] overviewNs = new long[rounds];
         ImportResult r = null;
         MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
         for (int i = -warmup; i < rounds; i++) {
@@ -70,11 +72,16 @@ final class BenchCommand implements Callable<Integer> {
                     1000 / Math.max(1, layout.maxY() - layout.minY()));
             MapRasterizer.render(layout, colours, 1600, 1000, scale, -layout.minX() * scale, -layout.minY() * scale);
             long t5 = System.nanoTime();
+            // the frame the map shows at that scale (semantic zoom): the overview where the fabric is too dense
+            MapRasterizer.render(new MapOverview(layout, colours), 1600, 1000, scale, -layout.minX() * scale,
+                    -layout.minY() * scale, false);
+            long t6 = System.nanoTime();
             if (i >= 0) {
                 importNs[i] = t1 - t0;
                 diagNs[i] = t2 - t1;
                 layoutNs[i] = t3 - t2 + (t4 - t3);
                 renderNs[i] = t5 - t4;
+                overviewNs[i] = t6 - t5;
             }
         }
         var out = spec.commandLine().getOut();
@@ -84,7 +91,7 @@ final class BenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().maxMemory() >> 20, warmup, rounds);
         for (var row : List.of(new Object[] {"import+model", importNs}, new Object[] {"analysis", diagNs},
                 new Object[] {"layout+colours", layoutNs},
-                new Object[] {"render 1600x1000", renderNs})) {
+                new Object[] {"render 1600x1000", renderNs}, new Object[] {"map at fit", overviewNs})) {
             long[] v = ((long[]) row[1]).clone();
             Arrays.sort(v);
             out.printf("%-18s min %8.1f ms   median %8.1f ms   max %8.1f ms%n", row[0], v[0] / 1e6, v[v.length / 2] / 1e6,

@@ -78,6 +78,10 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = "--height", defaultValue = "1000", paramLabel = "H", description = "png/svg: height in pixels (default 1000).")
     int height;
 
+    @Option(names = "--problems-only", description = "png/svg: draw only the cables that are problems (findings, errors, degraded links), "
+            + "as the map's Problems only filter does.")
+    boolean problemsOnly;
+
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of standard output.")
     Path output;
 
@@ -130,8 +134,8 @@ final class ExportCommand implements Callable<Integer> {
         FabricModel model = loaded.result().model();
         MapLayout layout = TieredLayout.compute(model, Set.of(), false);
         MapColouring colours = MapColouring.compute(model, layout, colour.mode, loaded.thresholds(), loaded.analysis().ranks(),
-                MapPalette.defaults());
-        MapPicture picture = new MapPicture(layout, colours, width, height);
+                null, loaded.analysis().findings(), MapPalette.defaults());
+        MapPicture picture = new MapPicture(layout, colours, width, height, problemsOnly);
         try {
             if (format == Kind.png) {
                 System.setProperty("java.awt.headless", "true");

@@ -9,7 +9,9 @@ import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.diagnosis.LinkDegradedCheck;
 import org.fabricscope.model.diagnosis.LinkDownCheck;
@@ -52,8 +54,18 @@ public final class MapColouring {
     /** Per item, the ranks it holds as a short label ({@code r8-15}); null for none. Transport mode only. */
     private final String[] rankLabels;
 
+    /** Per link and per item: 0 none, {@link #WARNING} or {@link #ERROR}; what the overview draws with a halo. */
+    private final byte[] linkProblem;
+    private final byte[] itemProblem;
+
+    /** Problem levels of {@link #linkProblem(int)} and {@link #itemProblem(int)}. */
+    public static final int WARNING = 1;
+    public static final int ERROR = 2;
+
     private MapColouring(int links, int items, Map<Cable, String> degraded, RankMap ranks, MapPalette palette) {
         this.palette = palette;
+        linkProblem = new byte[links];
+        itemProblem = new byte[items];
         itemOffFabric = new Transport[items];
         itemRankTransport = new Transport[items];
         this.ranks = ranks;
@@ -78,6 +90,20 @@ public final class MapColouring {
     /** Thickness in pixels of link {@code i}: 1, or 3 for emphasised links. */
     public int linkThickness(int i) {
         return linkThickness[i];
+    }
+
+    /**
+     * How much of a problem link {@code i} is: {@link #ERROR}, {@link #WARNING} or 0. A link is a
+     * problem when one of its cables (or their ports) is the subject of an error or warning finding,
+     * or, in the error and speed modes, when its colour says so (over thresholds, degraded).
+     */
+    public int linkProblem(int i) {
+        return linkProblem[i];
+    }
+
+    /** How much of a problem an item is: a switch or HCA a finding names, or one with a port that lost its link. */
+    public int itemProblem(int item) {
+        return itemProblem[item];
     }
 
     /** ARGB colour of the glyph of the item with this index. */
@@ -145,6 +171,19 @@ public final class MapColouring {
     /** {@code job}: in the Kubernetes mode, the training job ({@code namespace/name}) whose hosts stand out; null for all. */
     public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
                                        String job, MapPalette palette) {
+        return compute(model, layout, mode, t, ranks, job, List.of(), palette);
+    }
+
+    /** As above; the cables, ports and switches that {@code findings} name become problems drawn above the rest. */
+    public static MapColouring compute(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
+                                       String job, List<Finding> findings, MapPalette palette) {
+        MapColouring c = colours(model, layout, mode, t, ranks, job, palette);
+        c.problems(model, layout, mode, findings);
+        return c;
+    }
+
+    private static MapColouring colours(FabricModel model, MapLayout layout, ColourMode mode, ErrorThresholds t, RankMap ranks,
+                                        String job, MapPalette palette) {
         Map<Cable, LinkDegradedCheck.Degradation> assessed = LinkDegradedCheck.assessAll(model);
         Map<Cable, String> degraded = new java.util.LinkedHashMap<>();
         assessed.forEach((cable, d) -> degraded.put(cable, d.why()));
@@ -222,6 +261,69 @@ public final class MapColouring {
             c.itemColour[it.index()] = colour;
         }
         return c;
+    }
+
+    /**
+     * Problems: in the error and speed modes every link coloured as over thresholds or degraded;
+     * in every mode the fabric subjects (cables, ports, switches, HCAs) of error and warning findings,
+     * and glyphs with a port that lost its link.
+     */
+    private void problems(FabricModel model, MapLayout layout, ColourMode mode, List<Finding> findings) {
+        if (mode == ColourMode.ERRORS || mode == ColourMode.SPEED) {
+            for (int i = 0; i < linkColour.length; i++) {
+                int col = linkColour[i];
+                linkProblem[i] = (byte) (col == palette.danger() ? ERROR
+                        : col == palette.degraded() || col == palette.warning() ? WARNING : 0);
+            }
+        }
+        for (int i = 0; i < itemDownPorts.length; i++) {
+            if (itemDownPorts[i] > 0) {
+                itemProblem[i] = WARNING;
+            }
+        }
+        if (findings.isEmpty()) {
+            return;
+        }
+        Map<Cable, Integer> linkOf = new HashMap<>();
+        List<MapLayout.Link> links = layout.links();
+        for (int i = 0; i < links.size(); i++) {
+            for (Cable cable : links.get(i).cables()) {
+                linkOf.put(cable, i);
+            }
+        }
+        for (Finding f : findings) {
+            if (f.severity() == Severity.INFO) {
+                continue;
+            }
+            byte level = (byte) (f.severity() == Severity.ERROR ? ERROR : WARNING);
+            for (Subject ref : f.refs()) {
+                FabricNode node = null;
+                Port port = null;
+                if (ref instanceof Subject.CableRef c) {
+                    node = model.node(c.guidA());
+                    port = node == null ? null : node.port(c.portA());
+                } else if (ref instanceof Subject.PortRef p) {
+                    node = model.node(p.guid());
+                    port = node == null ? null : node.port(p.port());
+                } else if (ref instanceof Subject.SwitchRef s) {
+                    node = model.node(s.guid());
+                } else if (ref instanceof Subject.HcaRef h) {
+                    node = model.node(h.guid());
+                }
+                Integer link = port == null || port.cable() == null ? null : linkOf.get(port.cable());
+                if (link != null) {
+                    linkProblem[link] = (byte) Math.max(linkProblem[link], level);
+                } else if (node != null) {
+                    MapLayout.Item it = layout.item(node);
+                    if (it == null && node.host() != null) {
+                        it = layout.item(node.host());
+                    }
+                    if (it != null) {
+                        itemProblem[it.index()] = (byte) Math.max(itemProblem[it.index()], level);
+                    }
+                }
+            }
+        }
     }
 
     /** Ports that lost their link, per glyph (a collapsed host counts its HCAs'): marked in every mode. */

@@ -23,11 +23,13 @@ public final class MapPicture {
     /** Room the map leaves on the left for the row labels, as FabricMapView's fit does. */
     private static final double LABEL_MARGIN = 48;
     /** The map prints switch names from this scale up (FabricMapView). */
-    private static final double SWITCH_LABEL_SCALE = 1.4;
+    private static final double SWITCH_LABEL_SCALE = MapLabels.NAMES_FROM_SCALE;
     private static final int MAX_LABELS = 400;
 
     private final MapLayout layout;
     private final MapColouring colouring;
+    private final MapOverview overview;
+    private final boolean problemsOnly;
     private final int width;
     private final int height;
     private final double scale;
@@ -35,11 +37,18 @@ public final class MapPicture {
     private final double ty;
 
     public MapPicture(MapLayout layout, MapColouring colouring, int width, int height) {
+        this(layout, colouring, width, height, false);
+    }
+
+    /** {@code problemsOnly}: healthy cables and bundles left out, as the map's Problems only filter does. */
+    public MapPicture(MapLayout layout, MapColouring colouring, int width, int height, boolean problemsOnly) {
         if (width < 1 || height < 1) {
             throw new IllegalArgumentException("width and height must be positive");
         }
         this.layout = layout;
         this.colouring = colouring;
+        this.overview = new MapOverview(layout, colouring);
+        this.problemsOnly = problemsOnly;
         this.width = width;
         this.height = height;
         double w = layout.maxX() - layout.minX();
@@ -54,16 +63,54 @@ public final class MapPicture {
         return scale;
     }
 
-    /** The frame, as the map's render thread draws it. */
-    public MapRasterizer raster() {
-        return MapRasterizer.render(layout, colouring, width, height, scale, tx, ty);
+    /** The fit's translation, x and y (world to picture pixels: {@code x * scale + tx}). */
+    public double tx() {
+        return tx;
     }
 
-    /** Writes the frame as PNG (opaque RGB). */
+    public double ty() {
+        return ty;
+    }
+
+    /** The overview the picture draws with. */
+    public MapOverview overview() {
+        return overview;
+    }
+
+    /** The frame, as the map's render thread draws it (the overview when the fabric is too big for detail). */
+    public MapRasterizer raster() {
+        return MapRasterizer.render(overview, width, height, scale, tx, ty, problemsOnly);
+    }
+
+    /** The overview's group labels at fit, placed as the map places them. */
+    public List<MapLabels.Label> labels() {
+        return MapLabels.place(overview, width, height, scale, tx, ty);
+    }
+
+    /** Writes the frame as PNG (opaque RGB), with the overview's group labels. */
     public void writePng(OutputStream out) throws IOException {
         MapRasterizer r = raster();
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);
+        List<MapLabels.Label> labels = labels();
+        if (!labels.isEmpty()) {
+            java.awt.Graphics2D g = img.createGraphics();
+            try {
+                g.setRenderingHint(java.awt.RenderingHints.KEY_TEXT_ANTIALIASING, java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+                java.awt.Font plain = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 11);
+                java.awt.Font bold = plain.deriveFont(java.awt.Font.BOLD);
+                for (MapLabels.Label l : labels) {
+                    g.setFont(l.bold() ? bold : plain);
+                    g.setColor(new java.awt.Color(colouring.palette().background()));
+                    int tw = g.getFontMetrics().stringWidth(l.text());
+                    g.fillRect((int) (l.x() - tw / 2.0) - 2, (int) (l.y() - MapLabels.LINE / 2), tw + 4, (int) MapLabels.LINE);
+                    g.setColor(new java.awt.Color(l.argb()));
+                    g.drawString(l.text(), (float) (l.x() - tw / 2.0), (float) (l.y() + 4));
+                }
+            } finally {
+                g.dispose();
+            }
+        }
         if (!ImageIO.write(img, "png", out)) {
             throw new IOException("no PNG writer in this Java runtime");
         }
@@ -78,14 +125,19 @@ public final class MapPicture {
                 .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height).append("\">\n");
         b.append("<rect class=\"background\" x=\"0\" y=\"0\" width=\"").append(width).append("\" height=\"").append(height)
                 .append("\" fill=\"").append(hex(p.background())).append("\"/>\n");
+        if (overview.detail(scale) < 0.5) {
+            overviewSvg(b);
+            problemsSvg(b);
+            return b.append("</svg>\n").toString();
+        }
         // cables: one path per colour and thickness, thin ones first (as the rasteriser draws them)
         Map<Long, StringBuilder> paths = new LinkedHashMap<>();
         List<MapLayout.Link> links = layout.links();
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < links.size(); i++) {
                 int thick = colouring.linkThickness(i);
-                if ((pass == 0) == (thick > 1)) {
-                    continue;
+                if ((pass == 0) == (thick > 1) || colouring.linkProblem(i) > 0 || problemsOnly) {
+                    continue; // problems are drawn with their halos, after the rest
                 }
                 double[] e = MapRasterizer.ends(links.get(i));
                 long key = ((long) thick << 32) | (colouring.linkColour(i) & 0xFFFFFFFFL);
@@ -101,7 +153,9 @@ public final class MapPicture {
             b.append("<path stroke=\"").append(hex(colour)).append("\" stroke-width=\"").append(thick).append("\" d=\"")
                     .append(e.getValue()).append("\"/>\n");
         }
-        b.append("</g>\n<g class=\"glyphs\">\n");
+        b.append("</g>\n");
+        problemsSvg(b);
+        b.append("<g class=\"glyphs\">\n");
         for (MapLayout.Item it : layout.items()) {
             double iw = Math.max(1, it.width() * scale);
             double ih = Math.max(1, it.height() * scale);
@@ -139,7 +193,87 @@ public final class MapPicture {
                         .append("</text>\n");
             }
         }
-        return b.append("</g>\n</svg>\n").toString();
+        b.append("</g>\n");
+        groupLabelsSvg(b);
+        return b.append("</svg>\n").toString();
+    }
+
+    /** The overview: group boxes, one bundle per pair of groups, the labels. */
+    private void overviewSvg(StringBuilder b) {
+        MapPalette p = colouring.palette();
+        MapLayout.Level level = overview.level(scale);
+        b.append("<g class=\"groups\">\n");
+        for (MapLayout.Group g : layout.groups(level)) {
+            double[] r = MapRasterizer.box(g, scale, tx, ty);
+            int problem = overview.groupProblem(level, g.index());
+            int tier = MapRasterizer.tierColour(p, g.row());
+            int edge = problem == MapColouring.ERROR ? p.danger() : problem > 0 ? p.warning() : tier;
+            if (problem > 0) {
+                b.append("<rect class=\"halo\" x=\"").append(num(r[0] - 4)).append("\" y=\"").append(num(r[1] - 4))
+                        .append("\" width=\"").append(num(r[2] + 8)).append("\" height=\"").append(num(r[3] + 8))
+                        .append("\" fill=\"").append(hex(MapRasterizer.mix(edge, p.background(), 0.35))).append("\"/>\n");
+            }
+            b.append("<rect class=\"group\" x=\"").append(num(r[0])).append("\" y=\"").append(num(r[1])).append("\" width=\"")
+                    .append(num(r[2])).append("\" height=\"").append(num(r[3])).append("\" fill=\"")
+                    .append(hex(MapRasterizer.mix(tier, p.background(), 0.22))).append("\" stroke=\"").append(hex(edge))
+                    .append("\" stroke-width=\"").append(problem > 0 ? 2 : 1).append("\"><title>").append(escape(g.label()))
+                    .append(": ").append(g.size()).append(' ').append(g.row().label()).append("</title></rect>\n");
+        }
+        b.append("</g>\n<g class=\"bundles\" fill=\"none\">\n");
+        for (MapOverview.Bundle k : overview.bundles(level)) {
+            if (problemsOnly && k.problem() == 0) {
+                continue;
+            }
+            double[] e = MapOverview.ends(k);
+            b.append("<path stroke=\"").append(hex(k.argb())).append("\" stroke-width=\"").append(k.thickness()).append("\" d=\"M")
+                    .append(num(e[0] * scale + tx)).append(' ').append(num(e[1] * scale + ty)).append('L')
+                    .append(num(e[2] * scale + tx)).append(' ').append(num(e[3] * scale + ty)).append("\"><title>")
+                    .append(escape(k.a().label() + " - " + k.b().label() + ": " + k.cables() + " cables")).append("</title></path>\n");
+        }
+        b.append("</g>\n");
+        groupLabelsSvg(b);
+    }
+
+    private void groupLabelsSvg(StringBuilder b) {
+        List<MapLabels.Label> labels = labels();
+        if (labels.isEmpty()) {
+            return;
+        }
+        b.append("<g class=\"group-labels\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\">\n");
+        for (MapLabels.Label l : labels) {
+            b.append("<text x=\"").append(num(l.x())).append("\" y=\"").append(num(l.y() + 4)).append("\" fill=\"")
+                    .append(hex(l.argb())).append('"').append(l.bold() ? " font-weight=\"bold\"" : "").append('>')
+                    .append(escape(l.text())).append("</text>\n");
+        }
+        b.append("</g>\n");
+    }
+
+    /** Problem cables (a halo, then the cable; one path per colour each) above the rest, as the rasteriser draws them. */
+    private void problemsSvg(StringBuilder b) {
+        MapPalette p = colouring.palette();
+        b.append("<g class=\"problems\" fill=\"none\" stroke-linecap=\"round\">\n");
+        List<MapLayout.Link> links = layout.links();
+        Map<Integer, StringBuilder> byColour = new LinkedHashMap<>();
+        for (int level = MapColouring.WARNING; level <= MapColouring.ERROR; level++) {
+            for (int i = 0; i < links.size(); i++) {
+                if (colouring.linkProblem(i) != level) {
+                    continue;
+                }
+                double[] e = MapRasterizer.ends(links.get(i));
+                byColour.computeIfAbsent(colouring.linkColour(i), k -> new StringBuilder()).append('M')
+                        .append(num(e[0] * scale + tx)).append(' ').append(num(e[1] * scale + ty)).append('L')
+                        .append(num(e[2] * scale + tx)).append(' ').append(num(e[3] * scale + ty));
+            }
+        }
+        for (var e : byColour.entrySet()) {
+            b.append("<path class=\"halo\" stroke=\"").append(hex(MapRasterizer.mix(e.getKey(), p.background(), 0.35)))
+                    .append("\" stroke-width=\"9\" d=\"").append(e.getValue()).append("\"/>\n");
+        }
+        for (var e : byColour.entrySet()) {
+            b.append("<path class=\"problem\" stroke=\"").append(hex(e.getKey())).append("\" stroke-width=\"3\" d=\"")
+                    .append(e.getValue()).append("\"/>\n");
+        }
+        b.append("</g>\n");
     }
 
     private static void rect(StringBuilder b, String cls, double x, double y, double w, double h, int argb, String title) {

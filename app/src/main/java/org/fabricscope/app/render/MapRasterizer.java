@@ -22,8 +22,138 @@ public final class MapRasterizer {
         this.pixels = new int[width * height];
     }
 
-    /** Renders links and glyphs for one viewport, in the colouring's palette; pure function of its arguments. */
+    /** Renders every link and glyph (full detail, whatever the scale) for one viewport; pure function of its arguments. */
     public static MapRasterizer render(MapLayout l, MapColouring c, int w, int h, double s, double x, double y) {
+        return detail(l, c, w, h, s, x, y, false, false);
+    }
+
+    /**
+     * Renders the map as the window shows it at this scale (semantic zoom): zoomed out, the
+     * overview's group boxes and one bundle per pair of groups; zoomed in, every cable and glyph; in
+     * between the two cross-faded. Problem cables and glyphs are drawn last, with a halo, at every
+     * scale. {@code problemsOnly}: healthy cables and bundles are left out.
+     */
+    public static MapRasterizer render(MapOverview o, int w, int h, double s, double x, double y, boolean problemsOnly) {
+        double t = o.detail(s);
+        MapRasterizer r;
+        if (t >= 1) {
+            r = detail(o.layout(), o.colouring(), w, h, s, x, y, problemsOnly, true);
+        } else {
+            r = overview(o, w, h, s, x, y, problemsOnly);
+            if (t > 0) {
+                r.blend(detail(o.layout(), o.colouring(), w, h, s, x, y, problemsOnly, true), t);
+            }
+        }
+        r.problems(o, s, x, y);
+        return r;
+    }
+
+    /** Group boxes and bundles of the level this scale shows. */
+    private static MapRasterizer overview(MapOverview o, int w, int h, double s, double x, double y, boolean problemsOnly) {
+        MapRasterizer r = new MapRasterizer(w, h);
+        MapColouring c = o.colouring();
+        MapPalette p = c.palette();
+        r.clear(p.background());
+        MapLayout.Level level = o.level(s);
+        List<MapLayout.Group> groups = o.layout().groups(level);
+        for (MapLayout.Group g : groups) {
+            double[] b = box(g, s, x, y);
+            int problem = o.groupProblem(level, g.index());
+            if (problem > 0) {
+                int alarm = problem == MapColouring.ERROR ? p.danger() : p.warning();
+                r.fillRect(b[0] - 4, b[1] - 4, b[2] + 8, b[3] + 8, mix(alarm, p.background(), 0.35));
+            }
+            int tier = tierColour(p, g.row());
+            r.fillRect(b[0], b[1], b[2], b[3], mix(tier, p.background(), 0.22));
+            int edge = problem == MapColouring.ERROR ? p.danger() : problem > 0 ? p.warning() : tier;
+            r.strokeRect(b[0], b[1], b[2], b[3], edge);
+            if (problem > 0) {
+                r.strokeRect(b[0] + 1, b[1] + 1, b[2] - 2, b[3] - 2, edge);
+            }
+        }
+        for (MapOverview.Bundle b : o.bundles(level)) {
+            if (problemsOnly && b.problem() == 0) {
+                continue;
+            }
+            double[] e = MapOverview.ends(b);
+            r.line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, b.argb(), b.thickness());
+        }
+        for (MapLayout.Item it : o.layout().items()) {
+            if (it.row() == MapLayout.Row.OTHER) {
+                r.glyph(it, c, s, x, y);
+            }
+        }
+        return r;
+    }
+
+    /** A group's box on screen (x, y, width, height), at least 3 px each way and 2 px of margin. */
+    public static double[] box(MapLayout.Group g, double s, double x, double y) {
+        double bx = g.minX() * s + x - 2;
+        double by = g.minY() * s + y - 2;
+        double bw = Math.max(3, (g.maxX() - g.minX()) * s + 4);
+        double bh = Math.max(3, (g.maxY() - g.minY()) * s + 4);
+        return new double[] {bx, by, bw, bh};
+    }
+
+    /** The tier colour a row's glyphs have in the error and speed modes. */
+    public static int tierColour(MapPalette p, MapLayout.Row row) {
+        return switch (row) {
+            case CORE -> p.core();
+            case SPINE -> p.spine();
+            case LEAF -> p.leaf();
+            case OTHER -> p.other();
+            case HOST -> p.hca();
+        };
+    }
+
+    /** Problem cables and glyphs, on top of everything, each with a halo so it shows at any scale. */
+    private void problems(MapOverview o, double s, double x, double y) {
+        MapLayout l = o.layout();
+        MapColouring c = o.colouring();
+        MapPalette p = c.palette();
+        List<MapLayout.Link> links = l.links();
+        for (int level = MapColouring.WARNING; level <= MapColouring.ERROR; level++) {
+            for (int i = 0; i < links.size(); i++) {
+                if (c.linkProblem(i) != level) {
+                    continue;
+                }
+                double[] e = ends(links.get(i));
+                int col = c.linkColour(i);
+                line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, mix(col, p.background(), 0.35), 9);
+            }
+            for (int i = 0; i < links.size(); i++) {
+                if (c.linkProblem(i) != level) {
+                    continue;
+                }
+                double[] e = ends(links.get(i));
+                line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, c.linkColour(i), 3);
+            }
+        }
+        for (MapLayout.Item it : l.items()) {
+            int problem = c.itemProblem(it.index());
+            if (problem == 0) {
+                continue;
+            }
+            double iw = Math.max(5, it.width() * s);
+            double ih = Math.max(5, it.height() * s);
+            double ix = it.x() * s + x - iw / 2;
+            double iy = it.y() * s + y - ih / 2;
+            if (ix > width || iy > height || ix + iw < 0 || iy + ih < 0) {
+                continue;
+            }
+            int alarm = problem == MapColouring.ERROR ? p.danger() : p.warning();
+            fillRect(ix - 4, iy - 4, iw + 8, ih + 8, mix(alarm, p.background(), 0.35));
+            fillRect(ix, iy, iw, ih, c.itemColour(it.index()));
+            for (Mark m : marks(it, c, s, x, y)) {
+                fillRect(m.x() - 1, m.y() - 1, m.width() + 2, m.height() + 2, p.badge());
+                fillRect(m.x(), m.y(), m.width(), m.height(), m.argb());
+            }
+        }
+    }
+
+    /** Every link and glyph; {@code skipProblems}: problem links are left for the problem pass. */
+    private static MapRasterizer detail(MapLayout l, MapColouring c, int w, int h, double s, double x, double y,
+                                        boolean problemsOnly, boolean skipProblems) {
         MapRasterizer r = new MapRasterizer(w, h);
         r.clear(c.palette().background());
         List<MapLayout.Link> links = l.links();
@@ -34,20 +164,16 @@ public final class MapRasterizer {
                 if ((pass == 0) == (thick > 1)) {
                     continue;
                 }
+                if ((skipProblems || problemsOnly) && c.linkProblem(i) > 0 || problemsOnly && c.linkProblem(i) == 0) {
+                    continue;
+                }
                 MapLayout.Link k = links.get(i);
                 double[] e = ends(k);
                 r.line(e[0] * s + x, e[1] * s + y, e[2] * s + x, e[3] * s + y, c.linkColour(i), thick);
             }
         }
         for (MapLayout.Item it : l.items()) {
-            double iw = Math.max(1, it.width() * s);
-            double ih = Math.max(1, it.height() * s);
-            double ix = it.x() * s + x - iw / 2;
-            double iy = it.y() * s + y - ih / 2;
-            if (ix > w || iy > h || ix + iw < 0 || iy + ih < 0) {
-                continue;
-            }
-            r.fillRect(ix, iy, iw, ih, c.itemColour(it.index()));
+            r.glyph(it, c, s, x, y);
         }
         // marks last, so a neighbour's glyph never hides them
         for (MapLayout.Item it : l.items()) {
@@ -61,6 +187,41 @@ public final class MapRasterizer {
             }
         }
         return r;
+    }
+
+    private void glyph(MapLayout.Item it, MapColouring c, double s, double x, double y) {
+        double iw = Math.max(1, it.width() * s);
+        double ih = Math.max(1, it.height() * s);
+        double ix = it.x() * s + x - iw / 2;
+        double iy = it.y() * s + y - ih / 2;
+        if (ix > width || iy > height || ix + iw < 0 || iy + ih < 0) {
+            return;
+        }
+        fillRect(ix, iy, iw, ih, c.itemColour(it.index()));
+    }
+
+    /** {@code a} over {@code b} with opacity {@code t} (0..1), channel by channel; opaque. */
+    public static int mix(int a, int b, double t) {
+        int r = (int) Math.round(((a >> 16) & 0xFF) * t + ((b >> 16) & 0xFF) * (1 - t));
+        int g = (int) Math.round(((a >> 8) & 0xFF) * t + ((b >> 8) & 0xFF) * (1 - t));
+        int bl = (int) Math.round((a & 0xFF) * t + (b & 0xFF) * (1 - t));
+        return 0xFF000000 | (r << 16) | (g << 8) | bl;
+    }
+
+    /** This frame with {@code other} laid over it at opacity {@code t}: the cross-fade between overview and detail. */
+    void blend(MapRasterizer other, double t) {
+        int k = (int) Math.round(t * 256);
+        int[] o = other.pixels;
+        for (int i = 0; i < pixels.length; i++) {
+            int a = o[i];
+            int b = pixels[i];
+            if (a == b) {
+                continue;
+            }
+            int rb = ((((a & 0xFF00FF) * k) + ((b & 0xFF00FF) * (256 - k))) >>> 8) & 0xFF00FF;
+            int g = ((((a & 0x00FF00) * k) + ((b & 0x00FF00) * (256 - k))) >>> 8) & 0x00FF00;
+            pixels[i] = 0xFF000000 | rb | g;
+        }
     }
 
     /** What a mark on a glyph says. */

@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.fabricscope.app.render.MapColouring;
+import org.fabricscope.app.render.MapLabels;
+import org.fabricscope.app.render.MapOverview;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapRasterizer;
 import org.fabricscope.model.fabric.FabricNode;
@@ -18,6 +20,8 @@ import org.fabricscope.model.layout.MapLayout;
 
 import javafx.animation.PauseTransition;
 import javafx.application.Platform;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
@@ -37,13 +41,23 @@ import javafx.util.Duration;
 /**
  * The fabric map. Links and glyphs are rasterised off the FX thread into a pixel buffer
  * ({@link MapRasterizer}); while the user pans or zooms the last frame is moved and scaled, and a
- * full-detail frame is rendered when the view settles. Labels, hover and selection are drawn on
- * top with the canvas, only for what is in view.
+ * new frame is rendered when the view settles. Zoomed out the frame is the overview (group boxes
+ * and bundles, {@link MapOverview}), zoomed in every cable, cross-faded in between; problems are
+ * drawn with a halo at every scale, and "problems only" leaves the healthy cables out. Labels
+ * (group labels placed without overlap, names of what is in view), hover and selection are drawn
+ * on top with the canvas; a minimap in the corner shows the whole fabric and the viewport, and a
+ * click or drag in it moves the view there.
  */
 public final class FabricMapView extends Region {
     private static final int MAX_LABELS = 400;
 
+    private static final double MINIMAP_W = 220;
+    private static final double MINIMAP_H = 110;
+    private static final double MINIMAP_MARGIN = 10;
+
     private final Canvas canvas = new Canvas();
+    private final Canvas minimap = new Canvas(MINIMAP_W, MINIMAP_H);
+    private final BooleanProperty problemsOnly = new SimpleBooleanProperty(this, "problemsOnly");
     private final ExecutorService renderer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "map-render");
         t.setDaemon(true);
@@ -62,6 +76,13 @@ public final class FabricMapView extends Region {
 
     private MapLayout layout;
     private MapColouring colouring;
+    private MapOverview overview;
+    private WritableImage minimapFrame;
+    /** The minimap's transform: world to minimap pixels. */
+    private double miniScale;
+    private double miniTx;
+    private double miniTy;
+    private List<MapLabels.Label> groupLabels = List.of();
     private double scale = 1;
     private double tx;
     private double ty;
@@ -79,7 +100,20 @@ public final class FabricMapView extends Region {
 
     public FabricMapView() {
         getStyleClass().add(Styles.FABRIC_MAP);
-        getChildren().add(canvas);
+        getChildren().addAll(canvas, minimap);
+        minimap.getStyleClass().add("minimap");
+        minimap.setVisible(false);
+        minimap.addEventHandler(MouseEvent.MOUSE_PRESSED, this::minimapPan);
+        minimap.addEventHandler(MouseEvent.MOUSE_DRAGGED, this::minimapPan);
+        minimap.addEventHandler(MouseEvent.MOUSE_RELEASED, MouseEvent::consume);
+        minimap.addEventHandler(MouseEvent.MOUSE_MOVED, e -> {
+            Tooltip.uninstall(this, tooltip);
+            e.consume();
+        });
+        problemsOnly.addListener((o, a, b) -> {
+            requestRender();
+            renderMinimap();
+        });
         setFocusTraversable(true);
         settle.setOnFinished(e -> requestRender());
         tooltip.setShowDelay(Duration.millis(250));
@@ -100,6 +134,7 @@ public final class FabricMapView extends Region {
     public void show(MapLayout layout, MapColouring colouring, boolean fit) {
         this.layout = layout;
         this.colouring = colouring;
+        this.overview = new MapOverview(layout, colouring);
         if (selected != null) {
             selected = layout.item(selected.vertex());
         }
@@ -107,13 +142,59 @@ public final class FabricMapView extends Region {
         frame = null;
         if (fit) {
             fit();
-        } else {
-            requestRender();
         }
+        // new data is rendered at once (not after the settle pause of a pan), then the minimap
+        settle.stop();
+        requestRender();
+        renderMinimap();
     }
 
     public MapLayout mapLayout() {
         return layout;
+    }
+
+    /** Draw only the cables that are problems (findings, errors, degraded) and the glyphs. */
+    public BooleanProperty problemsOnlyProperty() {
+        return problemsOnly;
+    }
+
+    /** The overview's group labels as last drawn (none when the map shows full detail). */
+    public List<MapLabels.Label> groupLabels() {
+        return groupLabels;
+    }
+
+    /** The overview of what is shown (the map's structure), or null before anything is loaded. */
+    public MapOverview overview() {
+        return overview;
+    }
+
+    /** The viewport as a rectangle in the minimap's pixels (x, y, width, height), or null when it is hidden. */
+    public double[] minimapViewport() {
+        if (!minimap.isVisible() || miniScale <= 0) {
+            return null;
+        }
+        double x0 = ((0 - tx) / scale) * miniScale + miniTx;
+        double y0 = ((0 - ty) / scale) * miniScale + miniTy;
+        double x1 = ((getWidth() - tx) / scale) * miniScale + miniTx;
+        double y1 = ((getHeight() - ty) / scale) * miniScale + miniTy;
+        return new double[] {x0, y0, x1 - x0, y1 - y0};
+    }
+
+    /** Moves the view by this many pixels, as a drag does (for the benchmark). */
+    void panBy(double dx, double dy) {
+        tx += dx;
+        ty += dy;
+        viewChanged();
+    }
+
+    /** The last rendered frame (what is moved and scaled while panning), for tests. */
+    WritableImage frameImage() {
+        return frame;
+    }
+
+    /** The minimap, for tests. */
+    Canvas minimap() {
+        return minimap;
     }
 
     public double scale() {
@@ -143,7 +224,8 @@ public final class FabricMapView extends Region {
         zoomAt(factor, getWidth() / 2, getHeight() / 2);
     }
 
-    private void zoomAt(double factor, double sx, double sy) {
+    /** Zooms by a factor about a point of the view, as the wheel does. */
+    void zoomAt(double factor, double sx, double sy) {
         double ns = Math.max(1e-4, Math.min(40, scale * factor));
         double f = ns / scale;
         tx = sx - (sx - tx) * f;
@@ -188,6 +270,76 @@ public final class FabricMapView extends Region {
     protected void layoutChildren() {
         canvas.setWidth(getWidth());
         canvas.setHeight(getHeight());
+        minimap.relocate(getWidth() - MINIMAP_W - MINIMAP_MARGIN, getHeight() - MINIMAP_H - MINIMAP_MARGIN);
+    }
+
+    /** Renders the whole fabric, fitted, into the minimap (on the render thread). */
+    private void renderMinimap() {
+        if (overview == null || layout.items().isEmpty()) {
+            minimapFrame = null;
+            minimap.setVisible(false);
+            return;
+        }
+        double w = layout.maxX() - layout.minX();
+        double h = layout.maxY() - layout.minY();
+        double ms = Math.min((MINIMAP_W - 8) / Math.max(1, w), (MINIMAP_H - 8) / Math.max(1, h));
+        double mx = (MINIMAP_W - w * ms) / 2 - layout.minX() * ms;
+        double my = (MINIMAP_H - h * ms) / 2 - layout.minY() * ms;
+        MapOverview o = overview;
+        boolean only = problemsOnly.get();
+        renderer.submit(() -> {
+            MapRasterizer r = MapRasterizer.render(o, (int) MINIMAP_W, (int) MINIMAP_H, ms, mx, my, only);
+            Platform.runLater(() -> {
+                if (overview != o) {
+                    return;
+                }
+                PixelBuffer<IntBuffer> pb = new PixelBuffer<>((int) MINIMAP_W, (int) MINIMAP_H, IntBuffer.wrap(r.pixels()),
+                        PixelFormat.getIntArgbPreInstance());
+                minimapFrame = new WritableImage(pb);
+                miniScale = ms;
+                miniTx = mx;
+                miniTy = my;
+                minimap.setVisible(true);
+                drawMinimap();
+            });
+        });
+    }
+
+    private void drawMinimap() {
+        GraphicsContext g = minimap.getGraphicsContext2D();
+        g.clearRect(0, 0, MINIMAP_W, MINIMAP_H);
+        if (minimapFrame == null) {
+            return;
+        }
+        g.drawImage(minimapFrame, 0, 0);
+        g.setStroke(labelMuted);
+        g.setLineWidth(1);
+        g.strokeRect(0.5, 0.5, MINIMAP_W - 1, MINIMAP_H - 1);
+        double[] v = minimapViewport();
+        if (v != null) {
+            double x0 = Math.max(1, v[0]);
+            double y0 = Math.max(1, v[1]);
+            double x1 = Math.min(MINIMAP_W - 1, v[0] + v[2]);
+            double y1 = Math.min(MINIMAP_H - 1, v[1] + v[3]);
+            g.setFill(UiPalette.fx(palette.selection(), 0.12));
+            g.fillRect(x0, y0, Math.max(2, x1 - x0), Math.max(2, y1 - y0));
+            g.setStroke(selection);
+            g.setLineWidth(1.5);
+            g.strokeRect(x0, y0, Math.max(2, x1 - x0), Math.max(2, y1 - y0));
+        }
+    }
+
+    /** A press or drag in the minimap centres the view on that point. */
+    private void minimapPan(MouseEvent e) {
+        e.consume();
+        if (miniScale <= 0 || layout == null) {
+            return;
+        }
+        double wx = (e.getX() - miniTx) / miniScale;
+        double wy = (e.getY() - miniTy) / miniScale;
+        tx = getWidth() / 2 - wx * scale;
+        ty = getHeight() / 2 - wy * scale;
+        viewChanged();
     }
 
     private void viewChanged() {
@@ -203,8 +355,8 @@ public final class FabricMapView extends Region {
         int w = (int) Math.max(1, Math.ceil(getWidth()));
         int h = (int) Math.max(1, Math.ceil(getHeight()));
         long gen = renderGeneration.incrementAndGet();
-        MapLayout l = layout;
-        MapColouring c = colouring;
+        MapOverview o = overview;
+        boolean only = problemsOnly.get();
         double s = scale;
         double x = tx;
         double y = ty;
@@ -213,7 +365,7 @@ public final class FabricMapView extends Region {
                 return;
             }
             long t0 = System.nanoTime();
-            MapRasterizer r = MapRasterizer.render(l, c, w, h, s, x, y);
+            MapRasterizer r = MapRasterizer.render(o, w, h, s, x, y, only);
             long took = System.nanoTime() - t0;
             Platform.runLater(() -> {
                 if (renderGeneration.get() != gen) {
@@ -247,6 +399,8 @@ public final class FabricMapView extends Region {
             double f = scale / frameScale;
             g.drawImage(frame, tx - frameTx * f, ty - frameTy * f, frame.getWidth() * f, frame.getHeight() * f);
         }
+        drawMinimap();
+        drawGroupLabels(g, w, h);
         // labels for items big enough to read, in view
         g.setFont(Font.font(11));
         g.setTextBaseline(VPos.CENTER);
@@ -257,7 +411,7 @@ public final class FabricMapView extends Region {
                 break;
             }
             boolean isSwitch = it.row() != MapLayout.Row.HOST;
-            double minScale = isSwitch ? 1.4 : 2.5;
+            double minScale = isSwitch ? MapLabels.NAMES_FROM_SCALE : 2.5;
             if (scale < minScale) {
                 continue;
             }
@@ -294,6 +448,25 @@ public final class FabricMapView extends Region {
                 g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
                 drawn++;
             }
+        }
+    }
+
+    /** The overview's group labels, on a background band so bundles under them do not hide them. */
+    private void drawGroupLabels(GraphicsContext g, double w, double h) {
+        groupLabels = overview == null ? List.of() : MapLabels.place(overview, (int) w, (int) h, scale, tx, ty);
+        if (groupLabels.isEmpty()) {
+            return;
+        }
+        Font plain = Font.font(11);
+        Font bold = Font.font(null, javafx.scene.text.FontWeight.BOLD, 11);
+        g.setTextBaseline(VPos.CENTER);
+        g.setTextAlign(TextAlignment.CENTER);
+        for (MapLabels.Label l : groupLabels) {
+            g.setFill(UiPalette.fx(palette.background(), 0.85));
+            g.fillRect(l.x() - l.width() / 2, l.y() - MapLabels.LINE / 2, l.width(), MapLabels.LINE);
+            g.setFont(l.bold() ? bold : plain);
+            g.setFill(UiPalette.fx(l.argb()));
+            g.fillText(l.text(), l.x(), l.y());
         }
     }
 

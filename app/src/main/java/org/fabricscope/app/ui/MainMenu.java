@@ -19,6 +19,7 @@ import javafx.stage.Window;
  * the {@link MainViewModel}, or does what only a view can: a file chooser, a dialog, moving the map.
  */
 public final class MainMenu extends MenuBar {
+    @FXML private javafx.scene.control.CheckMenuItem problemsOnly;
     private MainViewModel vm;
     private FabricMapView map;
     private Runnable focusSearch;
@@ -33,6 +34,7 @@ public final class MainMenu extends MenuBar {
         this.map = fabricMap;
         this.focusSearch = focusSearchField;
         this.dialogs = messages;
+        problemsOnly.selectedProperty().bindBidirectional(fabricMap.problemsOnlyProperty());
     }
 
     private Window window() {
@@ -173,7 +175,8 @@ public final class MainMenu extends MenuBar {
                 "Ctrl+O  open files          Ctrl+Shift+O  open folder",
                 "Ctrl+Alt+O  add files to the loaded fabric      F5  reload",
                 "Ctrl+F  find host, switch, GUID or LID (Enter to go)",
-                "Ctrl+0  fit    Ctrl+=  zoom in    Ctrl+-  zoom out",
+                "Ctrl+0  fit    Ctrl+=  zoom in    Ctrl+-  zoom out    Ctrl+P  problems only",
+                "Minimap (bottom right): click or drag to move the view",
                 "Mouse: drag to pan, wheel to zoom, click to inspect, double-click to zoom in",
                 "Ctrl+1  colour by error counters    Ctrl+2  colour by speed/width",
                 "Ctrl+H  collapse all hosts    Ctrl+Shift+H  collapse the selected host",

@@ -16,12 +16,13 @@ import javafx.scene.control.ToolBar;
 
 /**
  * The main window's toolbar, declared in {@code MainToolBar.fxml}: the find field (several hits are
- * offered in a menu under it), the colour mode, collapse hosts, fit, and the legend of the colours.
+ * offered in a menu under it), the colour mode, collapse hosts, problems only, fit, and the legend of the colours.
  */
 public final class MainToolBar extends ToolBar {
     @FXML private TextField search;
     @FXML private ChoiceBox<ColourMode> colourMode;
     @FXML private ToggleButton collapseHosts;
+    @FXML private ToggleButton problemsOnly;
     @FXML private Legend legend;
     private MainViewModel vm;
     private FabricMapView map;
@@ -47,6 +48,7 @@ public final class MainToolBar extends ToolBar {
         colourMode.getItems().setAll(ColourMode.values());
         colourMode.valueProperty().bindBidirectional(loader.colourModeProperty());
         collapseHosts.selectedProperty().bindBidirectional(loader.collapseAllProperty());
+        problemsOnly.selectedProperty().bindBidirectional(fabricMap.problemsOnlyProperty());
         ChangeListener<Object> legendChanged = (o, a, b) -> legend.show(loader.colourModeProperty().get(), model.snapshot(),
                 loader.jobProperty().get());
         loader.colourModeProperty().addListener(legendChanged);

@@ -59,7 +59,7 @@ public record Snapshot(List<Path> paths, ImportResult result, Analysis analysis,
         Analysis analysis = Analysis.of(result.model(), t);
         MapLayout layout = TieredLayout.compute(result.model(), collapsed, collapseAll);
         return new Snapshot(List.copyOf(paths), result, analysis, layout,
-                MapColouring.compute(result.model(), layout, mode, t, analysis.ranks(), job, palette), mode,
+                MapColouring.compute(result.model(), layout, mode, t, analysis.ranks(), job, analysis.findings(), palette), mode,
                 Set.copyOf(collapsed), collapseAll, job);
     }
 
@@ -73,7 +73,7 @@ public record Snapshot(List<Path> paths, ImportResult result, Analysis analysis,
                 : TieredLayout.compute(result.model(), newCollapsed, newCollapseAll);
         return new Snapshot(paths, result, analysis, l,
                 MapColouring.compute(result.model(), l, newMode, analysis.thresholds(), analysis.ranks(), newJob,
-                        colouring.palette()), newMode,
+                        analysis.findings(), colouring.palette()), newMode,
                 Set.copyOf(newCollapsed), newCollapseAll, newJob);
     }
 }

@@ -103,11 +103,22 @@ class ExportPictureCliTest {
         Document doc = svg(r.out().getBytes(StandardCharsets.UTF_8));
         assertEquals("640", doc.getDocumentElement().getAttribute("width"));
         assertEquals("400", doc.getDocumentElement().getAttribute("height"));
-        // no ranks: every cable faint
+        // no ranks: every cable faint; the cables findings name are drawn again above them, with a halo
         String faint = String.format("#%06x", MapPalette.defaults().faint() & 0xFFFFFF);
         NodeList paths = doc.getElementsByTagName("path");
-        assertEquals(1, paths.getLength());
-        assertEquals(faint, ((Element) paths.item(0)).getAttribute("stroke"));
+        java.util.List<Element> plain = new java.util.ArrayList<>();
+        int halos = 0;
+        for (int i = 0; i < paths.getLength(); i++) {
+            Element p = (Element) paths.item(i);
+            if (p.getAttribute("class").isEmpty()) {
+                plain.add(p);
+            } else if (p.getAttribute("class").equals("halo")) {
+                halos++;
+            }
+        }
+        assertEquals(1, plain.size());
+        assertEquals(faint, plain.get(0).getAttribute("stroke"));
+        assertEquals(1, halos, "the faint cables a finding names, under a halo");
     }
 
     @Test

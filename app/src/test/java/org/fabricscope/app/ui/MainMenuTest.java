@@ -53,6 +53,7 @@ class MainMenuTest {
         expected.put("Fit to window", key(KeyCode.DIGIT0, ctrl));
         expected.put("Zoom in", key(KeyCode.EQUALS, ctrl));
         expected.put("Zoom out", key(KeyCode.MINUS, ctrl));
+        expected.put("Problems only", key(KeyCode.P, ctrl));
         expected.put("Colour by error counters", key(KeyCode.DIGIT1, ctrl));
         expected.put("Colour by speed/width", key(KeyCode.DIGIT2, ctrl));
         expected.put("Colour by transport of training ranks", key(KeyCode.DIGIT3, ctrl));

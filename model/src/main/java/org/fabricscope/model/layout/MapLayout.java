@@ -39,6 +39,22 @@ public final class MapLayout {
     public record Link(Item a, Item b, List<Cable> cables) {
     }
 
+    /** How coarse a group is: scalable units (leaf or spine groups by name) or pods (by wiring). */
+    public enum Level {
+        UNIT, POD
+    }
+
+    /**
+     * A box around the consecutive items of one row that share a unit or pod ({@link FabricGroups});
+     * items of a row with no group share one box named after the row. Box edges are in world units.
+     */
+    public record Group(int index, Level level, Row row, String label, double minX, double minY, double maxX, double maxY,
+                        int size) {
+        public double centreX() {
+            return (minX + maxX) / 2;
+        }
+    }
+
     private final List<Item> items;
     private final List<Link> links;
     private final Map<Vertex, Item> byVertex;
@@ -48,7 +64,15 @@ public final class MapLayout {
     private final double maxX;
     private final double maxY;
 
+    private final Map<Level, List<Group>> groups = new java.util.EnumMap<>(Level.class);
+    private final Map<Level, int[]> groupOf = new java.util.EnumMap<>(Level.class);
+
     MapLayout(List<Item> items, List<Link> links, Map<Vertex, Item> byVertex) {
+        this(items, links, byVertex, null);
+    }
+
+    /** {@code keys}: per level, each item's group name (null: none; the row's shared box). */
+    MapLayout(List<Item> items, List<Link> links, Map<Vertex, Item> byVertex, Map<Level, String[]> keys) {
         this.items = Collections.unmodifiableList(items);
         this.links = Collections.unmodifiableList(links);
         this.byVertex = Collections.unmodifiableMap(byVertex);
@@ -80,6 +104,56 @@ public final class MapLayout {
         minY = y0;
         maxX = x1;
         maxY = y1;
+        for (Level level : Level.values()) {
+            boxes(level, keys == null ? new String[items.size()] : keys.get(level));
+        }
+    }
+
+    /** Consecutive items of a row (by x) with the same key make one box. */
+    private void boxes(Level level, String[] key) {
+        int[] of = new int[items.size()];
+        List<Group> out = new java.util.ArrayList<>();
+        Map<Row, List<Item>> byRow = new java.util.EnumMap<>(Row.class);
+        for (Item it : items) {
+            byRow.computeIfAbsent(it.row(), r -> new java.util.ArrayList<>()).add(it);
+        }
+        for (var e : byRow.entrySet()) {
+            List<Item> row = e.getValue();
+            row.sort(java.util.Comparator.comparingDouble(Item::x));
+            int start = 0;
+            for (int i = 1; i <= row.size(); i++) {
+                if (i < row.size() && java.util.Objects.equals(key[row.get(i).index()], key[row.get(start).index()])) {
+                    continue;
+                }
+                double gx0 = Double.MAX_VALUE;
+                double gy0 = Double.MAX_VALUE;
+                double gx1 = -Double.MAX_VALUE;
+                double gy1 = -Double.MAX_VALUE;
+                for (int j = start; j < i; j++) {
+                    Item it = row.get(j);
+                    gx0 = Math.min(gx0, it.x() - it.width() / 2);
+                    gx1 = Math.max(gx1, it.x() + it.width() / 2);
+                    gy0 = Math.min(gy0, it.y() - it.height() / 2);
+                    gy1 = Math.max(gy1, it.y() + it.height() / 2);
+                    of[it.index()] = out.size();
+                }
+                String k = key[row.get(start).index()];
+                out.add(new Group(out.size(), level, e.getKey(), k == null ? e.getKey().label() : k, gx0, gy0, gx1, gy1, i - start));
+                start = i;
+            }
+        }
+        groups.put(level, Collections.unmodifiableList(out));
+        groupOf.put(level, of);
+    }
+
+    /** The boxes of one level, every item in exactly one. */
+    public List<Group> groups(Level level) {
+        return groups.get(level);
+    }
+
+    /** The index in {@link #groups(Level)} of the box that holds the item with this index. */
+    public int groupOf(Level level, int item) {
+        return groupOf.get(level)[item];
     }
 
     public List<Item> items() {

@@ -47,8 +47,11 @@ public final class TieredLayout {
      */
     public static MapLayout compute(FabricModel model, Set<String> collapsed, boolean collapseAll) {
         Map<Tier, List<FabricNode>> tiers = model.switchesByTier();
+        FabricGroups fabricGroups = FabricGroups.of(model);
         List<FabricNode> leaves = new ArrayList<>(tiers.get(Tier.LEAF));
-        leaves.sort(Comparator.comparing(FabricNode::displayName, NaturalOrder.INSTANCE));
+        // pods side by side (in the order of their first leaf), leaves in name order within each
+        leaves.sort(Comparator.comparingInt(fabricGroups::pod)
+                .thenComparing(FabricNode::displayName, NaturalOrder.INSTANCE));
 
         // HCAs under the leaf they are cabled to (first such port); the rest at the end.
         Map<FabricNode, List<FabricNode>> under = new LinkedHashMap<>();
@@ -115,6 +118,7 @@ public final class TieredLayout {
         double yLeaf = 2 * rowGap;
         double yHost = yLeaf + Math.max(ROW_GAP * 0.6, rowGap * 0.35);
 
+        Map<Vertex, FabricNode> hostRowLeaf = new HashMap<>();
         double x = 0;
         for (int g = 0; g < groups.size(); g++) {
             List<Vertex> cells = groupCells.get(g);
@@ -131,6 +135,9 @@ public final class TieredLayout {
                 double hx = left + (i % cols) * (HCA_W + HCA_GAP);
                 double hy = yHost + (i / cols) * (HCA_H + HCA_GAP);
                 Vertex v = cells.get(i);
+                if (leaf != null) {
+                    hostRowLeaf.put(v, leaf);
+                }
                 Item it = add(items, byVertex, v, Row.HOST, hx, hy, HCA_W, HCA_H);
                 if (v instanceof Host h) {
                     hostItems.put(h, it);
@@ -140,8 +147,12 @@ public final class TieredLayout {
         }
         double leafRowWidth = Math.max(x, SWITCH_W);
 
-        placeByBarycentre(tiers.get(Tier.SPINE), Row.SPINE, ySpine, leafRowWidth, items, byVertex);
-        placeByBarycentre(tiers.get(Tier.CORE), Row.CORE, yCore, leafRowWidth, items, byVertex);
+        java.util.function.Function<FabricNode, String> groupOf = sw -> {
+            int p = fabricGroups.pod(sw);
+            return p >= 0 ? "pod " + p : fabricGroups.unit(sw);
+        };
+        placeByBarycentre(tiers.get(Tier.SPINE), Row.SPINE, ySpine, leafRowWidth, items, byVertex, groupOf);
+        placeByBarycentre(tiers.get(Tier.CORE), Row.CORE, yCore, leafRowWidth, items, byVertex, groupOf);
         List<FabricNode> others = new ArrayList<>(tiers.get(Tier.OTHER));
         for (FabricNode n : model.nodes()) {
             if (n.kind() == org.fabricscope.model.fabric.NodeKind.ROUTER) {
@@ -201,7 +212,30 @@ public final class TieredLayout {
             }
             l.cables().add(c);
         }
-        return new MapLayout(items, new ArrayList<>(links.values()), byVertex);
+        return new MapLayout(items, new ArrayList<>(links.values()), byVertex, groupKeys(items, fabricGroups, hostRowLeaf));
+    }
+
+    /** Each item's unit and pod name: a switch's own, an HCA's (or collapsed host's) those of its leaf. */
+    private static Map<MapLayout.Level, String[]> groupKeys(List<Item> items, FabricGroups g, Map<Vertex, FabricNode> hostRowLeaf) {
+        String[] unit = new String[items.size()];
+        String[] pod = new String[items.size()];
+        List<String> podNames = g.podNames();
+        for (Item it : items) {
+            FabricNode sw = it.row() == Row.HOST ? hostRowLeaf.get(it.vertex())
+                    : it.row() == Row.OTHER ? null : it.vertex() instanceof FabricNode n ? n : null;
+            if (sw == null) {
+                continue;
+            }
+            int p = g.pod(sw);
+            String podName = p >= 0 && p < podNames.size() ? podNames.get(p) : null;
+            String u = g.unit(sw);
+            unit[it.index()] = u != null ? u : podName;
+            pod[it.index()] = podName != null ? podName : u;
+        }
+        Map<MapLayout.Level, String[]> keys = new java.util.EnumMap<>(MapLayout.Level.class);
+        keys.put(MapLayout.Level.UNIT, unit);
+        keys.put(MapLayout.Level.POD, pod);
+        return keys;
     }
 
     private static double slotWidth(int cells) {
@@ -217,9 +251,13 @@ public final class TieredLayout {
         return it;
     }
 
-    /** Orders a tier by the mean x of already-placed neighbours, then spreads it over the width. */
+    /**
+     * Orders a tier by the mean x of already-placed neighbours, then spreads it over the width.
+     * Switches of one group (pod, or unit by name) stay together: groups are ordered by their
+     * members' mean, members within a group by their own.
+     */
     private static void placeByBarycentre(List<FabricNode> tier, Row row, double y, double width, List<Item> items,
-                                          Map<Vertex, Item> byVertex) {
+                                          Map<Vertex, Item> byVertex, java.util.function.Function<FabricNode, String> groupOf) {
         if (tier.isEmpty()) {
             return;
         }
@@ -239,8 +277,24 @@ public final class TieredLayout {
             }
             centre.put(s, n == 0 ? Double.MAX_VALUE : sum / n);
         }
+        Map<String, double[]> groupCentre = new HashMap<>();
+        for (FabricNode s : tier) {
+            String g = groupOf.apply(s);
+            if (g != null && centre.get(s) != Double.MAX_VALUE) {
+                double[] acc = groupCentre.computeIfAbsent(g, k -> new double[2]);
+                acc[0] += centre.get(s);
+                acc[1]++;
+            }
+        }
+        java.util.function.ToDoubleFunction<FabricNode> groupKey = s -> {
+            String g = groupOf.apply(s);
+            double[] acc = g == null ? null : groupCentre.get(g);
+            return acc == null ? centre.get(s) : acc[0] / acc[1];
+        };
         List<FabricNode> sorted = new ArrayList<>(tier);
-        sorted.sort(Comparator.comparing((FabricNode s) -> centre.get(s))
+        sorted.sort(Comparator.comparingDouble(groupKey)
+                .thenComparing(s -> groupOf.apply(s) == null ? "" : groupOf.apply(s), NaturalOrder.INSTANCE)
+                .thenComparing((FabricNode s) -> centre.get(s))
                 .thenComparing(FabricNode::displayName, NaturalOrder.INSTANCE));
         double natural = sorted.size() * (SWITCH_W + SWITCH_GAP);
         double step = Math.max(SWITCH_W + SWITCH_GAP, width / sorted.size());

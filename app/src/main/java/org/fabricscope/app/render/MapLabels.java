@@ -1,0 +1,136 @@
+package org.fabricscope.app.render;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.fabricscope.model.layout.MapLayout;
+import org.fabricscope.model.layout.MapLayout.Group;
+import org.fabricscope.model.layout.MapLayout.Level;
+
+/**
+ * The overview's group labels for one viewport, placed so that none overlaps another: boxes that
+ * hold a problem first (in the problem's colour), then pods, then the rest from left to right; a
+ * label that collides is tried one line further out and otherwise left out. Units and pods of the
+ * host row are labelled under it, spine and core groups above theirs. Text widths are estimated
+ * from the character count (11 px sans-serif), the same for the window and the picture export.
+ */
+public final class MapLabels {
+    /** Height of a label line in pixels. */
+    public static final double LINE = 14;
+    private static final double CHAR_W = 6.6;
+
+    /** A placed label: its text's centre x, baseline-centre y, box width, colour, and whether bold. */
+    public record Label(String text, double x, double y, double width, int argb, boolean bold) {
+    }
+
+    private record Candidate(String text, double x, double y, double dy, int priority, int argb, boolean bold, boolean below) {
+    }
+
+    private MapLabels() {
+    }
+
+    /** Estimated pixel width of a label's text. */
+    public static double width(String text, boolean bold) {
+        return text.length() * (bold ? CHAR_W + 0.5 : CHAR_W) + 6;
+    }
+
+    /** From this scale on the map prints each switch's name; group labels give way to them. */
+    public static final double NAMES_FROM_SCALE = 1.4;
+
+    /**
+     * The group labels at this transform, none overlapping: in the overview and the cross-fade, and
+     * at full detail until the switches' own names are printed.
+     */
+    public static List<Label> place(MapOverview o, int w, int h, double s, double tx, double ty) {
+        if (o.detail(s) >= 1 && s >= NAMES_FROM_SCALE) {
+            return List.of();
+        }
+        MapPalette p = o.colouring().palette();
+        Level level = o.level(s);
+        List<Candidate> cands = new ArrayList<>();
+        add(o, level, w, h, s, tx, ty, p, cands, 0);
+        if (level == Level.UNIT && o.hasPods()) {
+            add(o, Level.POD, w, h, s, tx, ty, p, cands, 1);
+        }
+        cands.sort(Comparator.comparingInt(Candidate::priority).thenComparingDouble(Candidate::x));
+        List<Label> placed = new ArrayList<>();
+        List<double[]> taken = new ArrayList<>();
+        java.util.Set<String> below = new java.util.HashSet<>();
+        for (Candidate c : cands) {
+            if (c.below()) {
+                below.add(c.text());
+            }
+        }
+        for (Candidate c : cands) {
+            if (!c.below() && below.contains(c.text())) {
+                continue; // a pod's spines: its name is under the map already
+            }
+            double lw = width(c.text(), c.bold());
+            double cx = Math.max(lw / 2 + 1, Math.min(w - lw / 2 - 1, c.x())); // kept inside the view
+            for (int attempt = 0; attempt < 4; attempt++) {
+                double cy = c.y() + attempt * c.dy();
+                double[] r = {cx - lw / 2, cy - LINE / 2, lw, LINE};
+                if (r[0] < 0 || r[1] < 0 || r[0] + r[2] > w || r[1] + r[3] > h) {
+                    continue;
+                }
+                if (taken.stream().noneMatch(t -> overlaps(t, r))) {
+                    taken.add(r);
+                    placed.add(new Label(c.text(), cx, cy, lw, c.argb(), c.bold()));
+                    break;
+                }
+            }
+        }
+        return placed;
+    }
+
+    /**
+     * Candidates for the boxes of a level: host-row boxes under the map, spine and core boxes above
+     * theirs; {@code line}: 1 puts pods a line below the units.
+     */
+    private static void add(MapOverview o, Level level, int w, int h, double s, double tx, double ty, MapPalette p,
+                            List<Candidate> out, int line) {
+        // a group is as bad as its worst box in any row (a leaf-spine cable makes its pod's host-row label red too)
+        java.util.Map<String, Integer> worst = new java.util.HashMap<>();
+        for (Group g : o.layout().groups(level)) {
+            if (g.row() != MapLayout.Row.OTHER) {
+                worst.merge(g.label(), o.groupProblem(level, g.index()), Math::max);
+            }
+        }
+        for (Group g : o.layout().groups(level)) {
+            boolean below = g.row() == MapLayout.Row.HOST;
+            boolean above = line == 0 && (g.row() == MapLayout.Row.SPINE || g.row() == MapLayout.Row.CORE);
+            if (!below && !above || g.label().equals(g.row().label())) {
+                continue; // a row's switches with no group: the row's name is printed on the left already
+            }
+            int problem = worst.get(g.label());
+            double[] b = MapRasterizer.box(g, s, tx, ty);
+            double y = below ? b[1] + b[3] + 4 + LINE / 2 + line * LINE : b[1] - 4 - LINE / 2;
+            int priority = problem == MapColouring.ERROR ? 0 : problem > 0 ? 1 : line == 1 ? 2 : 3;
+            int argb = problem == MapColouring.ERROR ? p.danger() : problem > 0 ? p.warning() : line == 1 ? p.label() : p.labelMuted();
+            // centred on the part of the box in view; a box out of view gets no label
+            double x0 = Math.max(0, b[0]);
+            double x1 = Math.min(w, b[0] + b[2]);
+            if (x1 <= x0) {
+                continue;
+            }
+            double dy = below ? LINE : -LINE;
+            // a row out of view keeps its labels at the view's edge, so a zoomed-in view still says where it is
+            if (below && y + LINE / 2 > h) {
+                y = h - LINE / 2 - 2 - line * LINE;
+                dy = -LINE;
+            } else if (!below && y - LINE / 2 < 0) {
+                y = LINE / 2 + 2;
+                dy = LINE;
+            }
+            if (!below && b[1] > h || below && b[1] + b[3] < 0) {
+                continue; // the row itself is off the other edge
+            }
+            out.add(new Candidate(g.label(), (x0 + x1) / 2, y, dy, priority, argb, problem > 0 || line == 1, below));
+        }
+    }
+
+    private static boolean overlaps(double[] a, double[] b) {
+        return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+    }
+}
