@@ -70,6 +70,22 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
         return b.build();
     }
 
+    /**
+     * The cable when the first subject is a cable that is still cabled as named (a finding about a
+     * cable: the map selects the cable and the inspector shows its cable view); null otherwise.
+     */
+    public Cable primaryCable() {
+        if (subjects.isEmpty() || !(subjects.get(0) instanceof Subject.CableRef r) || cables.isEmpty()) {
+            return null;
+        }
+        Cable c = cables.get(0);
+        boolean ab = c.a().node().guid() == r.guidA() && c.a().number() == r.portA()
+                && c.b().node().guid() == r.guidB() && c.b().number() == r.portB();
+        boolean ba = c.b().node().guid() == r.guidA() && c.b().number() == r.portA()
+                && c.a().node().guid() == r.guidB() && c.a().number() == r.portB();
+        return ab || ba ? c : null;
+    }
+
     /** The first switch, HCA or host, the one the map centres on and the inspector shows; null for none. */
     public Vertex primary() {
         return vertices.isEmpty() ? null : vertices.get(0);

@@ -76,6 +76,7 @@ public final class MainViewModel {
         fitNext = fit;
         inspector.setContext(s.colouring().degraded(), s.thresholds());
         inspector.setLayers(s.model(), s.ranks());
+        inspector.setFindings(s.findings());
         if (newData) {
             navigation.set(Navigation.NONE); // it named the old model's objects
         }
@@ -139,7 +140,9 @@ public final class MainViewModel {
      * finding's evidence stays in view).
      */
     public void navigate(Navigation n) {
-        if (n.primary() != null) {
+        if (n.primaryCable() != null) {
+            inspector.showCable(n.primaryCable());
+        } else if (n.primary() != null) {
             inspector.show(n.primary());
         }
         if (navigation.get() == n) {
@@ -164,6 +167,21 @@ public final class MainViewModel {
         if (byUser) {
             tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
         }
+    }
+
+    /** The map selected a cable: the inspector shows its cable view; a user's click also brings it to front. */
+    public void cableSelected(org.fabricscope.model.fabric.Cable c, boolean byUser) {
+        inspector.showCable(c);
+        if (byUser) {
+            tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
+        }
+    }
+
+    /** The hover text of a cable on the map: both ends, rates, error counters, findings and ranks on it. */
+    public String cableText(org.fabricscope.model.fabric.Cable c, int parallel) {
+        Snapshot s = snapshot.get();
+        return s == null ? c.toString()
+                : org.fabricscope.app.nav.CableFacts.tooltip(c, parallel, s.thresholds(), s.findings(), s.ranks());
     }
 
     /** The map could not draw this vertex (e.g. a SHARP node): the inspector shows it. */

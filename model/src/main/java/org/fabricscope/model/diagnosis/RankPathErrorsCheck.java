@@ -84,6 +84,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
                 }
             }
             Set<Subject> subjects = new LinkedHashSet<>();
+            subjects.add(Subjects.cable(c)); // the finding is about this cable; its ports follow
             subjects.add(Subjects.port(c.a()));
             subjects.add(Subjects.port(c.b()));
             StringBuilder pairs = new StringBuilder();
