@@ -171,9 +171,11 @@ public final class MainView extends BorderPane {
         }
     }
 
-    /** Opens an evidence line's file at that line in a viewer window. */
+    /** Opens an evidence line: a log's in the Logs tab at that line, any other file's in a viewer window. */
     private void openEvidence(org.fabricscope.model.core.Evidence e) {
-        TextViewer.open(window(), vm.executor(), e.source(), e.line());
+        if (!vm.openEvidenceInLogs(e)) {
+            TextViewer.open(window(), vm.executor(), e.source(), e.line());
+        }
     }
 
     @FXML private void cancel() {

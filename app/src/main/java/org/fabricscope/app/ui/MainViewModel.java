@@ -51,7 +51,7 @@ public final class MainViewModel {
         this.executor = executor;
         this.loader = new Loader(this, executor, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
-        this.logs = new LogConsoleViewModel(executor.uiThread());
+        this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
         this.live = new LiveConnection(this, executor, dialogs, logs, starter);
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
                 new UserFlows());
@@ -86,6 +86,7 @@ public final class MainViewModel {
             troubleshoot.show(s.analysis(), s.paths());
             tabs.show(s);
             cluster.show(s.model());
+            logs.setFiles(LogConsoleViewModel.logSources(s.result().formats()));
             summaryLine = summaryLine(s);
             title.set("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
                     : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
@@ -167,6 +168,18 @@ public final class MainViewModel {
         if (byUser) {
             tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
         }
+    }
+
+    /**
+     * An evidence line clicked (a finding's, a flow step's): a line of a loaded log file or a live
+     * stream opens in the Logs tab, selected; false for other inputs (the window shows those in a viewer).
+     */
+    public boolean openEvidenceInLogs(org.fabricscope.model.core.Evidence e) {
+        if (e == null || e.source() == null || e.source().isEmpty() || !logs.reveal(org.fabricscope.model.core.Subject.LineRef.of(e))) {
+            return false;
+        }
+        tabs.selectedProperty().set(SideTabs.Tab.LOGS);
+        return true;
     }
 
     /** The map selected a cable: the inspector shows its cable view; a user's click also brings it to front. */
