@@ -154,10 +154,22 @@ public final class LogConsole extends VBox {
         Button clear = new Button("Clear");
         clear.setOnAction(e -> vm.clear());
         clear.disableProperty().bind(follow.disableProperty());
-        HBox bar = new HBox(6, source, pod, level, rank, text, follow, clear, count);
+        // two rows: the side pane is narrow, and one row squeezed the pickers to nothing
+        HBox top = new HBox(6, source, count);
+        top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        HBox bar = new HBox(6, pod, level, rank, text, follow, clear);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        source.setMinWidth(160);
+        count.setMinWidth(0); // a long file name ellipsises; it must not widen the console past the pane
+        count.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(count, Priority.ALWAYS);
+        pod.setMinWidth(110);
+        level.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        rank.setMinWidth(50);
+        text.setMinWidth(80);
         HBox.setHgrow(text, Priority.ALWAYS);
         VBox.setVgrow(view, Priority.ALWAYS);
-        getChildren().addAll(bar, view);
+        getChildren().addAll(top, bar, view);
     }
 
     /** Binds the controls to the console's state. */
@@ -177,6 +189,9 @@ public final class LogConsole extends VBox {
             if (r >= 0 && r < view.getItems().size()) {
                 view.getSelectionModel().clearAndSelect(r);
                 view.scrollTo(Math.max(0, r - 5));
+                // new items reset the flow's position at the next layout: scroll again after it
+                javafx.application.Platform.runLater(() -> view.scrollTo(Math.max(0, r - 5)));
+                view.requestFocus(); // the user asked for this line: it shows selected, and the keys move from it
             }
         });
         pod.setItems(model.podChoices());
