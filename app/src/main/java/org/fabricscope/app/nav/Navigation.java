@@ -71,19 +71,29 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
     }
 
     /**
-     * The cable when the first subject is a cable that is still cabled as named (a finding about a
-     * cable: the map selects the cable and the inspector shows its cable view); null otherwise.
+     * The cable a finding is about: its first cable subject, when that cable is still cabled as named
+     * (the map selects the cable and the inspector shows its cable view); null when it names no cable.
      */
     public Cable primaryCable() {
-        if (subjects.isEmpty() || !(subjects.get(0) instanceof Subject.CableRef r) || cables.isEmpty()) {
-            return null;
+        for (Subject s : subjects) {
+            if (s instanceof Subject.CableRef r) {
+                for (Cable c : cables) {
+                    if (ends(c, r)) {
+                        return c;
+                    }
+                }
+                return null;
+            }
         }
-        Cable c = cables.get(0);
+        return null;
+    }
+
+    private static boolean ends(Cable c, Subject.CableRef r) {
         boolean ab = c.a().node().guid() == r.guidA() && c.a().number() == r.portA()
                 && c.b().node().guid() == r.guidB() && c.b().number() == r.portB();
         boolean ba = c.b().node().guid() == r.guidA() && c.b().number() == r.portA()
                 && c.a().node().guid() == r.guidB() && c.a().number() == r.portB();
-        return ab || ba ? c : null;
+        return ab || ba;
     }
 
     /** The first switch, HCA or host, the one the map centres on and the inspector shows; null for none. */

@@ -69,7 +69,7 @@ class MainViewModelTest {
         assertEquals(SideTabs.Tab.INSPECTOR, vm.tabs().selectedProperty().get());
         assertEquals(hca.port(1).cable(), vm.inspector().shownCable(), "the inspector's cable view");
         assertTrue(vm.inspector().titleProperty().get().startsWith("Cable 1xHDR: "), vm.inspector().titleProperty().get());
-        assertEquals(3, vm.findings().subjects().size(), "the cable and its two ports");
+        assertEquals(3, vm.findings().subjects().size(), "its two ports and the cable");
         assertTrue(vm.findings().subjects().get(0).text().contains("map: " + hca.displayName()),
                 vm.findings().subjects().get(0).text());
     }
