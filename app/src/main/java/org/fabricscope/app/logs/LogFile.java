@@ -22,7 +22,7 @@ import org.fabricscope.model.core.Diagnostic;
  * One loaded log file, browsable without holding its lines as strings: the bytes stay in a read-only
  * memory mapping of the file (or, for a member of a bundle, the entry's bytes, which the bundle reader
  * holds in memory anyway, at most {@link BundleReader#MAX_ENTRY_BYTES}), and an index keeps the byte
- * offset of every {@value #BLOCK}th line: 1/8 byte a line, 1.3 MB for a 1 GB log of 10 million lines.
+ * offset of every {@value #BLOCK}th line: 8 bytes per {@value #BLOCK} lines, 1.25 MB for 10 million lines.
  * A line is decoded (UTF-8, without its terminator, at most {@value #MAX_LINE_CHARS} characters) when
  * asked for, from its block's start; the offsets of the last blocks asked for are cached, so a list
  * scrolling through the file finds each line in a few steps. Indexing reads the file once, on a

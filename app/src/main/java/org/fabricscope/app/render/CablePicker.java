@@ -10,9 +10,9 @@ import org.fabricscope.model.layout.MapLayout;
 /**
  * Finds the cable under the pointer: the drawn link ({@link MapRasterizer#ends}) nearest to a world
  * point within a tolerance, and of its cables (parallel cables, or a collapsed host's) the one with
- * the most error counts, so hovering a bundle shows its worst member. A scan with a bounding-box
- * reject per link: about 2 ns a link, 0.3 ms for the 122,880 cables of ten times Selene, well inside
- * a mouse-move's budget and nothing to rebuild when the layout changes. No toolkit.
+ * the most error counts, so hovering a bundle shows its worst member. A scan of the links' segments
+ * (kept in one array) with a bounding-box reject each: nothing to rebuild when the layout changes;
+ * its cost per hover is measured by {@code fabricscope bench} (see BENCHMARKS.md). No toolkit.
  */
 public final class CablePicker {
     /** A picked cable, the link that draws it, its index in {@link MapLayout#links()} and how far the point was. */

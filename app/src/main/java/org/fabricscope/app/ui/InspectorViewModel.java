@@ -178,7 +178,7 @@ public final class InspectorViewModel {
         for (Port p : new Port[] {c.a(), c.b()}) {
             b.append("\n\n").append(end++).append(": ").append(CableFacts.endText(p))
                     .append("\n  rate ").append(CableFacts.linkText(p))
-                    .append("\n  counters: ").append(CableFacts.countersText(p, thresholds, true));
+                    .append(p.counters().isEmpty() ? "\n  counters not read" : "\n  counters: " + CableFacts.countersText(p, thresholds, true));
         }
         List<Finding> on = CableFacts.findingsOn(c, findings);
         b.append("\n\nFindings on this cable (").append(on.size()).append(")").append(on.isEmpty() ? ": none" : ":");
