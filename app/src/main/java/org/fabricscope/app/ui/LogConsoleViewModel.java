@@ -407,10 +407,11 @@ public final class LogConsoleViewModel {
     public boolean reveal(Subject.LineRef ref) {
         if (revealLive(ref)) {
             if (fileMode.get()) {
-                source.set(LIVE);
+                Line l = selected.get();
+                source.set(LIVE); // the live rows are shown again: select the line among them
+                selected.set(null);
+                selected.set(l);
             }
-            selected.set(null);
-            revealLive(ref);
             return true;
         }
         if (executor == null || !sources.contains(ref.source()) || LIVE.equals(ref.source())) {
