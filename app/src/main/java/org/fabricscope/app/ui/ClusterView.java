@@ -107,7 +107,18 @@ public final class ClusterView extends VBox {
         k8sPods.setItems(model.pods());
         k8sPods.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         k8sPods.setRowFactory(tv -> {
-            TableRow<K8sPod> row = new TableRow<>();
+            TableRow<K8sPod> row = new TableRow<>() {
+                @Override
+                protected void updateItem(K8sPod p, boolean empty) {
+                    super.updateItem(p, empty);
+                    // the exit codes and the last event are long: the whole text on hover
+                    String more = empty || p == null ? "" : String.join("\n", java.util.stream.Stream.of(
+                            ClusterViewModel.exitCodesText(p).isEmpty() ? "" : "Exit codes: " + ClusterViewModel.exitCodesText(p),
+                            vm.lastEventText(p).isEmpty() ? "" : "Last event: " + vm.lastEventText(p))
+                            .filter(t -> !t.isEmpty()).toList());
+                    setTooltip(more.isEmpty() ? null : new Tooltip(more));
+                }
+            };
             onDoubleClick(row, vm::showHostOf);
             return row;
         });
