@@ -54,6 +54,8 @@ final class BenchCommand implements Callable<Integer> {
         long[] layoutNs = new long[rounds];
         long[] renderNs = new long[rounds];
         long[] overviewNs = new long[rounds];
+        long[] pickNs = new long[rounds];
+        long picked = 0;
         ImportResult r = null;
         MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
         for (int i = -warmup; i < rounds; i++) {
@@ -76,7 +78,16 @@ final class BenchCommand implements Callable<Integer> {
             MapRasterizer.render(new MapOverview(layout, colours), 1600, 1000, scale, -layout.minX() * scale,
                     -layout.minY() * scale, false);
             long t6 = System.nanoTime();
+            // 1000 cable look-ups at fixed pseudo-random points of the fitted map, 4 px of tolerance, as a hover does
+            org.fabricscope.app.render.CablePicker picker = new org.fabricscope.app.render.CablePicker(layout);
+            java.util.Random rnd = new java.util.Random(42);
+            for (int k = 0; k < 1000; k++) {
+                picked += picker.pick(layout.minX() + rnd.nextDouble() * (layout.maxX() - layout.minX()),
+                        layout.minY() + rnd.nextDouble() * (layout.maxY() - layout.minY()), 4 / scale) == null ? 0 : 1;
+            }
+            long t7 = System.nanoTime();
             if (i >= 0) {
+                pickNs[i] = t7 - t6;
                 importNs[i] = t1 - t0;
                 diagNs[i] = t2 - t1;
                 layoutNs[i] = t3 - t2 + (t4 - t3);
@@ -91,12 +102,15 @@ final class BenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().maxMemory() >> 20, warmup, rounds);
         for (var row : List.of(new Object[] {"import+model", importNs}, new Object[] {"analysis", diagNs},
                 new Object[] {"layout+colours", layoutNs},
-                new Object[] {"render 1600x1000", renderNs}, new Object[] {"map at fit", overviewNs})) {
+                new Object[] {"render 1600x1000", renderNs}, new Object[] {"map at fit", overviewNs},
+                new Object[] {"1000 cable picks", pickNs})) {
             long[] v = ((long[]) row[1]).clone();
             Arrays.sort(v);
             out.printf("%-18s min %8.1f ms   median %8.1f ms   max %8.1f ms%n", row[0], v[0] / 1e6, v[v.length / 2] / 1e6,
                     v[v.length - 1] / 1e6);
         }
+        out.printf("cable picks: %d of %d points were on a cable (picker built per round, in the time)%n", picked,
+                1000L * (rounds + warmup));
         return 0;
     }
 }

@@ -70,6 +70,32 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
         return b.build();
     }
 
+    /**
+     * The cable a finding is about: its first cable subject, when that cable is still cabled as named
+     * (the map selects the cable and the inspector shows its cable view); null when it names no cable.
+     */
+    public Cable primaryCable() {
+        for (Subject s : subjects) {
+            if (s instanceof Subject.CableRef r) {
+                for (Cable c : cables) {
+                    if (ends(c, r)) {
+                        return c;
+                    }
+                }
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static boolean ends(Cable c, Subject.CableRef r) {
+        boolean ab = c.a().node().guid() == r.guidA() && c.a().number() == r.portA()
+                && c.b().node().guid() == r.guidB() && c.b().number() == r.portB();
+        boolean ba = c.b().node().guid() == r.guidA() && c.b().number() == r.portA()
+                && c.a().node().guid() == r.guidB() && c.a().number() == r.portB();
+        return ab || ba;
+    }
+
     /** The first switch, HCA or host, the one the map centres on and the inspector shows; null for none. */
     public Vertex primary() {
         return vertices.isEmpty() ? null : vertices.get(0);

@@ -4,12 +4,14 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.k8s.K8sPod;
 
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -18,6 +20,7 @@ import javafx.scene.control.SelectionMode;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.VBox;
 
@@ -43,6 +46,34 @@ public final class ClusterView extends VBox {
     private TableColumn<K8sPod, String> podNodeColumn;
     @FXML
     private TableColumn<K8sPod, String> podJobColumn;
+    @FXML
+    private TableColumn<K8sPod, String> restartsColumn;
+    @FXML
+    private TableColumn<K8sPod, String> requestsColumn;
+    @FXML
+    private TableColumn<K8sPod, String> lastEventColumn;
+    @FXML
+    private TableColumn<K8sPod, String> exitCodesColumn;
+    @FXML
+    private Label eventsHeading;
+    @FXML
+    private TextField eventFilter;
+    @FXML
+    private CheckBox onlyPodEvents;
+    @FXML
+    private TableView<K8sEvent> k8sEvents;
+    @FXML
+    private TableColumn<K8sEvent, String> eventTypeColumn;
+    @FXML
+    private TableColumn<K8sEvent, String> eventReasonColumn;
+    @FXML
+    private TableColumn<K8sEvent, String> eventObjectColumn;
+    @FXML
+    private TableColumn<K8sEvent, String> eventMessageColumn;
+    @FXML
+    private TableColumn<K8sEvent, String> eventCountColumn;
+    @FXML
+    private TableColumn<K8sEvent, String> eventLastSeenColumn;
     @FXML
     private ListView<String> pendingPods;
     private ClusterViewModel vm;
@@ -76,7 +107,18 @@ public final class ClusterView extends VBox {
         k8sPods.setItems(model.pods());
         k8sPods.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         k8sPods.setRowFactory(tv -> {
-            TableRow<K8sPod> row = new TableRow<>();
+            TableRow<K8sPod> row = new TableRow<>() {
+                @Override
+                protected void updateItem(K8sPod p, boolean empty) {
+                    super.updateItem(p, empty);
+                    // the exit codes and the last event are long: the whole text on hover
+                    String more = empty || p == null ? "" : String.join("\n", java.util.stream.Stream.of(
+                            ClusterViewModel.exitCodesText(p).isEmpty() ? "" : "Exit codes: " + ClusterViewModel.exitCodesText(p),
+                            vm.lastEventText(p).isEmpty() ? "" : "Last event: " + vm.lastEventText(p))
+                            .filter(t -> !t.isEmpty()).toList());
+                    setTooltip(more.isEmpty() ? null : new Tooltip(more));
+                }
+            };
             onDoubleClick(row, vm::showHostOf);
             return row;
         });
@@ -84,6 +126,33 @@ public final class ClusterView extends VBox {
         cells(phaseColumn, K8sPod::phase);
         cells(podNodeColumn, p -> p.node() == null ? "" : p.node());
         cells(podJobColumn, ClusterViewModel::jobText);
+        cells(restartsColumn, ClusterViewModel::restartsText);
+        cells(requestsColumn, ClusterViewModel::requestsText);
+        cells(lastEventColumn, vm::lastEventText);
+        cells(exitCodesColumn, ClusterViewModel::exitCodesText);
+        k8sPods.getSelectionModel().selectedItemProperty().addListener((o, a, p) -> vm.eventPodProperty().set(p));
+        eventsHeading.textProperty().bind(model.eventsHeadingProperty());
+        eventFilter.textProperty().bindBidirectional(model.eventFilterProperty());
+        onlyPodEvents.selectedProperty().bindBidirectional(model.onlyPodEventsProperty());
+        k8sEvents.setItems(model.events());
+        k8sEvents.setRowFactory(tv -> new TableRow<>() {
+            @Override
+            protected void updateItem(K8sEvent e, boolean empty) {
+                super.updateItem(e, empty);
+                getStyleClass().removeAll(Styles.ROW_WARNING);
+                if (!empty && e != null && "Warning".equals(e.type())) {
+                    getStyleClass().add(Styles.ROW_WARNING);
+                }
+                setTooltip(empty || e == null ? null : new Tooltip(e.message()
+                        + (e.evidence() == null ? "" : "\n" + e.evidence().source() + ":" + e.evidence().line())));
+            }
+        });
+        cells(eventTypeColumn, K8sEvent::type);
+        cells(eventReasonColumn, K8sEvent::reason);
+        cells(eventObjectColumn, ClusterViewModel::objectText);
+        cells(eventMessageColumn, K8sEvent::message);
+        cells(eventCountColumn, e -> Integer.toString(e.count()));
+        cells(eventLastSeenColumn, K8sEvent::lastSeen);
         pendingPods.setItems(model.pending());
         pendingPods.setCellFactory(lv -> {
             ListCell<String> cell = new ListCell<>() {
@@ -150,6 +219,14 @@ public final class ClusterView extends VBox {
 
     public List<K8sNode> shownNodes() {
         return k8sNodes.getItems();
+    }
+
+    public List<K8sPod> shownPods() {
+        return k8sPods.getItems();
+    }
+
+    public List<K8sEvent> shownEvents() {
+        return k8sEvents.getItems();
     }
 
     public List<String> shownPending() {

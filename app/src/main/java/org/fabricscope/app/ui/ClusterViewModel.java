@@ -10,13 +10,16 @@ import java.util.stream.Collectors;
 
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.fabric.Host;
+import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.NodeFit;
 import org.fabricscope.model.k8s.Quantity;
 import org.fabricscope.model.k8s.Resources;
 
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -27,9 +30,11 @@ import javafx.collections.ObservableList;
 
 /**
  * The Kubernetes tab: per node, what its pods request against what it can allocate for the
- * resources a training job needs (cpu, memory, GPUs, RDMA devices, hugepages); the pods and where
- * they run; for each pending pod which nodes could take it and why the others cannot (the fit
- * analysis of the {@code insufficient-resources} finding); and the training job the map picks out.
+ * resources a training job needs (cpu, memory, GPUs, RDMA devices, hugepages); the pods with phase,
+ * restarts, node, requests, last event and container exit codes; the events (type, reason, object,
+ * message, count, last seen), filtered by text and with the selected pod's events first or alone;
+ * for each pending pod which nodes could take it and why the others cannot (the fit analysis of the
+ * {@code insufficient-resources} finding); and the training job the map picks out.
  */
 public final class ClusterViewModel {
     private static final String ALL_JOBS = "all training jobs";
@@ -43,6 +48,11 @@ public final class ClusterViewModel {
     private final StringProperty job = new SimpleStringProperty();
     private final ObjectProperty<List<K8sNode>> selectedNodes = new SimpleObjectProperty<>(List.of());
     private final ObjectProperty<List<K8sPod>> selectedPods = new SimpleObjectProperty<>(List.of());
+    private final ObservableList<K8sEvent> events = FXCollections.observableArrayList();
+    private final StringProperty eventFilter = new SimpleStringProperty("");
+    private final ObjectProperty<K8sPod> eventPod = new SimpleObjectProperty<>();
+    private final BooleanProperty onlyPodEvents = new SimpleBooleanProperty();
+    private final ReadOnlyStringWrapper eventsHeading = new ReadOnlyStringWrapper("Events");
     private final Map<String, String> jobKeys = new HashMap<>();
     private final Consumer<String> onJob;
     private final Consumer<Host> onShowHost;
@@ -58,6 +68,47 @@ public final class ClusterViewModel {
                 onJob.accept(b == null ? null : jobKeys.get(b));
             }
         });
+        eventFilter.addListener((o, a, b) -> refilterEvents());
+        eventPod.addListener((o, a, b) -> refilterEvents());
+        onlyPodEvents.addListener((o, a, b) -> refilterEvents());
+    }
+
+    /**
+     * The events that match the filter (type, reason, object, message or reporter contains it, any
+     * case); the selected pod's first, or only them when {@link #onlyPodEventsProperty()} is set; then
+     * warnings before normal events, each group newest first as far as the input says.
+     */
+    private void refilterEvents() {
+        if (model == null) {
+            events.clear();
+            eventsHeading.set("Events");
+            return;
+        }
+        List<K8sEvent> all = model.k8s().events();
+        K8sPod p = eventPod.get();
+        List<K8sEvent> mine = p == null ? List.of() : model.k8s().eventsFor(p);
+        String needle = eventFilter.get() == null ? "" : eventFilter.get().strip().toLowerCase(java.util.Locale.ROOT);
+        List<K8sEvent> first = new ArrayList<>();
+        List<K8sEvent> rest = new ArrayList<>();
+        for (K8sEvent e : all) {
+            if (!needle.isEmpty() && !(e.type() + " " + e.reason() + " " + objectText(e) + " " + e.message() + " "
+                    + (e.reporter() == null ? "" : e.reporter())).toLowerCase(java.util.Locale.ROOT).contains(needle)) {
+                continue;
+            }
+            if (mine.contains(e)) {
+                first.add(e);
+            } else if (p == null || !onlyPodEvents.get()) {
+                rest.add(e);
+            }
+        }
+        java.util.Comparator<K8sEvent> order = java.util.Comparator.<K8sEvent, Boolean>comparing(e -> !"Warning".equals(e.type()))
+                .thenComparing(K8sEvent::lastSeen, java.util.Comparator.reverseOrder());
+        first.sort(order);
+        rest.sort(order);
+        first.addAll(rest);
+        events.setAll(first);
+        eventsHeading.set("Events: " + first.size() + " of " + all.size()
+                + (p == null ? "" : " · " + mine.size() + " of pod " + p.name() + (onlyPodEvents.get() ? " only" : " first")));
     }
 
     void show(FabricModel m) {
@@ -78,6 +129,8 @@ public final class ClusterViewModel {
         resources.setAll(rs);
         nodes.setAll(k8s.nodes().values());
         pods.setAll(k8s.pods());
+        eventPod.set(null);
+        refilterEvents();
         updating = true;
         try {
             String keep = job.get();
@@ -185,9 +238,72 @@ public final class ClusterViewModel {
         return used.display(resource) + " / " + alloc.display(resource);
     }
 
+    public static String restartsText(K8sPod p) {
+        return p.containers().isEmpty() ? "" : Integer.toString(p.restarts());
+    }
+
+    /** The pod's effective requests that are not zero: {@code cpu=8, memory=64Gi, nvidia.com/gpu=8}. */
+    public static String requestsText(K8sPod p) {
+        return p.requests().entrySet().stream().filter(e -> e.getValue().isPositive())
+                .map(e -> e.getKey() + "=" + e.getValue().display(e.getKey())).collect(Collectors.joining(", "));
+    }
+
+    /** The pod's last event ({@code Warning FailedScheduling: 0/4 nodes ...}), by last seen where the input says, else the last read. */
+    public String lastEventText(K8sPod p) {
+        K8sEvent e = lastEvent(p);
+        return e == null ? "" : e.type() + " " + e.reason() + (e.count() > 1 ? " (x" + e.count() + ")" : "") + ": " + e.message();
+    }
+
+    K8sEvent lastEvent(K8sPod p) {
+        if (model == null) {
+            return null;
+        }
+        K8sEvent last = null;
+        for (K8sEvent e : model.k8s().eventsFor(p)) {
+            if (last == null || e.lastSeen().compareTo(last.lastSeen()) >= 0) {
+                last = e;
+            }
+        }
+        return last;
+    }
+
+    public static String exitCodesText(K8sPod p) {
+        return p.exitCodes();
+    }
+
+    /** {@code Pod/ns/name} or {@code Pod/name} when the input did not say the namespace. */
+    public static String objectText(K8sEvent e) {
+        return (e.objectKind() == null ? "" : e.objectKind() + "/") + (e.namespace().isEmpty() ? "" : e.namespace() + "/")
+                + e.objectName();
+    }
+
     public static String jobText(K8sPod p) {
         return p.job() == null ? "" : p.job().jobName() + (p.job().replicaType() == null ? "" : " " + p.job().replicaType()
                 + (p.job().replicaIndex() == null ? "" : "-" + p.job().replicaIndex()));
+    }
+
+    /** The events shown: filtered, the selected pod's first. */
+    public ObservableList<K8sEvent> events() {
+        return events;
+    }
+
+    /** Text the events must contain (type, reason, object, message or reporter). */
+    public StringProperty eventFilterProperty() {
+        return eventFilter;
+    }
+
+    /** The pod whose events come first (the selected pod row), or null. */
+    public ObjectProperty<K8sPod> eventPodProperty() {
+        return eventPod;
+    }
+
+    /** Only the selected pod's events. */
+    public BooleanProperty onlyPodEventsProperty() {
+        return onlyPodEvents;
+    }
+
+    public ReadOnlyStringProperty eventsHeadingProperty() {
+        return eventsHeading.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty headingProperty() {

@@ -8,11 +8,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import org.fabricscope.app.render.CablePicker;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapLabels;
 import org.fabricscope.app.render.MapOverview;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapRasterizer;
+import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.core.Vertex;
@@ -96,6 +98,13 @@ public final class FabricMapView extends Region {
     private double dragY;
     private boolean dragged;
     private Consumer<Vertex> onSelect = v -> { };
+    /** Cables: picked off the drawn links by {@link CablePicker}, built for a layout on the first pick. */
+    private CablePicker cables;
+    private CablePicker.Hit hoverCable;
+    private Cable selectedCable;
+    private MapLayout.Link selectedLink;
+    private Consumer<Cable> onSelectCable = c -> { };
+    private java.util.function.BiFunction<Cable, Integer, String> cableText = (c, n) -> c.toString();
     private long lastRenderNanos;
 
     public FabricMapView() {
@@ -130,6 +139,16 @@ public final class FabricMapView extends Region {
         this.onSelect = onSelect;
     }
 
+    /** What clicking a cable (or revealing one) does: the inspector's cable view. */
+    public void setOnSelectCable(Consumer<Cable> onSelectCable) {
+        this.onSelectCable = onSelectCable;
+    }
+
+    /** The hover text of a cable, given the cable and how many cables its line draws. */
+    public void setCableText(java.util.function.BiFunction<Cable, Integer, String> cableText) {
+        this.cableText = cableText;
+    }
+
     /** Shows a new layout and colouring; both were computed off the FX thread. */
     public void show(MapLayout layout, MapColouring colouring, boolean fit) {
         this.layout = layout;
@@ -139,6 +158,12 @@ public final class FabricMapView extends Region {
             selected = layout.item(selected.vertex());
         }
         hover = null;
+        hoverCable = null;
+        cables = null;
+        selectedLink = selectedCable == null ? null : linkOf(selectedCable);
+        if (selectedLink == null) {
+            selectedCable = null;
+        }
         frame = null;
         if (fit) {
             fit();
@@ -247,6 +272,8 @@ public final class FabricMapView extends Region {
             return false;
         }
         selected = it;
+        selectedCable = null;
+        selectedLink = null;
         if (scale < 0.8) {
             scale = 1.2;
         }
@@ -261,9 +288,71 @@ public final class FabricMapView extends Region {
         return selected == null ? null : selected.vertex();
     }
 
+    /** The selected cable, or null. */
+    public Cable selectedCable() {
+        return selectedCable;
+    }
+
     public void clearSelection() {
         selected = null;
+        selectedCable = null;
+        selectedLink = null;
         drawOverlay();
+    }
+
+    /** Selects a cable and centres its line; false when no drawn line carries it. */
+    public boolean revealCable(Cable c) {
+        MapLayout.Link k = layout == null || c == null ? null : linkOf(c);
+        if (k == null) {
+            return false;
+        }
+        selected = null;
+        selectedCable = c;
+        selectedLink = k;
+        if (scale < 0.8) {
+            scale = 1.2;
+        }
+        double[] e = MapRasterizer.ends(k);
+        tx = getWidth() / 2 - (e[0] + e[2]) / 2 * scale;
+        ty = getHeight() / 2 - (e[1] + e[3]) / 2 * scale;
+        viewChanged();
+        onSelectCable.accept(c);
+        return true;
+    }
+
+    /** Screen position of the middle of the line that draws a cable (tests, popups); null when not drawn. */
+    public double[] cableScreenPosition(Cable c) {
+        MapLayout.Link k = layout == null ? null : linkOf(c);
+        if (k == null) {
+            return null;
+        }
+        double[] e = MapRasterizer.ends(k);
+        return new double[] {(e[0] + e[2]) / 2 * scale + tx, (e[1] + e[3]) / 2 * scale + ty};
+    }
+
+    /** The hover text shown now (tests). */
+    public String tooltipText() {
+        return tooltip.getText();
+    }
+
+    private MapLayout.Link linkOf(Cable c) {
+        for (MapLayout.Link k : layout.links()) {
+            if (k.cables().contains(c)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /** The cable under a screen point (within 4 px), or null; glyphs win over cables. */
+    CablePicker.Hit pickCable(double sx, double sy) {
+        if (layout == null) {
+            return null;
+        }
+        if (cables == null || cables.layout() != layout) {
+            cables = new CablePicker(layout);
+        }
+        return cables.pick((sx - tx) / scale, (sy - ty) / scale, 4 / scale);
     }
 
     @Override
@@ -428,6 +517,12 @@ public final class FabricMapView extends Region {
         drawRanks(g, w, h);
         highlight(g, hover, labelMuted);
         highlight(g, selected, selection);
+        if (hoverCable != null) {
+            strokeCable(g, hoverCable.link(), hoverCable.linkIndex(), labelMuted);
+        }
+        if (selectedLink != null) {
+            strokeCable(g, selectedLink, layout.links().indexOf(selectedLink), selection);
+        }
         if (selected != null) {
             // the selection's cables: a halo under each, then the cable in its own colour
             int drawn = 0;
@@ -538,6 +633,23 @@ public final class FabricMapView extends Region {
         }
     }
 
+    /** A cable's line with a halo in {@code halo} under it, then the line in its own colour. */
+    private void strokeCable(GraphicsContext g, MapLayout.Link k, int index, Color halo) {
+        double[] e = MapRasterizer.ends(k);
+        double x0 = e[0] * scale + tx;
+        double y0 = e[1] * scale + ty;
+        double x1 = e[2] * scale + tx;
+        double y1 = e[3] * scale + ty;
+        g.setGlobalAlpha(0.5);
+        g.setStroke(halo);
+        g.setLineWidth(8);
+        g.strokeLine(x0, y0, x1, y1);
+        g.setGlobalAlpha(1);
+        g.setStroke(index >= 0 && colouring != null ? UiPalette.fx(colouring.linkColour(index)) : halo);
+        g.setLineWidth(index >= 0 && colouring != null ? Math.max(2.5, colouring.linkThickness(index)) : 2.5);
+        g.strokeLine(x0, y0, x1, y1);
+    }
+
     private void drawRowLabels(GraphicsContext g) {
         g.setTextAlign(TextAlignment.LEFT);
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
@@ -618,9 +730,16 @@ public final class FabricMapView extends Region {
             return;
         }
         MapLayout.Item it = pick(e.getX(), e.getY());
+        CablePicker.Hit hit = it == null ? pickCable(e.getX(), e.getY()) : null;
         selected = it;
+        selectedCable = hit == null ? null : hit.cable();
+        selectedLink = hit == null ? null : hit.link();
         drawOverlay();
-        onSelect.accept(it == null ? null : it.vertex());
+        if (hit != null) {
+            onSelectCable.accept(hit.cable());
+        } else {
+            onSelect.accept(it == null ? null : it.vertex());
+        }
         if (e.getClickCount() == 2 && it != null) {
             zoomAt(2, e.getX(), e.getY());
         }
@@ -628,13 +747,16 @@ public final class FabricMapView extends Region {
 
     private void moved(MouseEvent e) {
         MapLayout.Item it = pick(e.getX(), e.getY());
-        if (it != hover) {
+        CablePicker.Hit hit = it == null ? pickCable(e.getX(), e.getY()) : null;
+        Cable was = hoverCable == null ? null : hoverCable.cable();
+        if (it != hover || (hit == null ? null : hit.cable()) != was) {
             hover = it;
+            hoverCable = hit;
             drawOverlay();
-            if (it == null) {
+            if (it == null && hit == null) {
                 Tooltip.uninstall(this, tooltip);
             } else {
-                tooltip.setText(describe(it));
+                tooltip.setText(it != null ? describe(it) : cableText.apply(hit.cable(), hit.link().cables().size()));
                 Tooltip.install(this, tooltip);
             }
         }

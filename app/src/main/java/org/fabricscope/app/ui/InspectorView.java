@@ -38,6 +38,8 @@ public final class InspectorView extends VBox {
     private TableColumn<Port, String> peerColumn;
     @FXML
     private TableColumn<Port, String> countersColumn;
+    @FXML
+    private TableColumn<Port, String> peerCountersColumn;
     private InspectorViewModel vm;
 
     public InspectorView() {
@@ -57,6 +59,7 @@ public final class InspectorView extends VBox {
         cells(rateColumn, InspectorViewModel::rateText);
         cells(peerColumn, InspectorViewModel::peerText);
         cells(countersColumn, model::counterText);
+        cells(peerCountersColumn, model::peerCounterText);
         portTable.setRowFactory(tv -> new TableRow<>() {
             @Override
             protected void updateItem(Port p, boolean empty) {
@@ -98,5 +101,9 @@ public final class InspectorView extends VBox {
 
     public String titleText() {
         return title.getText();
+    }
+
+    public String detailsText() {
+        return details.getText();
     }
 }

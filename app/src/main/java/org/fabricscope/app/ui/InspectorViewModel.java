@@ -6,7 +6,9 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import org.fabricscope.app.nav.CableFacts;
 import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Guids;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Vertex;
@@ -22,6 +24,7 @@ import org.fabricscope.model.host.Gpu;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.host.NetPort;
 import org.fabricscope.model.ranks.RankMap;
+import org.fabricscope.model.ranks.RankRoute;
 import org.fabricscope.model.ranks.RankSite;
 
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -33,8 +36,10 @@ import javafx.collections.ObservableList;
 
 /**
  * What the inspector shows of one switch, HCA or host: identity, its Kubernetes node and training
- * ranks, a row per port with peer and counters, and whether its host drill-down can open (with the
- * GPU or NIC a finding is about picked out there).
+ * ranks, a row per port with peer and counters (its own and the peer port's: the errors of a link
+ * are often counted at the other end), and whether its host drill-down can open (with the GPU or NIC
+ * a finding is about picked out there). Or of one cable: both ends with every counter and rate, the
+ * findings about it and the rank pairs whose InfiniBand traffic may cross it.
  */
 public final class InspectorViewModel {
     private static final String HINT = "Click a switch or HCA on the map, or search (Ctrl+F).";
@@ -57,6 +62,8 @@ public final class InspectorViewModel {
     private FabricModel model;
     private RankMap ranks;
     private Vertex shown;
+    private Cable shownCable;
+    private List<Finding> findings = List.of();
     private HostTopology topology;
     private Gpu focusGpu;
     private NetPort focusNet;
@@ -75,6 +82,11 @@ public final class InspectorViewModel {
     public void setLayers(FabricModel model, RankMap ranks) {
         this.model = model;
         this.ranks = ranks;
+    }
+
+    /** The analysis' findings, for the cable view's "findings on this cable". */
+    public void setFindings(List<Finding> all) {
+        this.findings = List.copyOf(all);
     }
 
     /** Opens the drill-down of the shown host, when it has a topology. */
@@ -98,6 +110,7 @@ public final class InspectorViewModel {
 
     public void show(Vertex v) {
         shown = v;
+        shownCable = null;
         String hostName = v instanceof Host h ? h.name() : v instanceof FabricNode n && n.host() != null ? n.host().name() : null;
         HostTopology t = hostName == null || model == null ? null : model.hostTopology(hostName);
         if (t != topology) {
@@ -128,6 +141,64 @@ public final class InspectorViewModel {
     /** The vertex shown, or null. */
     public Vertex shown() {
         return shown;
+    }
+
+    /** The cable shown, or null. */
+    public Cable shownCable() {
+        return shownCable;
+    }
+
+    /**
+     * Shows a cable: both ends (switch or HCA, port, LID, rate and state, every counter read), the
+     * findings whose refs name the cable or either port, and the rank pairs whose IB traffic may cross
+     * it. The host drill-down stays available for the HCA end's host.
+     */
+    public void showCable(Cable c) {
+        if (c == null) {
+            show(null);
+            return;
+        }
+        FabricNode hca = !c.a().node().isSwitch() ? c.a().node() : !c.b().node().isSwitch() ? c.b().node() : null;
+        show(hca != null && hca.host() != null ? hca : null); // the drill-down of the HCA's host, when loaded
+        shown = null;
+        shownCable = c;
+        title.set("Cable " + c.rateToken() + ": " + c.a().label() + " <-> " + c.b().label());
+        details.set(cableText(c));
+        ports.setAll(c.a(), c.b());
+    }
+
+    private String cableText(Cable c) {
+        StringBuilder b = new StringBuilder();
+        String deg = degraded.get(c);
+        b.append("cable ").append(c.rateToken()).append(deg != null ? " · degraded: " + deg : "");
+        if (c.evidence() != null) {
+            b.append("\nseen at ").append(c.evidence().source()).append(':').append(c.evidence().line());
+        }
+        char end = 'A';
+        for (Port p : new Port[] {c.a(), c.b()}) {
+            b.append("\n\n").append(end++).append(": ").append(CableFacts.endText(p))
+                    .append("\n  rate ").append(CableFacts.linkText(p))
+                    .append(p.counters().isEmpty() ? "\n  counters not read" : "\n  counters: " + CableFacts.countersText(p, thresholds, true));
+        }
+        List<Finding> on = CableFacts.findingsOn(c, findings);
+        b.append("\n\nFindings on this cable (").append(on.size()).append(")").append(on.isEmpty() ? ": none" : ":");
+        for (Finding f : on) {
+            b.append("\n  ").append(f.severity()).append(' ').append(f.id()).append(": ").append(f.title());
+        }
+        List<RankRoute> routes = CableFacts.routesOver(c, ranks);
+        if (ranks != null && !ranks.isEmpty()) {
+            b.append("\n\nRanks whose InfiniBand traffic may cross it (").append(routes.size()).append(" pairs)")
+                    .append(routes.isEmpty() ? ": none" : ":");
+            for (RankRoute r : routes.stream().limit(16).toList()) {
+                b.append("\n  rank ").append(r.a().rank().rank()).append(" <-> rank ").append(r.b().rank().rank())
+                        .append(" over ").append(r.transport().label()).append(" (").append(r.a().describe())
+                        .append(" <-> ").append(r.b().describe()).append(')');
+            }
+            if (routes.size() > 16) {
+                b.append("\n  and ").append(routes.size() - 16).append(" more pair(s)");
+            }
+        }
+        return b.toString();
     }
 
     private static String nodeText(FabricNode n) {
@@ -228,6 +299,11 @@ public final class InspectorViewModel {
         return p.peer() == null ? "" : p.peer().node().displayName() + " [" + p.peer().number() + "]";
     }
 
+    /** The counters of the port at the other end of the cable (the same text as {@link #counterText}), or "". */
+    public String peerCounterText(Port p) {
+        return p.peer() == null ? "" : counterText(p.peer());
+    }
+
     public String counterText(Port p) {
         String over = p.counters().entrySet().stream()
                 .filter(e -> thresholds.limit(e.getKey()) >= 0 && e.getValue() > 0)
@@ -243,7 +319,23 @@ public final class InspectorViewModel {
         return over;
     }
 
+    /** The worse of the port's and its peer's: a link with errors counted at the far end is not clean. */
     public PortHealth health(Port p) {
+        PortHealth own = ownHealth(p);
+        PortHealth peer = p.peer() == null ? PortHealth.OK : ownHealth(p.peer());
+        return rank(peer) > rank(own) ? peer : own;
+    }
+
+    private static int rank(PortHealth h) {
+        return switch (h) {
+            case DANGER -> 3;
+            case WARNING -> 2;
+            case DEGRADED -> 1;
+            case OK -> 0;
+        };
+    }
+
+    private PortHealth ownHealth(Port p) {
         Severity s = LinkErrorsCheck.worst(p, thresholds);
         if (s == Severity.ERROR) {
             return PortHealth.DANGER;

@@ -21,9 +21,10 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
 /**
- * A console of log lines streamed from pods: filters by pod, rank and level, NCCL lines
- * highlighted, follow-the-tail on by default. The lines, filters and the queue they arrive through
- * are its {@link LogConsoleViewModel}'s; this view takes the waiting lines once per frame (an
+ * A console of log lines streamed from pods, or of a loaded log file (the source picker): filters
+ * by pod, rank and level, NCCL lines highlighted, follow-the-tail on by default for live lines, line
+ * numbers for a file. The lines, filters and the queue they arrive through are its
+ * {@link LogConsoleViewModel}'s; this view takes the waiting lines once per frame (an
  * {@link AnimationTimer} that runs while a live job streams) and keeps the newest row in view.
  */
 public final class LogConsole extends VBox {
@@ -40,6 +41,16 @@ public final class LogConsole extends VBox {
         /** Classifies a raw line: NCCL WARN / PyTorch [E…] / error words, NCCL INFO, anything else. */
         public static Line of(String pod, String text) {
             return new Line(pod, null, 0, text, rankOf(text), levelOf(text));
+        }
+
+        /** A line of a loaded log file: {@code pod} is the file's name, {@code number} its 1-based line. */
+        public static Line ofFile(String fileName, int number, String text) {
+            return new Line(fileName, null, number, text, rankOf(text), levelOf(text));
+        }
+
+        /** Whether it is a line of a loaded file (shown with its line number), not of a pod's stream. */
+        public boolean fromFile() {
+            return container == null && number > 0;
         }
 
         /** A streamed line, with its container and line number (what evidence cites). */
@@ -84,6 +95,7 @@ public final class LogConsole extends VBox {
     }
 
     private final ListView<Line> view = new ListView<>();
+    private final ComboBox<String> source = new ComboBox<>();
     private final ComboBox<String> pod = new ComboBox<>(); // virtualised popup: a job may have thousands of pods
     private final ChoiceBox<String> level = new ChoiceBox<>();
     private final TextField rank = new TextField();
@@ -119,7 +131,7 @@ public final class LogConsole extends VBox {
                     setText(null);
                     return;
                 }
-                setText(l.pod() + " │ " + l.text());
+                setText(l.fromFile() ? String.format("%6d │ %s", l.number(), l.text()) : l.pod() + " │ " + l.text());
                 switch (l.level()) {
                     case ERROR -> getStyleClass().add(Styles.LOG_ERROR);
                     case WARN -> getStyleClass().add(Styles.LOG_WARN);
@@ -128,6 +140,9 @@ public final class LogConsole extends VBox {
                 }
             }
         });
+        source.setId("logSource");
+        source.setTooltip(new Tooltip("Live pod logs, or a loaded log file (NCCL/PyTorch logs, nccl-tests output, *.log)"));
+        source.setPrefWidth(220);
         pod.setId("logPod");
         level.setId("logLevel");
         rank.setPromptText("rank");
@@ -138,16 +153,47 @@ public final class LogConsole extends VBox {
         follow.setTooltip(new Tooltip("Keep the newest line in view"));
         Button clear = new Button("Clear");
         clear.setOnAction(e -> vm.clear());
-        HBox bar = new HBox(6, pod, level, rank, text, follow, clear, count);
+        clear.disableProperty().bind(follow.disableProperty());
+        // two rows: the side pane is narrow, and one row squeezed the pickers to nothing
+        HBox top = new HBox(6, source, count);
+        top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        HBox bar = new HBox(6, pod, level, rank, text, follow, clear);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        source.setMinWidth(160);
+        count.setMinWidth(0); // a long file name ellipsises; it must not widen the console past the pane
+        count.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(count, Priority.ALWAYS);
+        pod.setMinWidth(110);
+        level.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        rank.setMinWidth(50);
+        text.setMinWidth(80);
         HBox.setHgrow(text, Priority.ALWAYS);
         VBox.setVgrow(view, Priority.ALWAYS);
-        getChildren().addAll(bar, view);
+        getChildren().addAll(top, bar, view);
     }
 
     /** Binds the controls to the console's state. */
     void bind(LogConsoleViewModel model) {
         this.vm = model;
-        view.setItems(model.shown());
+        view.itemsProperty().bind(model.rowsProperty());
+        source.setItems(model.sources());
+        source.valueProperty().bindBidirectional(model.sourceProperty());
+        pod.disableProperty().bind(model.fileModeProperty());
+        follow.disableProperty().bind(model.fileModeProperty());
+        Label placeholder = (Label) view.getPlaceholder();
+        placeholder.textProperty().bind(javafx.beans.binding.Bindings.when(model.fileModeProperty())
+                .then("No lines (reading, or none match the filters)")
+                .otherwise("Connect to a cluster (Ctrl+K) and follow a job's logs, or pick a loaded log file"));
+        model.selectedRowProperty().addListener((o, a, row) -> {
+            int r = row.intValue();
+            if (r >= 0 && r < view.getItems().size()) {
+                view.getSelectionModel().clearAndSelect(r);
+                view.scrollTo(Math.max(0, r - 5));
+                // new items reset the flow's position at the next layout: scroll again after it
+                javafx.application.Platform.runLater(() -> view.scrollTo(Math.max(0, r - 5)));
+                view.requestFocus(); // the user asked for this line: it shows selected, and the keys move from it
+            }
+        });
         pod.setItems(model.podChoices());
         pod.valueProperty().bindBidirectional(model.podProperty());
         level.getItems().setAll(LogConsoleViewModel.LEVELS);
@@ -173,7 +219,7 @@ public final class LogConsole extends VBox {
     }
 
     private void followTail() {
-        if (vm.followProperty().get() && !vm.shown().isEmpty()) {
+        if (vm.followProperty().get() && !vm.fileModeProperty().get() && !vm.shown().isEmpty()) {
             view.scrollTo(vm.shown().size() - 1);
         }
     }
@@ -190,6 +236,16 @@ public final class LogConsole extends VBox {
 
     public List<Line> shownLines() {
         return vm.shown();
+    }
+
+    /** The rows in the list now: live lines, or the picked file's. */
+    public List<Line> listedLines() {
+        return view.getItems();
+    }
+
+    /** The selected row's line, or null. */
+    public Line selectedLine() {
+        return view.getSelectionModel().getSelectedItem();
     }
 
     public int size() {

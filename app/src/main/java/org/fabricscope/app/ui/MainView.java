@@ -84,6 +84,13 @@ public final class MainView extends BorderPane {
             }
             vm.mapSelected(v, !revealing);
         });
+        map.setOnSelectCable(c -> {
+            if (!revealing) {
+                highlights.clear();
+            }
+            vm.cableSelected(c, !revealing);
+        });
+        map.setCableText(vm::cableText);
         sceneProperty().addListener((o, a, scene) -> {
             if (scene != null) {
                 scene.windowProperty().addListener((w, b, window) -> {
@@ -123,7 +130,11 @@ public final class MainView extends BorderPane {
         map.show(s.layout(), s.colouring(), vm.fitOnShow());
         if (before == null || before.result() != s.result()) {
             training.show(s.model(), s.ranks());
-            vm.inspector().show(map.selection());
+            if (map.selectedCable() != null) {
+                vm.inspector().showCable(map.selectedCable());
+            } else {
+                vm.inspector().show(map.selection());
+            }
         }
     }
 
@@ -132,7 +143,18 @@ public final class MainView extends BorderPane {
         highlights.show(n.vertices(), n.cables());
         training.select(n.ranks());
         Vertex first = n.primary();
-        if (first != null && vm.snapshot() != null) {
+        if (n.primaryCable() != null && vm.snapshot() != null) {
+            revealing = true;
+            try {
+                if (!map.revealCable(n.primaryCable()) && first != null) {
+                    map.reveal(first); // no drawn line carries it: centre its first end, keep the cable view
+                    vm.inspector().showCable(n.primaryCable());
+                }
+                highlights.keepInView();
+            } finally {
+                revealing = false;
+            }
+        } else if (first != null && vm.snapshot() != null) {
             Vertex target = first;
             if (first instanceof Host h && !h.adapters().isEmpty() && vm.snapshot().layout().item(h) == null) {
                 target = h.adapters().get(0); // drawn as its HCAs
@@ -149,9 +171,11 @@ public final class MainView extends BorderPane {
         }
     }
 
-    /** Opens an evidence line's file at that line in a viewer window. */
+    /** Opens an evidence line: a log's in the Logs tab at that line, any other file's in a viewer window. */
     private void openEvidence(org.fabricscope.model.core.Evidence e) {
-        TextViewer.open(window(), vm.executor(), e.source(), e.line());
+        if (!vm.openEvidenceInLogs(e)) {
+            TextViewer.open(window(), vm.executor(), e.source(), e.line());
+        }
     }
 
     @FXML private void cancel() {

@@ -51,7 +51,7 @@ public final class MainViewModel {
         this.executor = executor;
         this.loader = new Loader(this, executor, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
-        this.logs = new LogConsoleViewModel(executor.uiThread());
+        this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
         this.live = new LiveConnection(this, executor, dialogs, logs, starter);
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
                 new UserFlows());
@@ -76,6 +76,7 @@ public final class MainViewModel {
         fitNext = fit;
         inspector.setContext(s.colouring().degraded(), s.thresholds());
         inspector.setLayers(s.model(), s.ranks());
+        inspector.setFindings(s.findings());
         if (newData) {
             navigation.set(Navigation.NONE); // it named the old model's objects
         }
@@ -85,6 +86,7 @@ public final class MainViewModel {
             troubleshoot.show(s.analysis(), s.paths());
             tabs.show(s);
             cluster.show(s.model());
+            logs.setFiles(LogConsoleViewModel.logSources(s.result().formats()));
             summaryLine = summaryLine(s);
             title.set("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
                     : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
@@ -139,7 +141,9 @@ public final class MainViewModel {
      * finding's evidence stays in view).
      */
     public void navigate(Navigation n) {
-        if (n.primary() != null) {
+        if (n.primaryCable() != null) {
+            inspector.showCable(n.primaryCable());
+        } else if (n.primary() != null) {
             inspector.show(n.primary());
         }
         if (navigation.get() == n) {
@@ -164,6 +168,33 @@ public final class MainViewModel {
         if (byUser) {
             tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
         }
+    }
+
+    /**
+     * An evidence line clicked (a finding's, a flow step's): a line of a loaded log file or a live
+     * stream opens in the Logs tab, selected; false for other inputs (the window shows those in a viewer).
+     */
+    public boolean openEvidenceInLogs(org.fabricscope.model.core.Evidence e) {
+        if (e == null || e.source() == null || e.source().isEmpty() || !logs.reveal(org.fabricscope.model.core.Subject.LineRef.of(e))) {
+            return false;
+        }
+        tabs.selectedProperty().set(SideTabs.Tab.LOGS);
+        return true;
+    }
+
+    /** The map selected a cable: the inspector shows its cable view; a user's click also brings it to front. */
+    public void cableSelected(org.fabricscope.model.fabric.Cable c, boolean byUser) {
+        inspector.showCable(c);
+        if (byUser) {
+            tabs.selectedProperty().set(SideTabs.Tab.INSPECTOR);
+        }
+    }
+
+    /** The hover text of a cable on the map: both ends, rates, error counters, findings and ranks on it. */
+    public String cableText(org.fabricscope.model.fabric.Cable c, int parallel) {
+        Snapshot s = snapshot.get();
+        return s == null ? c.toString()
+                : org.fabricscope.app.nav.CableFacts.tooltip(c, parallel, s.thresholds(), s.findings(), s.ranks());
     }
 
     /** The map could not draw this vertex (e.g. a SHARP node): the inspector shows it. */

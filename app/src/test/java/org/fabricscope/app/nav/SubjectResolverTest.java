@@ -53,6 +53,7 @@ class SubjectResolverTest {
         assertEquals(List.of(hca, leaf), n.vertices());
         assertEquals(List.of(hca.port(1).cable()), n.cables(), "both ports are ends of one cable");
         assertEquals(List.of(hca.port(1), leaf.port(12)), n.ports());
+        assertEquals(hca.port(1).cable(), n.primaryCable(), "its first subject is the cable");
         assertEquals(Navigation.Place.MAP, n.place());
         assertTrue(n.unresolved().isEmpty());
     }

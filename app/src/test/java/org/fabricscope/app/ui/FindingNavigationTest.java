@@ -90,16 +90,16 @@ class FindingNavigationTest {
     void fabricAndHostFindingsMarkTheirSubjectsOnTheMap(FxRobot robot) throws Exception {
         load(robot, RAIL);
         var model = view.snapshot().model();
-        // fabric: a degraded link names both ports; both nodes and the cable are marked, the first is selected
+        // fabric: a degraded link names the cable and both ports; both nodes and the cable are marked, the cable is selected
         select(robot, "link-degraded");
         FabricNode hca = model.node(0xb8cef603010c001aL);
         FabricNode leaf = model.node(0x0c42a10300010106L);
         assertEquals(List.of(hca, leaf), marked());
         assertEquals(List.of(hca.port(1).cable()), view.highlights().highlightedCables());
         assertEquals(3, view.highlights().getChildrenUnmodifiable().size(), "two frames and a cable band on the map");
-        assertEquals(hca, view.map().selection());
+        assertEquals(hca.port(1).cable(), view.map().selectedCable(), "a finding on a cable selects the cable");
         assertEquals("Inspector", selectedTab());
-        assertEquals(hca.displayName(), view.inspector().titleText());
+        assertTrue(view.inspector().titleText().startsWith("Cable 1xHDR: "), view.inspector().titleText());
         // host: a GPU's degraded PCIe link is its host on the map (drawn as its eight HCAs) and its GPU in the drill-down
         select(robot, "pcie-degraded");
         Host h03 = model.host("dgx-su2-h03");

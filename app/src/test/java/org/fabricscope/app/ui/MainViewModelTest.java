@@ -65,9 +65,11 @@ class MainViewModelTest {
         FabricNode hca = vm.snapshot().model().node(0xb8cef603010c001aL);
         assertEquals(List.of(hca, vm.snapshot().model().node(0x0c42a10300010106L)), n.vertices());
         assertEquals(1, n.cables().size());
+        assertEquals(hca.port(1).cable(), n.primaryCable(), "the finding is about the cable");
         assertEquals(SideTabs.Tab.INSPECTOR, vm.tabs().selectedProperty().get());
-        assertEquals(hca.displayName(), vm.inspector().titleProperty().get());
-        assertEquals(2, vm.findings().subjects().size());
+        assertEquals(hca.port(1).cable(), vm.inspector().shownCable(), "the inspector's cable view");
+        assertTrue(vm.inspector().titleProperty().get().startsWith("Cable 1xHDR: "), vm.inspector().titleProperty().get());
+        assertEquals(3, vm.findings().subjects().size(), "its two ports and the cable");
         assertTrue(vm.findings().subjects().get(0).text().contains("map: " + hca.displayName()),
                 vm.findings().subjects().get(0).text());
     }

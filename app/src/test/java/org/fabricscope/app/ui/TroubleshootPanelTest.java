@@ -148,13 +148,21 @@ class TroubleshootPanelTest {
         robot.interact(() -> evidence.scrollTo(0));
         WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn(robot.from(evidence).lookup(".list-cell").match(c -> ((ListCell<?>) c).getItem() == first).<Node>query());
+        // a log's evidence opens in the Logs tab, at its line, selected
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.logConsole().selectedLine() != null);
+        assertEquals("Logs", selectedTab());
+        LogConsole.Line at = view.logConsole().selectedLine();
+        assertEquals(first.line(), at.number());
+        assertTrue(at.text().contains(first.text().strip()), at.text() + " vs " + first.text());
+        Shots.save(view, "logs-file.png");
+        // any other file opens in the viewer window (the same window, Esc closes it)
+        robot.interact(() -> TextViewer.open(view.getScene().getWindow(), view.viewModel().executor(), first.source(), first.line()));
         try {
             WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> viewer(first) != null
                     && !((ListView<?>) viewer(first).getScene().getRoot()).getItems().isEmpty());
         } catch (java.util.concurrent.TimeoutException e) {
             throw new AssertionError("no viewer of " + first.source() + ":" + first.line() + " among "
-                    + Window.getWindows().stream().map(w -> w instanceof Stage s ? s.getTitle() : w.toString()).toList()
-                    + "; evidence selected: " + evidence.getSelectionModel().getSelectedItem(), e);
+                    + Window.getWindows().stream().map(w -> w instanceof Stage s ? s.getTitle() : w.toString()).toList(), e);
         }
         WaitForAsyncUtils.waitForFxEvents();
         Stage viewer = viewer(first);

@@ -13,6 +13,7 @@ import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.k8s.JobIdentity;
+import org.fabricscope.model.k8s.ContainerStatus;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.k8s.PodSpecSummary;
@@ -31,6 +32,8 @@ public final class DescribePodImporter extends LineImporter {
     private static final Pattern FIELD = Pattern.compile("^([A-Za-z][A-Za-z -]*):(?:\\s+(.*))?$");
     private static final Pattern SUB = Pattern.compile("^(\\s+)([^:]+?):(?:\\s+(.*))?$");
     private static final Pattern REPEAT = Pattern.compile("\\(x(\\d+) over");
+    /** {@code 67s (x3 over 5m)}: the part after the age. */
+    private static final Pattern REPEAT_TAIL = Pattern.compile("\\s*\\(x\\d+ over[^)]*\\)\\s*$");
 
     private Pod pod;
     private String top;
@@ -57,6 +60,25 @@ public final class DescribePodImporter extends LineImporter {
         final List<Integer> eventLines = new ArrayList<>();
         final Map<String, Evidence> cites = new LinkedHashMap<>();
         final List<Toleration> tolerations = new ArrayList<>();
+        final Map<String, Status> statuses = new LinkedHashMap<>();
+    }
+
+    /** A container's State / Last State / Restart Count lines, as describe prints them. */
+    private static final class Status {
+        int restarts;
+        String state;
+        String reason;
+        Integer exit;
+        String lastReason;
+        Integer lastExit;
+    }
+
+    private Status status() {
+        return pod.statuses.computeIfAbsent(container, k -> new Status());
+    }
+
+    private static Integer exitCode(String v) {
+        return v != null && v.strip().matches("-?\\d{1,9}") ? Integer.valueOf(v.strip()) : null;
     }
 
     /** {@code key[=value][:effect] [op=Exists] [for 300s]}, as describe prints a toleration. */
@@ -167,6 +189,16 @@ public final class DescribePodImporter extends LineImporter {
         }
         if (ind <= 4) {
             containerField = m.matches() ? m.group(2).strip() : null;
+            String value = m.matches() && m.group(3) != null ? m.group(3).strip() : "";
+            switch (containerField == null ? "" : containerField) {
+                case "State" -> status().state = value.toLowerCase(java.util.Locale.ROOT);
+                case "Restart Count" -> {
+                    if (value.matches("\\d{1,9}")) {
+                        status().restarts = Integer.parseInt(value);
+                    }
+                }
+                default -> { }
+            }
             if ("Environment".equals(containerField) && m.group(3) != null && m.group(3).strip().equals("<none>")) {
                 containerField = null;
             }
@@ -176,6 +208,28 @@ public final class DescribePodImporter extends LineImporter {
             return;
         }
         String s = l.strip();
+        if ((containerField.equals("State") || containerField.equals("Last State")) && m.matches()) {
+            boolean last = containerField.equals("Last State");
+            String v = m.group(3) == null ? "" : m.group(3).strip();
+            switch (m.group(2).strip()) {
+                case "Reason" -> {
+                    if (last) {
+                        status().lastReason = v;
+                    } else {
+                        status().reason = v;
+                    }
+                }
+                case "Exit Code" -> {
+                    if (last) {
+                        status().lastExit = exitCode(v);
+                    } else {
+                        status().exit = exitCode(v);
+                    }
+                }
+                default -> { }
+            }
+            return;
+        }
         switch (containerField) {
             case "Requests", "Limits" -> {
                 if (m.matches() && m.group(3) != null) {
@@ -320,8 +374,11 @@ public final class DescribePodImporter extends LineImporter {
         if (indexProblem != null) {
             builder.diagnostic(Diagnostic.warning(source, p.line, indexProblem));
         }
+        List<ContainerStatus> statuses = new ArrayList<>();
+        p.statuses.forEach((name, s) -> statuses.add(new ContainerStatus(name, false, s.restarts, s.state, s.reason, s.exit,
+                s.lastReason, s.lastExit)));
         builder.k8s().pod(new K8sPod(p.name, p.namespace, p.node, phase, p.labels, JobIdentity.of(p.name, p.labels), spec,
-                ev), true);
+                ev, statuses), true);
         for (int i = 0; i < p.events.size(); i++) {
             String[] c = p.events.get(i);
             int count = 1;
@@ -335,7 +392,7 @@ public final class DescribePodImporter extends LineImporter {
                 }
             }
             builder.k8s().event(K8sEvent.of(p.namespace, "Pod", p.name, c[0], c[1], c[4], count, c[3],
-                    new Evidence(source, p.eventLines.get(i), String.join("  ", c))));
+                    new Evidence(source, p.eventLines.get(i), String.join("  ", c)), REPEAT_TAIL.matcher(c[2]).replaceFirst("")));
         }
 
     }

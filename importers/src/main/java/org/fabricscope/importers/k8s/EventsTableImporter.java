@@ -21,6 +21,8 @@ import org.fabricscope.model.k8s.K8sEvent;
 public final class EventsTableImporter extends LineImporter {
     private static final Pattern COLUMN = Pattern.compile("\\S+(?: SEEN)?");
     private static final Pattern REPEAT = Pattern.compile("\\(x(\\d+) over");
+    /** {@code 3m12s (x5 over 10m)}: the part after the age. */
+    private static final Pattern REPEAT_TAIL = Pattern.compile("\\s*\\(x\\d+ over[^)]*\\)\\s*$");
 
     private List<String> names;
     private List<Integer> starts;
@@ -66,6 +68,7 @@ public final class EventsTableImporter extends LineImporter {
         String object = "";
         String message = "";
         String source = null;
+        String lastSeen = "";
         int count = 1;
         for (int i = 0; i < names.size(); i++) {
             int from = starts.get(i);
@@ -81,6 +84,7 @@ public final class EventsTableImporter extends LineImporter {
                 case "SOURCE" -> source = v;
                 case "COUNT" -> count = Numbers.isDecimal(v) ? Math.max(1, Numbers.nonNegativeInt(v, "event count")) : 1;
                 case "LAST SEEN" -> {
+                    lastSeen = REPEAT_TAIL.matcher(v).replaceFirst("");
                     Matcher x = REPEAT.matcher(v);
                     if (x.find()) {
                         count = Numbers.nonNegativeInt(x.group(1), "event count");
@@ -97,7 +101,7 @@ public final class EventsTableImporter extends LineImporter {
         }
         String kind = kindOf(object.substring(0, slash));
         builder.k8s().event(K8sEvent.of(ns, kind, object.substring(slash + 1), type, reason, message, count, source,
-                evidence(l)));
+                evidence(l), lastSeen));
     }
 
     /** {@code pod} -> Pod, {@code pytorchjob.kubeflow.org} -> PyTorchJob-ish: the resource's first label, capitalised. */

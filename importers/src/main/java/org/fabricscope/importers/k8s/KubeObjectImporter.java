@@ -15,6 +15,7 @@ import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.k8s.ContainerStatus;
 import org.fabricscope.model.k8s.JobIdentity;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sNode;
@@ -320,8 +321,32 @@ public final class KubeObjectImporter {
         PodSpecSummary spec = cited(KubeSpecs.podSpec(meta, o.path("spec"), source, line, builder), line, endLine);
         Evidence ev = new Evidence(source, line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
                 + " requests " + compact(spec.effectiveRequests()));
-        builder.k8s().pod(new K8sPod(name, ns, node, phase, labels, JobIdentity.of(name, labels), spec, ev), false);
+        builder.k8s().pod(new K8sPod(name, ns, node, phase, labels, JobIdentity.of(name, labels), spec, ev,
+                containerStatuses(o.path("status"))), false);
         containerTerminations(o.path("status"), ns, name, line);
+    }
+
+    /** {@code status.initContainerStatuses[]} and {@code containerStatuses[]}: restarts, state, exit codes. */
+    private static List<ContainerStatus> containerStatuses(JsonNode status) {
+        List<ContainerStatus> out = new ArrayList<>();
+        for (String list : new String[] {"initContainerStatuses", "containerStatuses"}) {
+            for (JsonNode c : status.path(list)) {
+                JsonNode state = c.path("state");
+                String now = state.has("terminated") ? "terminated" : state.has("waiting") ? "waiting"
+                        : state.has("running") ? "running" : "";
+                JsonNode detail = now.isEmpty() ? state.path("none") : state.path(now);
+                JsonNode last = c.path("lastState").path("terminated");
+                int restarts = c.path("restartCount").canConvertToInt() ? Math.max(0, c.path("restartCount").asInt()) : 0;
+                out.add(new ContainerStatus(c.path("name").asText("?"), list.startsWith("init"), restarts, now,
+                        detail.path("reason").asText(""), exit(detail.path("exitCode")), last.path("reason").asText(""),
+                        exit(last.path("exitCode"))));
+            }
+        }
+        return out;
+    }
+
+    private static Integer exit(JsonNode n) {
+        return n.isIntegralNumber() && n.canConvertToInt() ? n.intValue() : null;
     }
 
     /**
@@ -362,12 +387,25 @@ public final class KubeObjectImporter {
         K8sEvent e = K8sEvent.of(ns, involved.path("kind").asText("Pod"), involved.path("name").asText(""),
                 o.path("type").asText(""), reason, message, Math.max(1, count), reporter,
                 new Evidence(source, line, o.path("type").asText("") + " " + reason + " "
-                        + involved.path("kind").asText("") + "/" + involved.path("name").asText("") + ": " + message));
+                        + involved.path("kind").asText("") + "/" + involved.path("name").asText("") + ": " + message),
+                lastSeen(o));
         if ("FailedScheduling".equals(reason) && e.scheduling() == null) {
             builder.diagnostic(Diagnostic.info(source, line, "FailedScheduling message does not follow kube-scheduler's "
                     + "\"0/N nodes are available: ...\" grammar; kept as text"));
         }
         builder.k8s().event(e);
+    }
+
+    /** When an event was last seen: core/v1's lastTimestamp, events.k8s.io's series or eventTime, else when it was made. */
+    private static String lastSeen(JsonNode o) {
+        for (JsonNode n : new JsonNode[] {o.path("lastTimestamp"), o.path("series").path("lastObservedTime"),
+                o.path("deprecatedLastTimestamp"), o.path("eventTime"), o.path("firstTimestamp"),
+                o.path("metadata").path("creationTimestamp")}) {
+            if (n.isTextual() && !n.textValue().isBlank()) {
+                return n.textValue().strip();
+            }
+        }
+        return "";
     }
 
     private void job(JsonNode o, String kind, String name, int line) {

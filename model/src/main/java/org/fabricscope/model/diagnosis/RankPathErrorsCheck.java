@@ -102,6 +102,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
             if (routes.size() > MAX_PAIRS_LISTED) {
                 pairs.append("; and ").append(routes.size() - MAX_PAIRS_LISTED).append(" more pair(s)");
             }
+            subjects.add(Subjects.cable(c)); // the finding is about this cable; added last, so subjects only grow
             boolean onlyPath = true;
             for (RankRoute r : routes) {
                 boolean endHop = c.touches(r.a().hca()) || c.touches(r.b().hca());
