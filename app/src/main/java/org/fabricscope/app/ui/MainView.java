@@ -51,6 +51,9 @@ public final class MainView extends BorderPane {
     @FXML private LogConsole logs;
     @FXML private ListView<Diagnostic> diagnostics;
     @FXML private Label status;
+    @FXML private javafx.scene.layout.HBox liveBanner;
+    @FXML private Label liveBannerText;
+    @FXML private javafx.scene.control.SplitPane split;
     @FXML private ProgressBar progress;
     @FXML private Button cancelImport;
     /** True while the map reveals a navigation's first subject: its selection event is then not the user's. */
@@ -100,6 +103,13 @@ public final class MainView extends BorderPane {
         progress.progressProperty().bind(vm.loader().progressProperty());
         progress.visibleProperty().bind(vm.loader().busyProperty());
         cancelImport.visibleProperty().bind(vm.loader().busyProperty());
+        liveBannerText.textProperty().bind(vm.liveProblemProperty());
+        liveBanner.visibleProperty().bind(vm.liveProblemProperty().isNotEmpty());
+        liveBanner.managedProperty().bind(liveBanner.visibleProperty());
+    }
+
+    @FXML private void dismissLiveProblem() {
+        vm.dismissLiveProblem();
     }
 
     private void bindTabs() {

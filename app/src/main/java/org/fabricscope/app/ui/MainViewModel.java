@@ -28,6 +28,9 @@ import javafx.beans.property.StringProperty;
 public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
     private final StringProperty status = new SimpleStringProperty("Ready");
+    /** Why the live cluster cannot be read, for the banner over the map; empty when it can (or was dismissed). */
+    private final ReadOnlyStringWrapper liveProblem = new ReadOnlyStringWrapper("");
+    private String dismissedProblem;
     private final ReadOnlyObjectWrapper<Navigation> navigation = new ReadOnlyObjectWrapper<>(Navigation.NONE);
     private final SideTabs tabs = new SideTabs();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("FabricScope");
@@ -52,7 +55,7 @@ public final class MainViewModel {
         this.loader = new Loader(this, executor, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread());
-        this.live = new LiveConnection(this, executor, dialogs, logs, starter);
+        this.live = new LiveConnection(this, executor, logs, starter);
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
                 new UserFlows());
         findings.setFlows(troubleshoot::flowExplaining, this::troubleshoot);
@@ -115,6 +118,30 @@ public final class MainViewModel {
         if (!loader.isRunning()) {
             status.set(message);
         }
+    }
+
+    /**
+     * The live connection's problem (UI thread): null when the cluster answers again, which also
+     * forgets a dismissal; a problem the user dismissed comes back only when it changes.
+     */
+    void liveProblem(String problem) {
+        if (problem == null) {
+            dismissedProblem = null;
+            liveProblem.set("");
+        } else if (!problem.equals(dismissedProblem)) {
+            liveProblem.set(problem);
+        }
+    }
+
+    /** Hides the banner until the problem changes. */
+    public void dismissLiveProblem() {
+        dismissedProblem = liveProblem.get();
+        liveProblem.set("");
+    }
+
+    /** Why the live cluster cannot be read (unreachable, TLS, 401/403, 404, a bad kubeconfig); empty when nothing to say. */
+    public ReadOnlyStringProperty liveProblemProperty() {
+        return liveProblem.getReadOnlyProperty();
     }
 
     /** Starts watching a cluster: the loaded files stay, its nodes, pods, events (and logs) join them. */
