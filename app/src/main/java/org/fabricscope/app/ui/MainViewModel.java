@@ -5,6 +5,9 @@ import java.util.List;
 
 import org.fabricscope.app.live.LiveJob;
 import org.fabricscope.app.nav.Navigation;
+import org.fabricscope.app.prefs.RecentFiles;
+import org.fabricscope.app.prefs.UserState;
+import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.analysis.FabricSummary;
@@ -18,6 +21,8 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /**
  * The main window's state and actions, with no controls: the one current {@link Snapshot} (model,
@@ -43,15 +48,24 @@ public final class MainViewModel {
     private final LiveConnection live;
     private final TaskExecutor executor;
     private final TroubleshootViewModel troubleshoot;
+    private final UserState userState;
+    private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
     private boolean fitNext;
     private String summaryLine = "Ready";
 
     public MainViewModel(TaskExecutor executor, Dialogs dialogs) {
-        this(executor, dialogs, LiveConnection.KUBE);
+        this(executor, dialogs, LiveConnection.KUBE, UserState.none());
     }
 
     MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter) {
+        this(executor, dialogs, starter, UserState.none());
+    }
+
+    /** {@code userState}: where recent files are remembered (read already; written off the UI thread). */
+    MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter, UserState userState) {
         this.executor = executor;
+        this.userState = userState;
+        this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread());
@@ -64,6 +78,35 @@ public final class MainViewModel {
     /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
     public void open(List<Path> paths, boolean add, String find) {
         loader.open(paths, add, find);
+    }
+
+    /** Inputs were loaded (UI thread): they go to the top of File › Open Recent, written off the UI thread. */
+    void opened(List<Path> paths) {
+        RecentFiles store = userState.recentFiles();
+        List<Path> copy = List.copyOf(paths);
+        executor.execute(BackgroundTask.of(ctx -> store.record(copy))
+                .onSuccess(recent::setAll)
+                .onFailure(e -> status.set("Could not remember the recent files: " + e.getMessage())));
+    }
+
+    /** File › Open Recent: the inputs opened together, newest first. */
+    public ObservableList<List<Path>> recentFiles() {
+        return recent;
+    }
+
+    /** File › Open Recent › Clear. */
+    public void clearRecentFiles() {
+        RecentFiles store = userState.recentFiles();
+        recent.clear();
+        executor.execute(BackgroundTask.of(ctx -> {
+            store.clear();
+            return store.entries();
+        }).onFailure(e -> status.set("Could not clear the recent files: " + e.getMessage())));
+    }
+
+    /** Where the window's geometry is remembered (null: nowhere). */
+    public Path userStateDirectory() {
+        return userState.directory();
     }
 
     public void reload() {
