@@ -11,8 +11,6 @@ import org.fabricscope.model.fabric.FabricNode;
 
 import javafx.scene.Node;
 import javafx.scene.control.ContextMenu;
-import javafx.scene.control.Control;
-import javafx.scene.control.IndexedCell;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
@@ -196,9 +194,8 @@ final class CopyMenus {
             if (type.isInstance(x)) {
                 return type.cast(x);
             }
-            if (x instanceof Control && !(x instanceof IndexedCell<?>) && !type.isInstance(x)
-                    && (x instanceof TableView<?> || x instanceof ListView<?>)) {
-                return null;
+            if (x instanceof TableView<?> || x instanceof ListView<?>) {
+                return null; // reached the table or list: the point is on no row
             }
         }
         return null;

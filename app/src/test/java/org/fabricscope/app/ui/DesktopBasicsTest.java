@@ -225,8 +225,13 @@ class DesktopBasicsTest {
         String copied = WaitForAsyncUtils.asyncFx(() -> Clipboard.getSystemClipboard().getString()).get(5, TimeUnit.SECONDS);
         assertTrue(copied != null && copied.contains("\t") && copied.startsWith(
                 String.valueOf(((javafx.scene.control.TableColumn<?, ?>) ports.getColumns().get(0)).getCellData(0))), copied);
+        // every column is at least as wide as its widest value (the Counters and Peer columns were cut off)
         for (var c : ports.getColumns()) {
-            assertTrue(c.getPrefWidth() >= c.getWidth() - 1 || c.getPrefWidth() > 0, "columns sized");
+            for (int i = 0; i < ports.getItems().size(); i++) {
+                String v = String.valueOf(c.getCellData(i));
+                double w = new javafx.scene.text.Text(v).getLayoutBounds().getWidth();
+                assertTrue(c.getPrefWidth() >= w, c.getText() + " is " + c.getPrefWidth() + " px, \"" + v + "\" needs " + w);
+            }
         }
     }
 
