@@ -57,6 +57,15 @@ class LayeringTest {
     }
 
     @Test
+    void userStateStoresAreToolkitFree() {
+        noClasses().that().resideInAPackage("org.fabricscope.app.prefs..")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.fabricscope.app.ui..")
+                .because("recent files and window geometry are plain files read and written off the FX thread and"
+                        + " tested without a toolkit; the window only asks them where to go")
+                .check(classes);
+    }
+
+    @Test
     void noPackageCycles() {
         slices().matching("org.fabricscope.(**)").should().beFreeOfCycles()
                 .because("a cycle between packages makes them one unit: neither can be understood, tested or"

@@ -61,6 +61,14 @@ public final class LiveJob implements AutoCloseable {
 
         /** Something failed (403, unreachable); the job keeps trying where that makes sense. */
         void error(String message);
+
+        /**
+         * What keeps the cluster from being read, after each snapshot: null when every kind is
+         * listed, else one line per failing kind (unreachable, TLS, 401/403 with the verb and
+         * resource, 404), joined with "; ". Called when it changes.
+         */
+        default void problem(String problem) {
+        }
     }
 
     /** How many log lines are kept over all streams for re-parsing at each rebuild. */
@@ -86,6 +94,8 @@ public final class LiveJob implements AutoCloseable {
     private final Map<String, PodLogStatus> streamStates = new HashMap<>();
     private final Set<String> followed = new HashSet<>();
     private volatile ClusterSnapshot snapshot;
+    /** The last problem told to the listener (only the watch's thread touches it). */
+    private String toldProblem;
     /** The opened files as sources, expanded on the first rebuild (only the rebuild thread touches these). */
     private List<ImportSource> fileSources;
     private List<Diagnostic> fileDiagnostics;
@@ -110,6 +120,12 @@ public final class LiveJob implements AutoCloseable {
             @Override
             public void snapshot(ClusterSnapshot s) {
                 snapshot = s;
+                String p = problem(s);
+                if (!java.util.Objects.equals(p, toldProblem)) {
+                    toldProblem = p;
+                    listener.problem(p);
+                    listener.status(statusLine());
+                }
                 followPods(s);
                 requestRebuild();
             }
@@ -193,13 +209,33 @@ public final class LiveJob implements AutoCloseable {
         }
     }
 
-    /** {@code live: ctx/ns job J · 4 nodes, 16 pods · logs: 16 streaming, 1 retrying}. */
+    /** The snapshot's failing kinds as one line, null when there are none. */
+    static String problem(ClusterSnapshot s) {
+        if (s == null || s.failures().isEmpty()) {
+            return null;
+        }
+        return String.join("; ", new java.util.LinkedHashSet<>(s.failures().values()));
+    }
+
+    /**
+     * {@code live: ctx/ns job J · 4 nodes, 16 pods · logs: 16 streaming, 1 retrying}; when nothing can
+     * be listed, {@code Live: ctx/ns · not connected: <why> (retrying)} instead of counts that would
+     * read as an idle cluster.
+     */
     public String statusLine() {
         ClusterSnapshot s = snapshot;
         StringBuilder b = new StringBuilder("Live: ").append(describe());
+        if (s != null && s.disconnected()) {
+            b.append(" · not connected: ").append(s.failures().values().iterator().next()).append(" (retrying)");
+            return b.toString();
+        }
         if (s != null) {
             b.append(" · ").append(s.nodes()).append(" nodes, ").append(s.pods()).append(" pods, ").append(s.events())
                     .append(" events");
+            if (!s.failures().isEmpty()) {
+                b.append(" · cannot read ").append(String.join(", ", s.failures().keySet())).append(": ")
+                        .append(s.failures().values().iterator().next());
+            }
         } else {
             b.append(" · listing…");
         }

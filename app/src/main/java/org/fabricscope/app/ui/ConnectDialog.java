@@ -49,6 +49,11 @@ public final class ConnectDialog extends Dialog<ConnectDialogViewModel.Choice> {
         ViewLoader.load(this, content, "ConnectDialog.fxml");
         kubeconfig.setPromptText(ConnectDialogViewModel.defaultKubeconfigText());
         kubeconfig.textProperty().bindBidirectional(vm.kubeconfigProperty());
+        kubeconfig.focusedProperty().addListener((o, was, now) -> {
+            if (!now) {
+                vm.kubeconfigEdited(); // a typed path is read when the user moves on, not only on Enter
+            }
+        });
         kubeContext.setItems(vm.contexts());
         kubeContext.valueProperty().bindBidirectional(vm.contextProperty());
         kubeNamespace.textProperty().bindBidirectional(vm.namespaceProperty());

@@ -48,9 +48,11 @@ public final class ConnectDialogViewModel {
     private final BooleanProperty follow = new SimpleBooleanProperty(true);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private List<KubeContext> read = List.of();
+    /** The kubeconfig text whose contexts were last asked for (null: none yet), so a focus change reads each path once. */
+    private String loadedFor;
 
     public ConnectDialogViewModel(TaskExecutor executor, Choice previous) {
-        this(executor, previous, new KubeConnector()::contexts);
+        this(executor, previous, new KubeConnector().withHints(KubeConnector.Hints.DIALOG)::contexts);
     }
 
     ConnectDialogViewModel(TaskExecutor executor, Choice previous, ContextReader reader) {
@@ -80,17 +82,34 @@ public final class ConnectDialogViewModel {
         return t.isEmpty() ? null : Path.of(t);
     }
 
+    /**
+     * The kubeconfig field lost the focus: reads the typed path's contexts unless they were read for
+     * this text already (Enter, Browse), so typing a path and tabbing on is enough.
+     */
+    public void kubeconfigEdited() {
+        String t = kubeconfig.get() == null ? "" : kubeconfig.get().strip();
+        if (!t.equals(loadedFor)) {
+            loadContexts();
+        }
+    }
+
     /** Reads the contexts off the UI thread; a kubeconfig that cannot be read is said in the message line. */
     public void loadContexts() {
+        loadedFor = kubeconfig.get() == null ? "" : kubeconfig.get().strip();
         Path p;
         try {
             p = kubeconfigPath();
         } catch (java.nio.file.InvalidPathException e) {
-            message.set("Not a path: " + kubeconfig.get());
+            message.set("Kubeconfig " + kubeconfig.get() + " is not a path: " + e.getReason());
+            return;
+        }
+        if (p != null && !Files.exists(p)) {
+            message.set("Kubeconfig " + p + " does not exist: choose the file with Browse…, or leave the field empty for "
+                    + defaultKubeconfigText());
             return;
         }
         if (p != null && !Files.isRegularFile(p)) {
-            message.set(p + " is not a file");
+            message.set("Kubeconfig " + p + " is a folder, not a kubeconfig file");
             return;
         }
         executor.execute(BackgroundTask.of(ctx -> reader.contexts(p))
@@ -101,7 +120,8 @@ public final class ConnectDialogViewModel {
                     if (keep == null || keep.isBlank()) {
                         read.stream().filter(KubeContext::current).findFirst().ifPresent(c -> context.set(c.name()));
                     }
-                    message.set(read.isEmpty() ? "No contexts found: give a kubeconfig file" : read.size() + " context(s)");
+                    message.set(read.isEmpty() ? "No contexts in " + (p == null ? defaultKubeconfigText() : p.toString())
+                            + ": choose a kubeconfig file" : read.size() + " context(s)");
                 })
                 .onFailure(e -> message.set(String.valueOf(e.getMessage()))));
     }

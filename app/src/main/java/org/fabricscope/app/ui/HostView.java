@@ -116,6 +116,7 @@ public final class HostView extends BorderPane {
             scene.getStylesheets().addAll(owner.getStylesheets());
             stage.initOwner(owner.getWindow());
         }
+        SecondaryWindows.closeOnEscape(scene, stage);
         stage.setScene(scene);
         stage.show();
         return hv;

@@ -24,12 +24,11 @@ final class LiveConnection {
         LiveJob start(KubeTarget target, List<Path> files, boolean followLogs, LiveJob.Listener listener) throws Exception;
     }
 
-    static final Starter KUBE = (target, files, follow, listener) -> LiveJob.start(new KubeConnector(), target, files, follow,
-            listener);
+    static final Starter KUBE = (target, files, follow, listener) -> LiveJob.start(
+            new KubeConnector().withHints(KubeConnector.Hints.DIALOG), target, files, follow, listener);
 
     private final MainViewModel main;
     private final TaskExecutor executor;
-    private final Dialogs dialogs;
     private final LogConsoleViewModel logs;
     private final Starter starter;
     private LiveJob job;
@@ -37,10 +36,9 @@ final class LiveConnection {
     /** Counts connects and disconnects, so a connection that completes after a newer request is closed. */
     private int attempt;
 
-    LiveConnection(MainViewModel main, TaskExecutor executor, Dialogs dialogs, LogConsoleViewModel logs, Starter starter) {
+    LiveConnection(MainViewModel main, TaskExecutor executor, LogConsoleViewModel logs, Starter starter) {
         this.main = main;
         this.executor = executor;
-        this.dialogs = dialogs;
         this.logs = logs;
         this.starter = starter;
     }
@@ -67,9 +65,12 @@ final class LiveConnection {
                     }
                 })
                 .onFailure(e -> {
+                    if (mine != attempt) {
+                        return;
+                    }
                     String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
                     main.statusProperty().set("Not connected: " + why);
-                    dialogs.error("Cannot connect", why);
+                    main.liveProblem("Cannot connect: " + why); // the banner says it; no modal dialog on top
                 }));
     }
 
@@ -94,12 +95,18 @@ final class LiveConnection {
             public void error(String message) {
                 executor.uiThread().execute(() -> main.statusProperty().set("Live: " + message));
             }
+
+            @Override
+            public void problem(String problem) {
+                executor.uiThread().execute(() -> main.liveProblem(problem));
+            }
         };
     }
 
     /** Stops the live job, if any; what it loaded stays on screen. */
     void disconnect() {
         attempt++;
+        main.liveProblem(null);
         if (job != null) {
             LiveJob j = job;
             job = null;

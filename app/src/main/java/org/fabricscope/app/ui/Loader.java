@@ -102,6 +102,7 @@ public final class Loader {
             return;
         }
         main.apply(s, true);
+        main.opened(s.paths());
         if (find != null && !find.isBlank()) {
             main.search().textProperty().set(find);
             main.search().search();

@@ -3,13 +3,18 @@ package org.fabricscope.app.ui;
 import org.fabricscope.app.render.ColourMode;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.fabricscope.app.common.Version;
+import org.fabricscope.app.prefs.RecentFiles;
 
 import javafx.application.Platform;
 import javafx.fxml.FXML;
+import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.SeparatorMenuItem;
 import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
@@ -20,6 +25,7 @@ import javafx.stage.Window;
  */
 public final class MainMenu extends MenuBar {
     @FXML private javafx.scene.control.CheckMenuItem problemsOnly;
+    @FXML private Menu openRecent;
     private MainViewModel vm;
     private FabricMapView map;
     private Runnable focusSearch;
@@ -35,6 +41,36 @@ public final class MainMenu extends MenuBar {
         this.focusSearch = focusSearchField;
         this.dialogs = messages;
         problemsOnly.selectedProperty().bindBidirectional(fabricMap.problemsOnlyProperty());
+        model.recentFiles().addListener((javafx.collections.ListChangeListener<List<Path>>) c -> fillRecent());
+        fillRecent();
+    }
+
+    /** File › Open Recent: one item per entry (names verbatim), then Clear; "(none)" when empty. */
+    private void fillRecent() {
+        openRecent.getItems().clear();
+        int n = 0;
+        for (List<Path> entry : vm.recentFiles()) {
+            n++;
+            MenuItem m = new MenuItem(RecentFiles.label(entry));
+            m.setMnemonicParsing(false); // file names verbatim: mlx5_0, not mlx50
+            m.setOnAction(e -> vm.open(entry, false, null));
+            openRecent.getItems().add(m);
+        }
+        if (n == 0) {
+            MenuItem none = new MenuItem("(no recent files)");
+            none.setDisable(true);
+            openRecent.getItems().add(none);
+        }
+        openRecent.getItems().add(new SeparatorMenuItem());
+        MenuItem clear = new MenuItem("Clear recent files");
+        clear.setDisable(n == 0);
+        clear.setOnAction(e -> vm.clearRecentFiles());
+        openRecent.getItems().add(clear);
+    }
+
+    /** The Open Recent menu (tests). */
+    Menu openRecentMenu() {
+        return openRecent;
     }
 
     private Window window() {
@@ -171,20 +207,12 @@ public final class MainMenu extends MenuBar {
     }
 
     @FXML private void showShortcuts() {
-        dialogs.info("Keyboard shortcuts", String.join("\n",
-                "Ctrl+O  open files          Ctrl+Shift+O  open folder",
-                "Ctrl+Alt+O  add files to the loaded fabric      F5  reload",
-                "Ctrl+F  find host, switch, GUID or LID (Enter to go)",
-                "Ctrl+0  fit    Ctrl+=  zoom in    Ctrl+-  zoom out    Ctrl+P  problems only",
-                "Minimap (bottom right): click or drag to move the view",
-                "Mouse: drag to pan, wheel to zoom, click to inspect, double-click to zoom in",
-                "Ctrl+1  colour by error counters    Ctrl+2  colour by speed/width",
-                "Ctrl+H  collapse all hosts    Ctrl+Shift+H  collapse the selected host",
-                "Ctrl+T  host topology (PCIe tree, GPU/NIC affinity, GPU to fabric) of the selected host",
-                "Ctrl+Shift+F  findings: select one to mark all its subjects on the map and in their tabs",
-                "Ctrl+Shift+T  troubleshoot: walk a flow (What's wrong?), answer manual steps by pasting output",
-                "Ctrl+Shift+E  export an incident report (HTML or Markdown)",
-                "Esc  cancel a running import"));
+        dialogs.info("Keyboard shortcuts", shortcutsText());
+    }
+
+    /** F1's text: every menu accelerator with its item, then the shortcuts no menu holds ({@link Shortcuts}). */
+    String shortcutsText() {
+        return Shortcuts.text(this);
     }
 
     @FXML private void about() {

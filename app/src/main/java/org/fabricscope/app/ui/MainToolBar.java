@@ -6,13 +6,16 @@ import org.fabricscope.model.core.Vertex;
 
 import javafx.beans.value.ChangeListener;
 import javafx.fxml.FXML;
-import javafx.geometry.Side;
 import javafx.scene.control.ChoiceBox;
-import javafx.scene.control.ContextMenu;
-import javafx.scene.control.MenuItem;
+import javafx.collections.FXCollections;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToolBar;
+import javafx.scene.layout.VBox;
+import javafx.stage.Popup;
 
 /**
  * The main window's toolbar, declared in {@code MainToolBar.fxml}: the find field (several hits are
@@ -26,6 +29,7 @@ public final class MainToolBar extends ToolBar {
     @FXML private Legend legend;
     private MainViewModel vm;
     private FabricMapView map;
+    private Popup matches;
 
     public MainToolBar() {
         ViewLoader.load(this);
@@ -36,15 +40,7 @@ public final class MainToolBar extends ToolBar {
         this.map = fabricMap;
         Loader loader = model.loader();
         search.textProperty().bindBidirectional(model.search().textProperty());
-        model.search().choicesProperty().addListener((o, a, hits) -> {
-            ContextMenu menu = new ContextMenu();
-            for (Vertex v : hits) {
-                MenuItem m = new MenuItem(SearchViewModel.choiceText(v));
-                m.setOnAction(e -> model.search().choose(v));
-                menu.getItems().add(m);
-            }
-            menu.show(search, Side.BOTTOM, 0, 0);
-        });
+        model.search().choicesProperty().addListener((o, a, hits) -> showMatches(hits));
         colourMode.getItems().setAll(ColourMode.values());
         colourMode.valueProperty().bindBidirectional(loader.colourModeProperty());
         collapseHosts.selectedProperty().bindBidirectional(loader.collapseAllProperty());
@@ -74,6 +70,68 @@ public final class MainToolBar extends ToolBar {
             }
         }
         legend.fitWithin(getWidth() - getPadding().getLeft() - getPadding().getRight() - used - 12);
+    }
+
+    /**
+     * Every match in a virtualised list under the find field, with their count; names verbatim (a
+     * list cell parses no mnemonics, so {@code mlx5_0} stays {@code mlx5_0}). Enter, a click or a
+     * double-click goes to one; Esc closes the list.
+     */
+    private void showMatches(java.util.List<Vertex> hits) {
+        if (matches != null) {
+            matches.hide();
+        }
+        if (hits.isEmpty()) {
+            return;
+        }
+        ListView<Vertex> list = new ListView<>(FXCollections.observableArrayList(hits));
+        list.setId("searchMatches");
+        list.setCellFactory(lv -> new ListCell<>() {
+            @Override
+            protected void updateItem(Vertex v, boolean empty) {
+                super.updateItem(v, empty);
+                setText(empty || v == null ? null : SearchViewModel.choiceText(v));
+            }
+        });
+        list.setPrefSize(460, Math.min(hits.size(), 14) * 24 + 4);
+        Label count = new Label(hits.size() + " matches for \"" + vm.search().textProperty().get().strip() + "\"");
+        count.setId("searchMatchCount");
+        count.setMnemonicParsing(false);
+        VBox box = new VBox(4, count, list);
+        box.getStyleClass().addAll("root", "search-matches"); // root: the palette's variables resolve in the popup
+        if (getScene() != null) {
+            box.getStylesheets().addAll(getScene().getStylesheets()); // a popup's scene has none of its own
+        }
+        box.setPadding(new javafx.geometry.Insets(6));
+        Popup popup = new Popup();
+        popup.setAutoHide(true);
+        popup.setHideOnEscape(true);
+        popup.getContent().add(box);
+        Runnable choose = () -> {
+            Vertex v = list.getSelectionModel().getSelectedItem();
+            if (v != null) {
+                popup.hide();
+                vm.search().choose(v);
+            }
+        };
+        list.setOnMouseClicked(e -> choose.run());
+        list.setOnKeyPressed(e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.ENTER) {
+                choose.run();
+            }
+        });
+        matches = popup;
+        javafx.geometry.Point2D at = search.localToScreen(0, search.getHeight());
+        if (at != null) {
+            popup.show(search, at.getX(), at.getY());
+        }
+        list.getSelectionModel().selectFirst();
+        list.requestFocus();
+    }
+
+    /** The list of matches under the find field while it is open (tests). */
+    Popup matchesPopup() {
+        return matches;
     }
 
     /** Ctrl+F. */

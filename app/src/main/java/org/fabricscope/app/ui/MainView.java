@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.fabricscope.app.live.LiveJob;
 import org.fabricscope.app.nav.Navigation;
+import org.fabricscope.app.prefs.UserState;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.kube.LogLine;
@@ -51,8 +52,12 @@ public final class MainView extends BorderPane {
     @FXML private LogConsole logs;
     @FXML private ListView<Diagnostic> diagnostics;
     @FXML private Label status;
+    @FXML private javafx.scene.layout.HBox liveBanner;
+    @FXML private Label liveBannerText;
+    @FXML private javafx.scene.control.SplitPane split;
     @FXML private ProgressBar progress;
     @FXML private Button cancelImport;
+    private javafx.scene.control.ContextMenu mapMenu;
     /** True while the map reveals a navigation's first subject: its selection event is then not the user's. */
     private boolean revealing;
 
@@ -61,7 +66,12 @@ public final class MainView extends BorderPane {
     }
 
     MainView(TaskExecutor executor) {
-        vm = new MainViewModel(executor, dialogs);
+        this(executor, UserState.none());
+    }
+
+    /** {@code userState}: where recent files are remembered (the app: the user's config folder; tests: a temp one). */
+    MainView(TaskExecutor executor, UserState userState) {
+        vm = new MainViewModel(executor, dialogs, LiveConnection.KUBE, userState);
         ViewLoader.load(this);
         inspector.bind(vm.inspector());
         findingsView.bind(vm.findings(), this::openEvidence);
@@ -73,6 +83,24 @@ public final class MainView extends BorderPane {
         toolBar.bind(vm, map);
         bindStatus();
         bindTabs();
+        for (Tab t : side.getTabs()) {
+            if (t.getContent() != null) {
+                CopyMenus.installUnder(t.getContent()); // Copy on every table and list row; columns fit their content
+            }
+        }
+        // on the map's stack, so a request through the highlights layer above the map reaches it too
+        map.getParent().addEventHandler(javafx.scene.input.ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> {
+            javafx.geometry.Point2D at = map.sceneToLocal(e.getSceneX(), e.getSceneY());
+            var item = at == null ? null : map.pick(at.getX(), at.getY());
+            if (mapMenu != null) {
+                mapMenu.hide();
+            }
+            if (item != null) {
+                mapMenu = CopyMenus.forVertex(item.vertex());
+                mapMenu.show(map, e.getScreenX(), e.getScreenY());
+                e.consume();
+            }
+        });
         vm.snapshotProperty().addListener((o, before, s) -> show(before, s));
         // an invalidation listener: going to an equal navigation again (the same subject twice) shows it again
         vm.navigationProperty().addListener(o -> show(vm.navigationProperty().get()));
@@ -107,6 +135,13 @@ public final class MainView extends BorderPane {
         progress.progressProperty().bind(vm.loader().progressProperty());
         progress.visibleProperty().bind(vm.loader().busyProperty());
         cancelImport.visibleProperty().bind(vm.loader().busyProperty());
+        liveBannerText.textProperty().bind(vm.liveProblemProperty());
+        liveBanner.visibleProperty().bind(vm.liveProblemProperty().isNotEmpty());
+        liveBanner.managedProperty().bind(liveBanner.visibleProperty());
+    }
+
+    @FXML private void dismissLiveProblem() {
+        vm.dismissLiveProblem();
     }
 
     private void bindTabs() {
@@ -239,6 +274,23 @@ public final class MainView extends BorderPane {
     /** Lines waiting for the console's next frame (for the live benchmark). */
     int pendingLineCount() {
         return vm.logs().waitingCount();
+    }
+
+    /** Where the map/side-pane divider sits (0..1), to remember it. */
+    public double dividerPosition() {
+        return split.getDividerPositions().length == 0 ? 0.64 : split.getDividerPositions()[0];
+    }
+
+    public void setDividerPosition(double position) {
+        split.setDividerPositions(position);
+    }
+
+    public MainMenu menu() {
+        return menuBar;
+    }
+
+    MainToolBar toolBar() {
+        return toolBar;
     }
 
     public MainViewModel viewModel() {

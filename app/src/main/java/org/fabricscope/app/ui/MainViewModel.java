@@ -5,6 +5,9 @@ import java.util.List;
 
 import org.fabricscope.app.live.LiveJob;
 import org.fabricscope.app.nav.Navigation;
+import org.fabricscope.app.prefs.RecentFiles;
+import org.fabricscope.app.prefs.UserState;
+import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.analysis.FabricSummary;
@@ -18,6 +21,8 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /**
  * The main window's state and actions, with no controls: the one current {@link Snapshot} (model,
@@ -28,6 +33,9 @@ import javafx.beans.property.StringProperty;
 public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
     private final StringProperty status = new SimpleStringProperty("Ready");
+    /** Why the live cluster cannot be read, for the banner over the map; empty when it can (or was dismissed). */
+    private final ReadOnlyStringWrapper liveProblem = new ReadOnlyStringWrapper("");
+    private String dismissedProblem;
     private final ReadOnlyObjectWrapper<Navigation> navigation = new ReadOnlyObjectWrapper<>(Navigation.NONE);
     private final SideTabs tabs = new SideTabs();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("FabricScope");
@@ -40,19 +48,28 @@ public final class MainViewModel {
     private final LiveConnection live;
     private final TaskExecutor executor;
     private final TroubleshootViewModel troubleshoot;
+    private final UserState userState;
+    private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
     private boolean fitNext;
     private String summaryLine = "Ready";
 
     public MainViewModel(TaskExecutor executor, Dialogs dialogs) {
-        this(executor, dialogs, LiveConnection.KUBE);
+        this(executor, dialogs, LiveConnection.KUBE, UserState.none());
     }
 
     MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter) {
+        this(executor, dialogs, starter, UserState.none());
+    }
+
+    /** {@code userState}: where recent files are remembered (read already; written off the UI thread). */
+    MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter, UserState userState) {
         this.executor = executor;
+        this.userState = userState;
+        this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
-        this.live = new LiveConnection(this, executor, dialogs, logs, starter);
+        this.live = new LiveConnection(this, executor, logs, starter);
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
                 new UserFlows());
         findings.setFlows(troubleshoot::flowExplaining, this::troubleshoot);
@@ -61,6 +78,35 @@ public final class MainViewModel {
     /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
     public void open(List<Path> paths, boolean add, String find) {
         loader.open(paths, add, find);
+    }
+
+    /** Inputs were loaded (UI thread): they go to the top of File › Open Recent, written off the UI thread. */
+    void opened(List<Path> paths) {
+        RecentFiles store = userState.recentFiles();
+        List<Path> copy = List.copyOf(paths);
+        executor.execute(BackgroundTask.of(ctx -> store.record(copy))
+                .onSuccess(recent::setAll)
+                .onFailure(e -> status.set("Could not remember the recent files: " + e.getMessage())));
+    }
+
+    /** File › Open Recent: the inputs opened together, newest first. */
+    public ObservableList<List<Path>> recentFiles() {
+        return recent;
+    }
+
+    /** File › Open Recent › Clear. */
+    public void clearRecentFiles() {
+        RecentFiles store = userState.recentFiles();
+        recent.clear();
+        executor.execute(BackgroundTask.of(ctx -> {
+            store.clear();
+            return store.entries();
+        }).onFailure(e -> status.set("Could not clear the recent files: " + e.getMessage())));
+    }
+
+    /** Where the window's geometry is remembered (null: nowhere). */
+    public Path userStateDirectory() {
+        return userState.directory();
     }
 
     public void reload() {
@@ -117,6 +163,30 @@ public final class MainViewModel {
         if (!loader.isRunning()) {
             status.set(message);
         }
+    }
+
+    /**
+     * The live connection's problem (UI thread): null when the cluster answers again, which also
+     * forgets a dismissal; a problem the user dismissed comes back only when it changes.
+     */
+    void liveProblem(String problem) {
+        if (problem == null) {
+            dismissedProblem = null;
+            liveProblem.set("");
+        } else if (!problem.equals(dismissedProblem)) {
+            liveProblem.set(problem);
+        }
+    }
+
+    /** Hides the banner until the problem changes. */
+    public void dismissLiveProblem() {
+        dismissedProblem = liveProblem.get();
+        liveProblem.set("");
+    }
+
+    /** Why the live cluster cannot be read (unreachable, TLS, 401/403, 404, a bad kubeconfig); empty when nothing to say. */
+    public ReadOnlyStringProperty liveProblemProperty() {
+        return liveProblem.getReadOnlyProperty();
     }
 
     /** Starts watching a cluster: the loaded files stay, its nodes, pods, events (and logs) join them. */

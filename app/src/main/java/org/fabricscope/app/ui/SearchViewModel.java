@@ -14,7 +14,8 @@ import javafx.beans.property.StringProperty;
 
 /**
  * The toolbar's find field: a host, switch, GUID or LID. One hit, or an exact one, is shown; several
- * are offered ({@link #choicesProperty()}, the view lists them under the field).
+ * are offered, every one of them ({@link #choicesProperty()}, the view lists them under the field with
+ * their count).
  */
 public final class SearchViewModel {
     private final StringProperty text = new SimpleStringProperty("");
@@ -35,7 +36,7 @@ public final class SearchViewModel {
             return;
         }
         String q = text.get();
-        List<Vertex> hits = s.model().search(q, 30);
+        List<Vertex> hits = s.model().search(q, Integer.MAX_VALUE); // all of them: the view lists them virtualised
         if (hits.isEmpty()) {
             status.accept("No match for \"" + q + "\"");
             return;
@@ -49,7 +50,7 @@ public final class SearchViewModel {
             return;
         }
         choices.set(List.copyOf(hits));
-        status.accept(hits.size() + (hits.size() == 30 ? "+" : "") + " matches for \"" + q + "\"");
+        status.accept(hits.size() + " matches for \"" + q + "\"");
     }
 
     /** Picks one of the offered hits. */

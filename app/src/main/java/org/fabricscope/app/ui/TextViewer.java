@@ -13,9 +13,6 @@ import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
-import javafx.scene.input.KeyCode;
-import javafx.scene.input.KeyCodeCombination;
-import javafx.scene.input.KeyCombination;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 
@@ -47,13 +44,7 @@ public final class TextViewer {
                 scene.getStylesheets().addAll(owner.getScene().getRoot().getStylesheets());
             }
         }
-        KeyCombination close = new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN);
-        scene.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
-            if (e.getCode() == KeyCode.ESCAPE || close.match(e)) {
-                stage.close();
-                e.consume();
-            }
-        });
+        SecondaryWindows.closeOnEscape(scene, stage);
         stage.setScene(scene);
     }
 

@@ -55,9 +55,45 @@ class ConnectDialogViewModelTest {
         });
         vm.kubeconfigProperty().set(dir.resolve("missing").toString());
         vm.loadContexts();
-        assertTrue(vm.messageProperty().get().endsWith("is not a file"), vm.messageProperty().get());
+        assertEquals("Kubeconfig " + dir.resolve("missing") + " does not exist: choose the file with Browse…, or leave the "
+                + "field empty for " + ConnectDialogViewModel.defaultKubeconfigText(), vm.messageProperty().get());
+        vm.kubeconfigProperty().set(dir.toString());
+        vm.loadContexts();
+        assertEquals("Kubeconfig " + dir + " is a folder, not a kubeconfig file", vm.messageProperty().get());
         vm.kubeconfigProperty().set("");
         vm.loadContexts();
         assertEquals("cannot read null: not YAML", vm.messageProperty().get());
+    }
+
+    @Test
+    void aTypedPathIsReadWhenTheFieldLosesFocusOncePerText() throws Exception {
+        Path cfg = Files.writeString(dir.resolve("config"), "apiVersion: v1");
+        List<Path> reads = new java.util.ArrayList<>();
+        ConnectDialogViewModel vm = new ConnectDialogViewModel(new CurrentThreadTaskExecutor(), null, p -> {
+            reads.add(p);
+            return List.of(new KubeContext("lab", "c", "u", null, true));
+        });
+        vm.kubeconfigProperty().set(cfg.toString());
+        vm.kubeconfigEdited();
+        assertEquals(List.of(cfg), reads);
+        assertEquals("lab", vm.contextProperty().get());
+        vm.kubeconfigEdited(); // focus comes and goes again: the same text is not read twice
+        assertEquals(1, reads.size());
+        vm.kubeconfigProperty().set(cfg + " ");
+        vm.kubeconfigEdited();
+        assertEquals(1, reads.size(), "only blanks changed");
+    }
+
+    @Test
+    void theDialogsReaderSaysWhatToDoInTheDialogsWords() throws Exception {
+        Path cfg = Files.writeString(dir.resolve("config"), "apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\n");
+        ConnectDialogViewModel vm = new ConnectDialogViewModel(new CurrentThreadTaskExecutor(), null);
+        vm.kubeconfigProperty().set(cfg.toString());
+        vm.loadContexts();
+        assertEquals("No contexts in " + cfg + ": choose a kubeconfig file", vm.messageProperty().get());
+        Files.writeString(cfg, "clusters: [unclosed");
+        vm.loadContexts();
+        assertTrue(vm.messageProperty().get().startsWith("kubeconfig " + cfg + " is not valid YAML"), vm.messageProperty().get());
+        assertTrue(!vm.messageProperty().get().contains("--"), vm.messageProperty().get());
     }
 }

@@ -44,6 +44,7 @@ class MainMenuTest {
         expected.put("Open files…", key(KeyCode.O, ctrl));
         expected.put("Add files to this fabric…", key(KeyCode.O, ctrl, KeyCombination.ALT_DOWN));
         expected.put("Open folder…", key(KeyCode.O, ctrl, shift));
+        expected.put("Open Recent", null); // a submenu: its items are the recent inputs
         expected.put("Reload", key(KeyCode.F5));
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
         expected.put("Disconnect from cluster", null);

@@ -80,6 +80,37 @@ class MainViewLiveTest {
     }
 
     @Test
+    void aConnectionRefusedShowsABannerWithTheReasonThatCanBeDismissed(FxRobot robot) throws Exception {
+        Path fabric = dir.resolve("two-tier.ibnetdiscover.txt");
+        try (var in = getClass().getResourceAsStream("/fabrics/two-tier.ibnetdiscover.txt")) {
+            Files.copy(in, fabric);
+        }
+        robot.interact(() -> view.open(List.of(fabric), false));
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> view.snapshot() != null);
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        Path kubeconfig = KubeFixtures.kubeconfig(dir, "http://127.0.0.1:" + port, "lab");
+        KubeTarget target = KubeTarget.current().withKubeconfig(kubeconfig).withJob("bert").withLogs(false);
+        robot.interact(() -> view.connect(new ConnectDialogViewModel.Choice(target, false)));
+        javafx.scene.layout.HBox banner = robot.lookup("#liveBanner").queryAs(javafx.scene.layout.HBox.class);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, banner::isVisible);
+        javafx.scene.control.Label text = robot.lookup("#liveBannerText").queryAs(javafx.scene.control.Label.class);
+        assertTrue(text.getText().contains("cannot connect to the API server http://127.0.0.1:" + port)
+                && text.getText().contains("connection refused"), text.getText());
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> view.viewModel().statusProperty().get().contains("not connected"));
+        String status = view.viewModel().statusProperty().get();
+        assertTrue(status.startsWith("Live: lab/") && !status.contains("0 nodes"), status);
+        assertTrue(view.snapshot().model().host("gpu-01") != null, "the opened fabric stays");
+        saveScreenshot("live-failure-banner.png");
+        robot.clickOn("#dismissLiveBanner");
+        assertTrue(!banner.isVisible() && !banner.isManaged(), "dismissed");
+        assertTrue(view.viewModel().statusProperty().get().contains("not connected"), "the status bar keeps saying it");
+        robot.interact(view::disconnect);
+    }
+
+    @Test
     void theLogConsoleFiltersByPodRankAndLevel(FxRobot robot) throws Exception {
         LogConsole console = view.logConsole();
         robot.interact(() -> console.append(List.of(

@@ -168,8 +168,12 @@ class MainViewModelTest {
         });
         live.connect(new ConnectDialogViewModel.Choice(KubeTarget.current().withContext("nope"), false));
         assertEquals("Not connected: context \"nope\" is not in the kubeconfig", live.statusProperty().get());
-        assertEquals(List.of("error: Cannot connect"), dialogs.shown);
+        assertEquals("Cannot connect: context \"nope\" is not in the kubeconfig", live.liveProblemProperty().get(),
+                "the banner says why");
+        assertEquals(List.of(), dialogs.shown, "no modal dialog on top of the banner");
         assertNull(live.liveJob());
+        live.dismissLiveProblem();
+        assertEquals("", live.liveProblemProperty().get());
         var result = new FabricImporter().importPaths(paths(RAIL), ImportProgress.NONE, Cancellation.NEVER);
         live.liveModel(List.of(), result);
         assertSame(result, live.snapshot().result());

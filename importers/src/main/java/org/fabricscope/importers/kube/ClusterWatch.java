@@ -249,7 +249,7 @@ public final class ClusterWatch implements AutoCloseable {
             diagnostics.addAll(jobDiagnostics);
         }
         return new ClusterSnapshot(sources, diagnostics, n.size(), p.size(), e.size(), sequence.incrementAndGet(),
-                Instant.now());
+                Instant.now(), errs);
     }
 
     /** Stops the informers and the listener thread (and closes the connection when {@link #open} made it). */

@@ -40,6 +40,19 @@ public final class KubeConnector {
     private final Duration execTimeout;
     private final Duration readDeadline;
     private final long maxResponseBytes;
+    private final Hints hints;
+
+    /**
+     * How a message tells the user to name a kubeconfig or a context: the CLI's options, or the
+     * desktop's Connect dialog fields.
+     */
+    public record Hints(String giveKubeconfig, String nameContext) {
+        /** {@code pass --kubeconfig FILE}, {@code name one with --context}. */
+        public static final Hints CLI = new Hints("pass --kubeconfig FILE", "name one with --context");
+        /** The Connect dialog's wording. */
+        public static final Hints DIALOG = new Hints("choose a kubeconfig file in the Kubeconfig field",
+                "pick one in the Context list");
+    }
 
     /** 5 s to connect, 20 s per request (60 s for a whole reply), 2 retries, 30 s for an exec plugin, 128 MiB a reply. */
     public KubeConnector() {
@@ -70,6 +83,22 @@ public final class KubeConnector {
         this.execTimeout = execTimeout;
         this.readDeadline = readDeadline;
         this.maxResponseBytes = maxResponseBytes;
+        this.hints = Hints.CLI;
+    }
+
+    private KubeConnector(KubeConnector c, Hints hints) {
+        this.connectTimeout = c.connectTimeout;
+        this.requestTimeout = c.requestTimeout;
+        this.retries = c.retries;
+        this.execTimeout = c.execTimeout;
+        this.readDeadline = c.readDeadline;
+        this.maxResponseBytes = c.maxResponseBytes;
+        this.hints = hints;
+    }
+
+    /** This connector, its messages worded with {@code hints} (the desktop: {@link Hints#DIALOG}). */
+    public KubeConnector withHints(Hints hints) {
+        return new KubeConnector(this, java.util.Objects.requireNonNull(hints));
     }
 
     /**
@@ -112,10 +141,10 @@ public final class KubeConnector {
         } else if (contexts.isEmpty() && System.getenv("KUBERNETES_SERVICE_HOST") == null
                 && System.getProperty(Config.KUBERNETES_MASTER_SYSTEM_PROPERTY) == null
                 && System.getenv("KUBERNETES_MASTER") == null) {
-            throw new KubeException("no cluster configured: " + where + " has no contexts; pass --kubeconfig FILE or "
+            throw new KubeException("no cluster configured: " + where + " has no contexts; " + hints.giveKubeconfig() + " or "
                     + "set $KUBECONFIG");
         } else if (contexts.size() > 0 && config.getCurrentContext() == null) {
-            throw new KubeException(where + " has no current-context; name one with --context: "
+            throw new KubeException(where + " has no current-context; " + hints.nameContext() + ": "
                     + contexts.stream().map(NamedContext::getName).sorted().collect(Collectors.joining(", ")));
         }
         config.setConnectionTimeout((int) connectTimeout.toMillis());
@@ -188,7 +217,9 @@ public final class KubeConnector {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             String msg = cause.getCause() != null && cause.getCause().getMessage() != null ? cause.getCause().getMessage()
                     : cause.getMessage();
-            throw new KubeException("invalid kubeconfig" + (kubeconfig == null ? "" : " " + kubeconfig) + ": "
+            List<Path> named = KubeconfigCheck.files(kubeconfig);
+            String which = named.isEmpty() ? "" : " " + named.stream().map(Path::toString).collect(Collectors.joining(", "));
+            throw new KubeException("invalid kubeconfig" + which + ": "
                     + (msg == null || cause instanceof Error ? "could not be read" : KubeErrors.message(new Exception(msg))));
         }
     }

@@ -60,7 +60,7 @@ public final class KubeErrors {
         String what = verb + " " + resource + (namespace == null ? " (cluster-wide)" : " in namespace " + namespace);
         int code = code(t);
         if (code == 401) {
-            return "credentials refused (401 Unauthorized) by " + server + " for context " + context
+            return "credentials refused (401 Unauthorized) by " + server + " for context " + context + " to " + what
                     + ": the token has expired or the auth plugin (exec, OIDC) failed; log in again and retry";
         }
         if (code == 403) {

@@ -66,7 +66,7 @@ class KubeFaultsTest {
     void unauthorizedNamesTheContextAndStopsAtOnce() throws Exception {
         stub = new StubApiServer(StubApiServer.status(401, "Unauthorized", "Unauthorized"));
         KubeException e = assertThrows(KubeException.class, () -> read(stub.url(), KubeTarget.current().withJob("bert")));
-        assertEquals("credentials refused (401 Unauthorized) by " + stub.url() + " for context stub: the token has expired "
+        assertEquals("credentials refused (401 Unauthorized) by " + stub.url() + " for context stub to list nodes (cluster-wide): the token has expired "
                 + "or the auth plugin (exec, OIDC) failed; log in again and retry", e.getMessage());
         // fabric8 retries a 401 once after refreshing the token; no other resource is tried
         assertTrue(stub.requests.stream().allMatch(q -> q.equals("GET " + NODES)), stub.requests.toString());
