@@ -76,7 +76,7 @@ class ForensicsDetectionTest {
                     // all_reduce_perf runs are nccl-tests output (BusBwRealCaptureTest reads them)
                     if (n.contains("/forensics/") || n.contains("h200x2-forensics-nccl") || n.contains("/target/")
                             || n.contains("/ReaderFuzzTestInputs/")
-                            || n.matches(".*/h200x2-busbw-nccl-[^/]*/all_reduce_perf-[^/]*\.txt")
+                            || n.matches(".*/h200x2-busbw-nccl-[^/]*/all_reduce_perf-[^/]*\\.txt")
                             || n.endsWith(".gz") || n.endsWith(".zip") || n.endsWith(".png")) {
                         continue;
                     }
