@@ -291,8 +291,17 @@ TOOL_FAIL=0
 run_tool() {  # run_tool OUTFILE CMD...   (exit codes listed in $OKRC also count as success)
     local out=$1; shift
     local okrc=" ${OKRC:-0} "
-    timeout -k 5 "$TOOL_TIMEOUT" env LD_PRELOAD="$SIMPRELOAD" "$@" </dev/null >"$OUT_ABS/$out" 2>"$WORK/$out.err"
-    local rc=$?
+    local rc attempt
+    # libumad2sim occasionally crashes a tool mid-run (SIGSEGV in the preload shim, seen about once
+    # in ten captures with ibqueryerrors); the fabric is unchanged, so such a crash is retried twice.
+    for attempt in 1 2 3; do
+        timeout -k 5 "$TOOL_TIMEOUT" env LD_PRELOAD="$SIMPRELOAD" "$@" </dev/null >"$OUT_ABS/$out" 2>"$WORK/$out.err"
+        rc=$?
+        case $rc in
+            134|135|139) [ $attempt -lt 3 ] && log "'$1' crashed (rc=$rc, attempt $attempt); retrying" && continue ;;
+        esac
+        break
+    done
     if [ "${okrc/ $rc /}" != "$okrc" ]; then
         log "captured $out ($(wc -l <"$OUT_ABS/$out") lines)"
         return 0
