@@ -28,6 +28,7 @@ public final class FabricScopeApp extends Application {
     public static void launchWith(List<Path> paths, String find) {
         initialPaths = List.copyOf(paths);
         initialFind = find;
+        Loader.openEarly(initialPaths); // reads the files while the toolkit and the window start
         Application.launch(FabricScopeApp.class);
     }
 
