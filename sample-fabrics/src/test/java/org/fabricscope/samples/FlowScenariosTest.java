@@ -233,6 +233,25 @@ class FlowScenariosTest {
     }
 
     @Test
+    void aRankKilledWithoutMemoryEvidenceIsKilledBySignalNotOutOfMemory() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-failures-nccl-2.28.9/rank-killed");
+        JsonNode c = flow(doc, "job-crashed");
+        assertEquals("concluded", c.get("status").asText());
+        assertEquals("killed-by-signal", c.get("conclusion").get("id").asText(), "a SIGKILL alone is no proof of OOM");
+        assertEquals("rank-exited", c.get("conclusion").get("finding").asText());
+        assertTrue(doc.get("findings").toString().contains("\"id\":\"rank-exited\""), "the finding it names is raised");
+        assertEquals("unknown", step(c, "oom", "answer"), "torchrun's -9 says SIGKILL, not why");
+        assertEquals("yes", step(c, "killed", "answer"));
+        assertTrue(step(c, "killed", "detail").startsWith("rank 1 (local rank 1, pid 727 on localhost) died of SIGKILL"),
+                step(c, "killed", "detail"));
+        String text = c.get("conclusion").get("text").asText();
+        assertTrue(text.contains("OOM killer") && text.contains("preempts") && text.contains("kill -9"), text);
+        String remedies = c.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("lastState.terminated.reason") && remedies.contains("dmesg -T | grep -i -E")
+                && remedies.contains("kubectl describe node"), remedies);
+    }
+
+    @Test
     void railCaptureConcludesOnTheFabricAndHosts() throws IOException {
         assertEquals(Map.of(
                 "link-errors", "concluded cable-or-transceiver (link-errors)",

@@ -14,6 +14,7 @@ import org.fabricscope.model.evidence.ErdmaStat;
 import org.fabricscope.model.evidence.GidEntry;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidence;
+import org.fabricscope.model.evidence.OomKill;
 import org.fabricscope.model.fabric.PortState;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.training.Rank;
@@ -168,6 +169,41 @@ final class HostFacts {
         }
         return new Answer(Verdict.YES, String.join("; ", seen.size() > 4 ? seen.subList(0, 4) : seen)
                 + (seen.size() > 4 ? " (and " + (seen.size() - 4) + " more)" : ""), ev, List.of(), Map.of());
+    }
+
+    /**
+     * The kernel's OOM killer in the kernel logs (dmesg, journalctl -k) of the job's hosts: yes, naming the
+     * process it killed (and saying so when its pid is a failed rank's); null when no such line was read.
+     */
+    static Answer kernelOomKill(FlowContext c) {
+        List<Evidence> ev = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        String firstHost = null;
+        java.util.Set<Long> failedPids = new java.util.HashSet<>();
+        c.failures().forEach(f -> failedPids.add(f.pid()));
+        String match = null;
+        for (HostEvidence h : relevant(c)) {
+            for (OomKill k : h.oomKills()) {
+                if (firstHost == null) {
+                    firstHost = h.host();
+                }
+                seen.add(h.host() + ": " + k.summary());
+                if (k.evidence() != null) {
+                    ev.add(k.evidence());
+                }
+                if (match == null && k.pid() >= 0 && failedPids.contains(k.pid())) {
+                    match = "pid " + k.pid() + " is a failed rank's";
+                }
+            }
+        }
+        if (firstHost == null) {
+            return null;
+        }
+        String detail = "the kernel's OOM killer killed " + String.join("; ", seen.size() > 3 ? seen.subList(0, 3) : seen)
+                + (seen.size() > 3 ? " (and " + (seen.size() - 3) + " more)" : "")
+                + (match == null ? "" : " (" + match + ")");
+        return placed(c, new Answer(Verdict.YES, detail, ev, List.of(new Subject.HostRef(firstHost, firstHost)), Map.of()),
+                firstHost);
     }
 
     static Answer uverbsAccessible(FlowContext c, FactCall call) {

@@ -129,11 +129,15 @@ final class StandardFacts {
                 new Fact("rank-failed", "A rank died: torchrun reported a failed process (ChildFailedError, failed "
                         + "(exitcode ...)), or a training pod is Failed. Names the first (torchrun's root cause).",
                         List.of(), "torchrun output, pods", TrainingFacts::rankFailed),
-                new Fact("failure-signal", "The first failed rank died of this signal.",
+                new Fact("failure-signal", "The first failed rank died of this signal (named by torchrun, or implied by "
+                        + "its exit code: -N, or 128 + N from a shell or container, is signal N).",
                         List.of(required("signal", Type.STRING, "e.g. SIGKILL, SIGTERM, SIGABRT, SIGSEGV")),
-                        "torchrun output", TrainingFacts::failureSignal),
-                new Fact("oom-killed", "A rank or pod was killed for memory: exit code 137 / SIGKILL, an OOMKilled event, "
-                        + "or CUDA out of memory.", List.of(), "torchrun output, Kubernetes events", TrainingFacts::oomKilled),
+                        "torchrun output, pods", TrainingFacts::failureSignal),
+                new Fact("oom-killed", "A rank or pod was killed for memory: an OOMKilled status or event of the job's pods "
+                        + "or nodes, the kernel's OOM killer in a node's kernel log, or CUDA out of memory. A SIGKILL (exit code "
+                        + "-9 or 137) without such evidence answers unknown: a scheduler or a person sends it too.", List.of(),
+                        "Kubernetes pods (containerStatuses) and events, dmesg or journalctl -k, PyTorch logs",
+                        TrainingFacts::oomKilled),
                 new Fact("nccl-error-raised", "PyTorch raised an NCCL error of its own (not a communicator aborted "
                         + "after a timeout): unhandled system error, invalid usage, remote error...", List.of(),
                         "PyTorch / NCCL logs", TrainingFacts::ncclErrorRaised),

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.flows.FlowContext.Failure;
 import org.fabricscope.model.flows.FlowContext.Lag;
+import org.fabricscope.model.k8s.ContainerStatus;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.training.ChannelLink;
@@ -257,23 +258,44 @@ final class TrainingFacts {
     }
 
     static Answer failureSignal(FlowContext c, FactCall call) {
-        String want = call.string("signal").toUpperCase(Locale.ROOT);
+        String want = call.string("signal").strip().toUpperCase(Locale.ROOT);
+        want = want.startsWith("SIG") ? want : "SIG" + want;
         List<Failure> fs = c.failures();
-        if (fs.isEmpty() || fs.get(0).exitCode().isEmpty()) {
+        if (fs.isEmpty() || fs.get(0).exitCode().isEmpty() && fs.get(0).signal().isEmpty()) {
             return Answer.unknown("no failed rank with an exit code in the inputs");
         }
         Failure f = fs.get(0);
-        if (f.signal().equalsIgnoreCase(want)) {
-            return new Answer(Verdict.YES, f.who() + " died of " + f.signal(), List.of(f.evidence()), List.of(f.subject()), Map.of());
+        String died = f.signalName();
+        if (died.equalsIgnoreCase(want)) {
+            return new Answer(Verdict.YES, f.who() + " died of " + died + (f.exitCode().isEmpty() ? "" : " (exit code "
+                    + f.exitCode() + ")"), List.of(f.evidence()),
+                    List.of(f.subject()), Map.of());
         }
         return new Answer(Verdict.NO, f.who() + " " + f.how(), List.of(f.evidence()), List.of(f.subject()), Map.of());
     }
 
+    /**
+     * Killed for memory, from evidence of memory only: an OOMKilled (or OOMKilling) event or container status of
+     * the job's pods, the kernel's OOM killer in a host's kernel log, or CUDA out of memory in the logs. A SIGKILL
+     * (exit code -9 or 137) is not such evidence by itself: the OOM killer sends it, but so do a scheduler that
+     * preempts the job and a person's kill -9; without memory evidence the answer is unknown.
+     */
     static Answer oomKilled(FlowContext c, FactCall call) {
         for (K8sEvent e : c.model().events()) {
-            if (e.reason().startsWith("OOMKill") || e.message().contains("OOMKilled")) {
+            if ((e.reason().startsWith("OOMKill") || e.message().contains("OOMKilled")) && aboutJob(c, e)) {
                 return new Answer(Verdict.YES, e.objectName() + ": " + e.reason() + " " + e.message(), List.of(e.evidence()),
                         List.of(), Map.of());
+            }
+        }
+        for (K8sPod p : c.trainingPods()) {
+            for (ContainerStatus s : p.containers()) {
+                if ("OOMKilled".equals(s.reason()) || "OOMKilled".equals(s.lastReason())) {
+                    Map<String, String> v = new LinkedHashMap<>();
+                    c.putPod(v, p);
+                    return new Answer(Verdict.YES, "pod " + p.key() + " container " + s.exitText(),
+                            p.evidence() == null ? List.of() : List.of(p.evidence()),
+                            List.of(new Subject.PodRef(p.namespace(), p.name(), "pod " + p.key())), v);
+                }
             }
         }
         for (NcclEvent e : c.log().events()) {
@@ -281,15 +303,33 @@ final class TrainingFacts {
                 return new Answer(Verdict.YES, "CUDA out of memory", List.of(e.evidence()), List.of(), Map.of());
             }
         }
+        Answer kernel = HostFacts.kernelOomKill(c);
+        if (kernel != null) {
+            return kernel;
+        }
         for (Failure f : c.failures()) {
-            if (f.exitCode().equals("137") || f.exitCode().equals("-9") || f.signal().equals("SIGKILL")) {
-                return new Answer(Verdict.YES, f.who() + " " + f.how() + ": killed with SIGKILL, as the kernel's OOM "
-                        + "killer or the kubelet does for memory", List.of(f.evidence()), List.of(f.subject()), Map.of());
+            if (f.signalName().equals("SIGKILL")) {
+                return new Answer(Verdict.UNKNOWN, f.who() + " " + f.how() + ": killed by SIGKILL, which the kernel's OOM "
+                        + "killer sends but so do a scheduler's preemption and a person's kill -9; the inputs hold no "
+                        + "memory evidence (no OOMKilled status or event, no kernel OOM-killer line, no CUDA out of memory)",
+                        List.of(f.evidence()), List.of(f.subject()), Map.of());
             }
         }
         if (c.failures().isEmpty()) {
             return Answer.unknown("no failed rank or pod in the inputs");
         }
-        return Answer.no("no OOMKilled event, no CUDA out of memory and no SIGKILL among the failures");
+        return Answer.no("no OOMKilled event or status, no kernel OOM-killer line, no CUDA out of memory and no SIGKILL "
+                + "among the failures");
+    }
+
+    /** An event about one of the job's pods or nodes (any event, when no job is loaded). */
+    private static boolean aboutJob(FlowContext c, K8sEvent e) {
+        if ("pod".equalsIgnoreCase(e.objectKind())) {
+            return c.touchesJob(new Subject.PodRef(e.namespace(), e.objectName(), "pod " + e.objectName()));
+        }
+        if ("node".equalsIgnoreCase(e.objectKind())) {
+            return c.touchesJob(new Subject.K8sNodeRef(e.objectName(), "node " + e.objectName()));
+        }
+        return true;
     }
 }
