@@ -85,9 +85,47 @@ class FlowScenariosTest {
     }
 
     @Test
-    void healthyCapturesConcludeNothing() throws IOException {
-        assertEquals(Map.of(), outcomes(diagnose("gpu-captures/h200x2-nccl-2.28.9/shm")), "the SHM run is healthy");
-        assertEquals(Map.of(), outcomes(diagnose("gpu-captures/h100x1-nccl-2.28.9")), "one H100, no network needed");
+    void healthyCapturesConcludeNothingButThatOneNodeNeededNoRdmaDevice() throws IOException {
+        for (String healthy : List.of("gpu-captures/h200x2-nccl-2.28.9/shm", "gpu-captures/h100x1-nccl-2.28.9")) {
+            JsonNode doc = diagnose(healthy);
+            // NET/IB : No device found is the no-rdma-device flow's symptom on any number of nodes; on one node it is an info
+            assertEquals(Map.of("no-rdma-device", "concluded single-node ()"), outcomes(doc), healthy);
+            for (JsonNode f : doc.get("findings")) {
+                assertEquals("rdma-device-not-needed", f.get("id").asText(), healthy + ": " + f);
+                assertEquals("info", f.get("severity").asText());
+                assertTrue(f.get("title").asText().contains("so none was needed"), f.get("title").asText());
+            }
+            JsonNode rdma = flow(doc, "no-rdma-device");
+            assertEquals("no", step(rdma, "multi-node", "answer"));
+            assertEquals("no", step(rdma, "net-failed", "answer"));
+            assertTrue(rdma.get("conclusion").get("text").asText().contains("this run's traffic did not need InfiniBand"));
+        }
+    }
+
+    @Test
+    void noIbDeviceOnOneNodeAppliesNoRdmaDeviceAndBlamesTheForcedNetwork() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-failures-nccl-2.28.9/no-rdma-device");
+        assertEquals(Map.of(
+                "no-rdma-device", "concluded ib-forced-without-device (rdma-device-missing)",
+                "link-errors", "needs-input at permissions",
+                "job-crashed", "concluded nccl-failed ()"), outcomes(doc));
+        JsonNode f = doc.get("findings").get(0);
+        assertEquals("rdma-device-missing", f.get("id").asText());
+        assertEquals("error", f.get("severity").asText(), "NCCL init failed for want of the network: an error on one node too");
+        assertTrue(f.get("title").asText().contains("left with no network: 2 NCCL processes failed at init"), f.get("title").asText());
+        assertEquals("gpu-captures/h200x2-failures-nccl-2.28.9/no-rdma-device/nccl.vm.795.log",
+                f.get("evidence").get(0).get("source").asText());
+        assertEquals("vm:795:795 [0] NCCL INFO NET/IB : No device found.", f.get("evidence").get(0).get("text").asText());
+        JsonNode rdma = flow(doc, "no-rdma-device");
+        assertEquals(List.of("rdma-device-missing"), List.of(rdma.get("symptoms").get(0).asText()));
+        assertEquals("no", step(rdma, "multi-node", "answer"));
+        assertTrue(step(rdma, "multi-node", "detail").startsWith("all 2 NCCL process(es) logged from one host, vm"),
+                step(rdma, "multi-node", "detail"));
+        assertEquals("yes", step(rdma, "net-failed", "answer"));
+        assertTrue(step(rdma, "net-failed", "detail").contains("NET plugin IB failed to initialize after NET/IB : No device found"),
+                step(rdma, "net-failed", "detail"));
+        String remedies = rdma.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("unset NCCL_NET") && remedies.contains("ls /sys/class/infiniband"), remedies);
     }
 
     @Test
@@ -95,8 +133,10 @@ class FlowScenariosTest {
         JsonNode doc = diagnose("gpu-captures/h200x2-nccl-2.28.9/hang");
         assertEquals(Map.of(
                 "nccl-timeout", "concluded stalled-locally (nccl-timeout)",
-                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)"), outcomes(doc));
-        assertEquals(List.of("nccl-timeout", "job-crashed"), new ArrayList<>(outcomes(doc).keySet()));
+                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)",
+                "no-rdma-device", "concluded single-node ()"), outcomes(doc));
+        assertEquals(List.of("nccl-timeout", "job-crashed", "no-rdma-device"), new ArrayList<>(outcomes(doc).keySet()),
+                "the info that one node needed no RDMA device ranks last");
         JsonNode t = flow(doc, "nccl-timeout");
         assertEquals("no", step(t, "network", "answer"), "rank 1 talks over P2P only");
         assertTrue(step(t, "network", "detail").contains("rank 1"), step(t, "network", "detail"));
@@ -211,7 +251,8 @@ class FlowScenariosTest {
     @Test
     void aRankRasReportsGoneIsACrashWithoutTorchrunsReport() throws IOException {
         JsonNode doc = diagnose("gpu-captures/h200x2-forensics-nccl-2.28.9/ras-dead");
-        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)"), outcomes(doc));
+        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)",
+                "no-rdma-device", "concluded single-node ()"), outcomes(doc));
         JsonNode c = flow(doc, "job-crashed");
         assertEquals("no", step(c, "failed", "answer"), "no torchrun output in this capture");
         assertTrue(step(c, "went-away", "detail").startsWith("Rank 1 (of communicators"), step(c, "went-away", "detail"));

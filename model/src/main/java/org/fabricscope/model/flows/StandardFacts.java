@@ -76,8 +76,12 @@ final class StandardFacts {
                 new Fact("nccl-version-at-least", "Every rank runs at least this NCCL version.",
                         List.of(required("version", Type.VERSION, "e.g. 2.19")), "NCCL logs (NCCL version line)",
                         TrainingFacts::ncclVersionAtLeast),
-                new Fact("ib-no-device-found", "A rank logged NET/IB : No device found and uses no RDMA device.", List.of(),
-                        "NCCL logs", TrainingFacts::ibNoDeviceFound),
+                new Fact("ib-no-device-found", "A rank (or an NCCL process that failed before Init) logged NET/IB : No "
+                        + "device found and uses no RDMA device.", List.of(), "NCCL logs", TrainingFacts::ibNoDeviceFound),
+                new Fact("nccl-net-failed", "NCCL was left with no network: the NET plugin it was restricted to (NCCL_NET=IB) "
+                        + "failed to initialize and none was left, so communicator init failed.", List.of(),
+                        "NCCL logs (2.19+: Failed to initialize NET plugin IB, Failed to initialize any NET plugin; older: "
+                                + "Error: network IB not found.)", TrainingFacts::ncclNetFailed),
                 new Fact("erdma-setup", "The job is set up for Alibaba Cloud eRDMA: it requests or its nodes offer "
                         + "aliyun/erdma, its ranks use erdma_* devices, or NCCL_IB_HCA names erdma.", List.of(),
                         "pods, nodes, NCCL logs", KubernetesFacts::erdmaSetup),

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.flows.FlowContext.Failure;
 import org.fabricscope.model.flows.FlowContext.Lag;
@@ -17,7 +18,9 @@ import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.NcclEvent;
+import org.fabricscope.model.training.NcclProcess;
 import org.fabricscope.model.training.Rank;
+import org.fabricscope.model.training.TrainingChecks;
 import org.fabricscope.model.training.Transport;
 
 /**
@@ -96,7 +99,26 @@ final class TrainingFacts {
             hosts.add(r.host());
             nNodes = Math.max(nNodes, r.nNodes());
         }
-        if (hosts.size() > 1 || nNodes > 1) {
+        if (ranks.isEmpty() && !c.log().processes().isEmpty()) {
+            // processes that failed before Init: the hosts of their NCCL lines
+            List<NcclProcess> procs = c.log().processes();
+            procs.forEach(p -> hosts.add(p.host()));
+            Evidence first = procs.stream().map(p -> p.noIbDevice() != null ? p.noIbDevice() : p.netFailure())
+                    .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            List<Evidence> ev = first == null ? List.of() : List.of(first);
+            if (hosts.size() > 1) {
+                return new Answer(Verdict.YES, procs.size() + " NCCL process(es) on " + hosts.size() + " hosts: "
+                        + String.join(", ", hosts), ev, List.of(), Map.of());
+            }
+            Set<String> nodes = new LinkedHashSet<>();
+            c.trainingPods().stream().filter(p -> p.node() != null).forEach(p -> nodes.add(p.node()));
+            if (nodes.size() <= 1) {
+                return new Answer(Verdict.NO, "all " + procs.size() + " NCCL process(es) logged from one host, "
+                        + hosts.iterator().next() + " (none reached Init, which would say how many nodes its communicator "
+                        + "spans)", ev, List.of(), Map.of());
+            }
+        }
+        if (!ranks.isEmpty() && TrainingChecks.multiNode(c.log())) {
             return new Answer(Verdict.YES, ranks.size() + " rank line(s) on " + Math.max(hosts.size(), nNodes)
                     + " nodes: " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
         }
@@ -111,7 +133,9 @@ final class TrainingFacts {
             return Answer.yes("training pods run on " + nodes.size() + " nodes: " + String.join(", ", nodes));
         }
         if (!ranks.isEmpty()) {
-            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next(),
+            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next()
+                    + (nNodes > 1 ? " (NCCL counts " + nNodes + " nodes: without P2P or shared memory between them it "
+                    + "treats the ranks of one host as nodes of their own)" : ""),
                     List.of(ranks.get(0).evidence()), List.of(), Map.of());
         }
         if (nodes.size() == 1) {
@@ -171,19 +195,67 @@ final class TrainingFacts {
     }
 
     static Answer ibNoDeviceFound(FlowContext c, FactCall call) {
-        List<Rank> ranks = c.log().ranks();
-        if (ranks.isEmpty()) {
+        if (c.log().ranks().isEmpty() && c.log().processes().isEmpty()) {
             return Answer.unknown("no NCCL log was loaded");
         }
-        Map<String, Rank> byProcess = new LinkedHashMap<>();
-        ranks.stream().filter(r -> r.noIbDevice() && r.rdmaDevices().isEmpty()).forEach(r -> byProcess.putIfAbsent(r.process(), r));
-        if (byProcess.isEmpty()) {
-            return Answer.no("every rank that logged its network uses an RDMA device or did not report NET/IB : No device found");
+        // processes that use an RDMA device (NET/IB : Using [0]mlx5_0:1/IB) found one, whatever else they printed
+        Set<String> rdma = new LinkedHashSet<>();
+        c.log().ranks().stream().filter(r -> !r.rdmaDevices().isEmpty()).forEach(r -> rdma.add(r.process()));
+        Map<String, Evidence> lines = new LinkedHashMap<>();
+        Map<String, Subject> subjects = new LinkedHashMap<>();
+        for (NcclProcess p : c.log().processes()) {
+            if (p.noIbDevice() != null && !rdma.contains(p.process())) {
+                lines.put(p.process(), p.noIbDevice());
+                subjects.put(p.process(), new Subject.HostRef(p.host(), "process " + p.process()));
+            }
         }
-        Rank r = byProcess.values().iterator().next();
-        return new Answer(Verdict.YES, byProcess.size() + " process(es) logged NET/IB : No device found, e.g. " + r.process(),
-                byProcess.values().stream().map(Rank::evidence).toList(),
-                byProcess.values().stream().map(TrainingFacts::rankRef).toList(), Map.of("host", r.host()));
+        for (Rank r : c.log().ranks()) {
+            if (r.noIbDevice() && !rdma.contains(r.process())) {
+                lines.putIfAbsent(r.process(), r.evidence());
+                if (!(subjects.get(r.process()) instanceof Subject.RankRef)) {
+                    subjects.put(r.process(), rankRef(r));
+                }
+            }
+        }
+        if (lines.isEmpty()) {
+            return Answer.no("every process that logged its network uses an RDMA device or did not report NET/IB : No device found");
+        }
+        String first = lines.keySet().iterator().next();
+        return new Answer(Verdict.YES, lines.size() + " process(es) logged NET/IB : No device found, e.g. " + first,
+                List.copyOf(lines.values()), List.copyOf(subjects.values()),
+                Map.of("host", first.substring(0, first.lastIndexOf(':'))));
+    }
+
+    /**
+     * NCCL was left with no network: the NET plugin it was restricted to (NCCL_NET=IB) failed to initialize and
+     * none was left (2.19+: Failed to initialize any NET plugin; older: Error: network IB not found.).
+     */
+    static Answer ncclNetFailed(FlowContext c, FactCall call) {
+        if (c.log().ranks().isEmpty() && c.log().processes().isEmpty() && c.log().events().isEmpty()) {
+            return Answer.unknown("no NCCL log was loaded");
+        }
+        List<NcclProcess> failed = c.log().processes().stream().filter(NcclProcess::noNetwork).toList();
+        if (failed.isEmpty()) {
+            return Answer.no("no process logged that it could not initialize any network (Failed to initialize any NET plugin)");
+        }
+        NcclProcess p = failed.get(0);
+        List<String> nets = p.failedNets().stream().filter(n -> !n.equals(NcclProcess.ANY)).toList();
+        String forced = p.env().get("NCCL_NET");
+        List<Evidence> ev = new ArrayList<>();
+        for (NcclProcess f : failed) {
+            if (f.noIbDevice() != null) {
+                ev.add(f.noIbDevice());
+            }
+            if (f.netFailure() != null) {
+                ev.add(f.netFailure());
+            }
+        }
+        return new Answer(Verdict.YES, failed.size() + " process(es) could not initialize any network, e.g. " + p.process()
+                + (nets.isEmpty() ? "" : " (NET plugin " + String.join(", ", nets) + " failed to initialize"
+                + (p.noIbDevice() != null ? " after NET/IB : No device found" : "") + ")")
+                + (forced == null ? "" : "; NCCL_NET=" + forced), ev,
+                failed.stream().map(f -> (Subject) new Subject.HostRef(f.host(), "process " + f.process())).toList(),
+                Map.of("host", p.host()));
     }
 
     static Answer roceInUse(FlowContext c, FactCall call) {
