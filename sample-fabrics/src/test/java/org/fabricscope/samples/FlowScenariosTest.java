@@ -201,6 +201,44 @@ class FlowScenariosTest {
     }
 
     @Test
+    void aGidListingAloneConcludesWithTheExactGidIndexAndHca() throws IOException {
+        JsonNode doc = diagnose("roce-gid-tables/agree");
+        assertEquals(Map.of("roce-gid-index", "concluded use-gid-index ()"), outcomes(doc));
+        JsonNode gid = flow(doc, "roce-gid-index");
+        assertEquals("yes", step(gid, "roce", "answer"), "the tables list RoCE v2 entries");
+        assertEquals("unknown", step(gid, "gid-set", "answer"));
+        String listed = step(gid, "gid-listed", "detail");
+        assertTrue(listed.contains("roce-a01 mlx5_bond_0 port 1: index 3 (10.10.1.21)")
+                && listed.contains("roce-b02 mlx5_bond_0 port 1: index 3 (10.10.1.22)")
+                && listed.contains("none on roce-b02 mlx5_2 port 1"), listed);
+        String remedies = gid.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("export NCCL_IB_GID_INDEX=3\\n  export NCCL_IB_HCA=mlx5_bond_0"), remedies);
+        assertFalse(remedies.contains("<n>") || remedies.contains("<gid-index>") || remedies.contains("<ib-hca>"), remedies);
+        JsonNode ev = gid.get("conclusion").get("evidence");
+        assertEquals("roce-gid-tables/agree/roce-a01/gids.txt", ev.get(0).get("source").asText());
+        assertEquals("/sys/class/infiniband/mlx5_bond_0/ports/1/gids/3:0000:0000:0000:0000:0000:ffff:0a0a:0115",
+                ev.get(0).get("text").asText());
+        assertEquals("mlx5_bond_0\t1\t3\t0000:0000:0000:0000:0000:ffff:0a0a:0116\t10.10.1.22  \tv2\tbond0",
+                ev.get(1).get("text").asText());
+    }
+
+    @Test
+    void podsWhoseGidIndexDiffersGetEachTheirOwn() throws IOException {
+        JsonNode doc = diagnose("roce-gid-tables/differ");
+        assertEquals(Map.of("roce-gid-index", "concluded gid-index-differs ()"), outcomes(doc));
+        JsonNode gid = flow(doc, "roce-gid-index");
+        assertEquals("yes", step(gid, "gid-set", "answer"));
+        assertEquals("no", step(gid, "gid-matches", "answer"), "the job's fixed 7 is the master's, not the worker's");
+        assertTrue(step(gid, "gid-matches", "detail").startsWith("on distributed-job-worker-0 mlx5_bond_0 port 1 the RoCE v2 "
+                + "GID of 172.18.128.4 is index 9, but NCCL_IB_GID_INDEX=7 there"), step(gid, "gid-matches", "detail"));
+        assertEquals("no", step(gid, "gid-same", "answer"));
+        String perNode = gid.get("conclusion").get("remedies").get(0).asText();
+        assertTrue(perNode.contains("distributed-job-master-0: export NCCL_IB_GID_INDEX=7 NCCL_IB_HCA=mlx5_bond_0")
+                && perNode.contains("distributed-job-worker-0: export NCCL_IB_GID_INDEX=9 NCCL_IB_HCA=mlx5_bond_0"), perNode);
+        assertTrue(gid.get("conclusion").get("remedies").toString().contains("leave NCCL_IB_GID_INDEX unset"));
+    }
+
+    @Test
     void theUsersAnswerConcludesAManualStep() throws IOException {
         JsonNode doc = diagnose("k8s-incident", "--answer", "roce-gid-index/gid-matches=no");
         JsonNode gid = flow(doc, "roce-gid-index");

@@ -115,11 +115,25 @@ final class StandardFacts {
                         "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
                                 + "ibv_devinfo -v) with NCCL_IB_GID_INDEX from pods, env or NCCL logs",
                         HostFacts::gidIndexMatches),
+                new Fact("roce-gid-listed", "A GID table read from the hosts lists RoCE entries (a RoCE v2 type, or an "
+                        + "IPv4-mapped GID ::ffff:a.b.c.d), so the GID index matters; no when every table holds only "
+                        + "InfiniBand (IB/RoCE v1 link-local) entries.", List.of(),
+                        "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
+                                + "ibv_devinfo -v)", HostFacts::roceGidListed),
+                new Fact("roce-gid-index-found", "The GID tables give the RoCE v2 index of the IPv4-mapped GID "
+                        + "(::ffff:a.b.c.d) of at least one RDMA device port (each port read is named); its values "
+                        + "{{gid-index}}, {{ib-hca}} and {{gid-indexes}} are the NCCL_IB_GID_INDEX and NCCL_IB_HCA to set. "
+                        + "No when the tables hold no such entry (no IPv4 address on the ports' netdevs).", List.of(),
+                        "the GID table; ip addr and the NCCL log's bootstrap address pick among several IPv4 entries of a port",
+                        HostFacts::roceGidIndexFound),
+                new Fact("gid-index-uniform", "Every RDMA device port with a RoCE v2 IPv4 GID has it at the same index, and "
+                        + "one NCCL_IB_HCA takes exactly those devices on every host: one setting fits the whole job.",
+                        List.of(), "the GID tables of the job's hosts", HostFacts::gidIndexUniform),
                 new Fact("same-rdma-network", "All the job's pods attach the same secondary network and RDMA settings "
                         + "(Multus annotation, NCCL_IB_HCA, NCCL_SOCKET_IFNAME).", List.of(),
                         "pods or manifests; VLAN and partition membership have no reader yet", KubernetesFacts::sameRdmaNetwork),
                 new Fact("roce-in-use", "The ranks' RDMA devices run RoCE (NET/IB : Using [0]mlx5_0:1/RoCE, eRDMA).",
-                        List.of(), "NCCL logs", TrainingFacts::roceInUse),
+                        List.of(), "NCCL logs; without them, the GID tables (roce-gid-listed)", TrainingFacts::roceInUse),
                 new Fact("lagging-rank-located", "The rank the nccl-timeout finding says lagged is placed: pod, node, "
                         + "GPU, HCA and leaf port.", List.of(),
                         "NCCL logs with the pods, host topologies and fabric dump", FabricFacts::laggingRankLocated),

@@ -273,7 +273,13 @@ final class TrainingFacts {
             return new Answer(Verdict.NO, ib.process() + " uses " + String.join(" ", ib.rdmaDevices()) + ": InfiniBand, not RoCE",
                     List.of(ib.evidence()), List.of(), Map.of());
         }
-        return Answer.unknown("no rank logged the RDMA devices it uses (NET/IB : Using [0]dev:port/RoCE)");
+        // no log says: the GID tables do (RoCE ports list RoCE v2 or IPv4-mapped GIDs, InfiniBand ports only link-local ones)
+        Answer gids = HostFacts.roceGidListed(c, call);
+        if (gids.verdict() != Verdict.UNKNOWN) {
+            return gids;
+        }
+        return Answer.unknown("no rank logged the RDMA devices it uses (NET/IB : Using [0]dev:port/RoCE), and no GID table "
+                + "was loaded");
     }
 
     static Answer ncclErrorRaised(FlowContext c, FactCall call) {
