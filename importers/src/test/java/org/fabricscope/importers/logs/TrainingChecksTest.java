@@ -102,6 +102,16 @@ class TrainingChecksTest {
     }
 
     @Test
+    void ncclIbHcaWithoutNetLinesIsNoEvidenceOnOneNodeButIsAcrossNodes() throws IOException {
+        String rank0 = "vm:10:10 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5\n"
+                + "vm:10:10 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0xabc - Init COMPLETE";
+        assertEquals(List.of(), ids(findings(rank0 + "\n" + rank0.replace("vm:10:10 [0]", "vm:11:11 [1]").replace("rank 0", "rank 1"))),
+                "a log without NET lines says nothing about the device on one node");
+        assertEquals(List.of("rdma-device-missing"), ids(findings(rank0 + "\n"
+                + rank0.replace("vm:10:10 [0]", "vm2:11:11 [0]").replace("rank 0", "rank 1"))), "across nodes it did before, and does");
+    }
+
+    @Test
     void timeoutNamesTheRankThatLagged() throws IOException {
         List<Finding> f = findings(String.join("\n",
                 "[rank0]:[E1206 18:44:12.715 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7753, OpType=ALLREDUCE, NumelIn=5, NumelOut=5, Timeout(ms)=600000) ran for 600061 milliseconds before timing out.",

@@ -113,7 +113,8 @@ final class StandardFacts {
                 new Fact("gid-index-matches", "NCCL_IB_GID_INDEX is the RoCE v2 entry of the IPv4-mapped GID "
                         + "(::ffff:a.b.c.d) of the device's port.", List.of(),
                         "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
-                                + "ibv_devinfo -v) with NCCL_IB_GID_INDEX from pods, env or NCCL logs",
+                                + "ibv_devinfo -v) with NCCL_IB_GID_INDEX from pods, env or NCCL logs (each host's own where "
+                                + "pods set their own), on the devices NCCL_IB_HCA takes",
                         HostFacts::gidIndexMatches),
                 new Fact("roce-gid-listed", "A GID table read from the hosts lists RoCE entries (a RoCE v2 type, or an "
                         + "IPv4-mapped GID ::ffff:a.b.c.d), so the GID index matters; no when every table holds only "

@@ -136,7 +136,6 @@ public final class TrainingChecks {
             p.noNetwork = np.noNetwork();
             p.netFailure = np.netFailure();
         }
-        boolean multiNode;
         for (Rank r : log.ranks()) {
             NetProc p = procs.computeIfAbsent(r.process(), k -> new NetProc());
             p.host = r.host();
@@ -155,7 +154,7 @@ public final class TrainingChecks {
         }
         Set<String> hosts = new LinkedHashSet<>();
         procs.values().forEach(p -> hosts.add(p.host));
-        multiNode = multiNode(log);
+        boolean multiNode = multiNode(log);
         List<NetProc> noIb = new ArrayList<>();
         List<NetProc> asked = new ArrayList<>();
         Map<String, String> askedBy = new LinkedHashMap<>();
@@ -167,10 +166,12 @@ public final class TrainingChecks {
                 noIb.add(p);
             }
             String pod = wanted.of(p.host);
-            if (p.hca != null && p.socketsOnly() && (p.noIb || !p.ranks.isEmpty())) {
+            // sockets only: NET/Socket devices and no RDMA one; across nodes a rank that logged no device at all counts too
+            boolean noRdma = p.noIb || p.socketDevices && p.socketsOnly() || multiNode && !p.ranks.isEmpty() && p.socketsOnly();
+            if (p.hca != null && noRdma) {
                 asked.add(p);
                 askedBy.putIfAbsent("NCCL_IB_HCA", "NCCL_IB_HCA=" + p.hca);
-            } else if (pod != null && (p.noIb || p.socketDevices && p.socketsOnly())) {
+            } else if (pod != null && noRdma) {
                 asked.add(p);
                 askedBy.putIfAbsent("pod", pod);
             }
