@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Evidence;
