@@ -18,6 +18,7 @@ import org.fabricscope.importers.host.IbstatReader;
 import org.fabricscope.importers.host.IbstatusReader;
 import org.fabricscope.importers.host.IbvDevinfoReader;
 import org.fabricscope.importers.host.IpAddrReader;
+import org.fabricscope.importers.host.KernelLogReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -85,6 +86,7 @@ public final class FormatRegistry {
         all.add(new PodEnvReader());
         all.add(new LspciReader());
         all.add(new EadmStatReader());
+        all.add(new KernelLogReader());
         return all;
     }
 

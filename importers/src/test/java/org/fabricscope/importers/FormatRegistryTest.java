@@ -55,7 +55,7 @@ class FormatRegistryTest {
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);
         for (String host : List.of("ibstat", "ibstatus", "ibv-devinfo", "gid-table", "ulimit", "dev-infiniband", "ip-addr",
-                "df-shm", "env", "lspci", "eadm-stat")) {
+                "df-shm", "env", "lspci", "eadm-stat", "kernel-log")) {
             PHASES.put(host, ImportPhase.HOSTS);
         }
     }

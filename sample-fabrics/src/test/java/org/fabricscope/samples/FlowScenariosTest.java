@@ -85,9 +85,47 @@ class FlowScenariosTest {
     }
 
     @Test
-    void healthyCapturesConcludeNothing() throws IOException {
-        assertEquals(Map.of(), outcomes(diagnose("gpu-captures/h200x2-nccl-2.28.9/shm")), "the SHM run is healthy");
-        assertEquals(Map.of(), outcomes(diagnose("gpu-captures/h100x1-nccl-2.28.9")), "one H100, no network needed");
+    void healthyCapturesConcludeNothingButThatOneNodeNeededNoRdmaDevice() throws IOException {
+        for (String healthy : List.of("gpu-captures/h200x2-nccl-2.28.9/shm", "gpu-captures/h100x1-nccl-2.28.9")) {
+            JsonNode doc = diagnose(healthy);
+            // NET/IB : No device found is the no-rdma-device flow's symptom on any number of nodes; on one node it is an info
+            assertEquals(Map.of("no-rdma-device", "concluded single-node ()"), outcomes(doc), healthy);
+            for (JsonNode f : doc.get("findings")) {
+                assertEquals("rdma-device-not-needed", f.get("id").asText(), healthy + ": " + f);
+                assertEquals("info", f.get("severity").asText());
+                assertTrue(f.get("title").asText().contains("so none was needed"), f.get("title").asText());
+            }
+            JsonNode rdma = flow(doc, "no-rdma-device");
+            assertEquals("no", step(rdma, "multi-node", "answer"));
+            assertEquals("no", step(rdma, "net-failed", "answer"));
+            assertTrue(rdma.get("conclusion").get("text").asText().contains("this run's traffic did not need InfiniBand"));
+        }
+    }
+
+    @Test
+    void noIbDeviceOnOneNodeAppliesNoRdmaDeviceAndBlamesTheForcedNetwork() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-failures-nccl-2.28.9/no-rdma-device");
+        assertEquals(Map.of(
+                "no-rdma-device", "concluded ib-forced-without-device (rdma-device-missing)",
+                "link-errors", "needs-input at permissions",
+                "job-crashed", "concluded nccl-failed ()"), outcomes(doc));
+        JsonNode f = doc.get("findings").get(0);
+        assertEquals("rdma-device-missing", f.get("id").asText());
+        assertEquals("error", f.get("severity").asText(), "NCCL init failed for want of the network: an error on one node too");
+        assertTrue(f.get("title").asText().contains("left with no network: 2 NCCL processes failed at init"), f.get("title").asText());
+        assertEquals("gpu-captures/h200x2-failures-nccl-2.28.9/no-rdma-device/nccl.vm.795.log",
+                f.get("evidence").get(0).get("source").asText());
+        assertEquals("vm:795:795 [0] NCCL INFO NET/IB : No device found.", f.get("evidence").get(0).get("text").asText());
+        JsonNode rdma = flow(doc, "no-rdma-device");
+        assertEquals(List.of("rdma-device-missing"), List.of(rdma.get("symptoms").get(0).asText()));
+        assertEquals("no", step(rdma, "multi-node", "answer"));
+        assertTrue(step(rdma, "multi-node", "detail").startsWith("all 2 NCCL process(es) logged from one host, vm"),
+                step(rdma, "multi-node", "detail"));
+        assertEquals("yes", step(rdma, "net-failed", "answer"));
+        assertTrue(step(rdma, "net-failed", "detail").contains("NET plugin IB failed to initialize after NET/IB : No device found"),
+                step(rdma, "net-failed", "detail"));
+        String remedies = rdma.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("unset NCCL_NET") && remedies.contains("ls /sys/class/infiniband"), remedies);
     }
 
     @Test
@@ -95,8 +133,10 @@ class FlowScenariosTest {
         JsonNode doc = diagnose("gpu-captures/h200x2-nccl-2.28.9/hang");
         assertEquals(Map.of(
                 "nccl-timeout", "concluded stalled-locally (nccl-timeout)",
-                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)"), outcomes(doc));
-        assertEquals(List.of("nccl-timeout", "job-crashed"), new ArrayList<>(outcomes(doc).keySet()));
+                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)",
+                "no-rdma-device", "concluded single-node ()"), outcomes(doc));
+        assertEquals(List.of("nccl-timeout", "job-crashed", "no-rdma-device"), new ArrayList<>(outcomes(doc).keySet()),
+                "the info that one node needed no RDMA device ranks last");
         JsonNode t = flow(doc, "nccl-timeout");
         assertEquals("no", step(t, "network", "answer"), "rank 1 talks over P2P only");
         assertTrue(step(t, "network", "detail").contains("rank 1"), step(t, "network", "detail"));
@@ -161,6 +201,44 @@ class FlowScenariosTest {
     }
 
     @Test
+    void aGidListingAloneConcludesWithTheExactGidIndexAndHca() throws IOException {
+        JsonNode doc = diagnose("roce-gid-tables/agree");
+        assertEquals(Map.of("roce-gid-index", "concluded use-gid-index ()"), outcomes(doc));
+        JsonNode gid = flow(doc, "roce-gid-index");
+        assertEquals("yes", step(gid, "roce", "answer"), "the tables list RoCE v2 entries");
+        assertEquals("unknown", step(gid, "gid-set", "answer"));
+        String listed = step(gid, "gid-listed", "detail");
+        assertTrue(listed.contains("roce-a01 mlx5_bond_0 port 1: index 3 (10.10.1.21)")
+                && listed.contains("roce-b02 mlx5_bond_0 port 1: index 3 (10.10.1.22)")
+                && listed.contains("none on roce-b02 mlx5_2 port 1"), listed);
+        String remedies = gid.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("export NCCL_IB_GID_INDEX=3\\n  export NCCL_IB_HCA=mlx5_bond_0"), remedies);
+        assertFalse(remedies.contains("<n>") || remedies.contains("<gid-index>") || remedies.contains("<ib-hca>"), remedies);
+        JsonNode ev = gid.get("conclusion").get("evidence");
+        assertEquals("roce-gid-tables/agree/roce-a01/gids.txt", ev.get(0).get("source").asText());
+        assertEquals("/sys/class/infiniband/mlx5_bond_0/ports/1/gids/3:0000:0000:0000:0000:0000:ffff:0a0a:0115",
+                ev.get(0).get("text").asText());
+        assertEquals("mlx5_bond_0\t1\t3\t0000:0000:0000:0000:0000:ffff:0a0a:0116\t10.10.1.22  \tv2\tbond0",
+                ev.get(1).get("text").asText());
+    }
+
+    @Test
+    void podsWhoseGidIndexDiffersGetEachTheirOwn() throws IOException {
+        JsonNode doc = diagnose("roce-gid-tables/differ");
+        assertEquals(Map.of("roce-gid-index", "concluded gid-index-differs ()"), outcomes(doc));
+        JsonNode gid = flow(doc, "roce-gid-index");
+        assertEquals("yes", step(gid, "gid-set", "answer"));
+        assertEquals("no", step(gid, "gid-matches", "answer"), "the job's fixed 7 is the master's, not the worker's");
+        assertTrue(step(gid, "gid-matches", "detail").startsWith("on distributed-job-worker-0 mlx5_bond_0 port 1 the RoCE v2 "
+                + "GID of 172.18.128.4 is index 9, but NCCL_IB_GID_INDEX=7 there"), step(gid, "gid-matches", "detail"));
+        assertEquals("no", step(gid, "gid-same", "answer"));
+        String perNode = gid.get("conclusion").get("remedies").get(0).asText();
+        assertTrue(perNode.contains("distributed-job-master-0: export NCCL_IB_GID_INDEX=7 NCCL_IB_HCA=mlx5_bond_0")
+                && perNode.contains("distributed-job-worker-0: export NCCL_IB_GID_INDEX=9 NCCL_IB_HCA=mlx5_bond_0"), perNode);
+        assertTrue(gid.get("conclusion").get("remedies").toString().contains("leave NCCL_IB_GID_INDEX unset"));
+    }
+
+    @Test
     void theUsersAnswerConcludesAManualStep() throws IOException {
         JsonNode doc = diagnose("k8s-incident", "--answer", "roce-gid-index/gid-matches=no");
         JsonNode gid = flow(doc, "roce-gid-index");
@@ -211,7 +289,8 @@ class FlowScenariosTest {
     @Test
     void aRankRasReportsGoneIsACrashWithoutTorchrunsReport() throws IOException {
         JsonNode doc = diagnose("gpu-captures/h200x2-forensics-nccl-2.28.9/ras-dead");
-        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)"), outcomes(doc));
+        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)",
+                "no-rdma-device", "concluded single-node ()"), outcomes(doc));
         JsonNode c = flow(doc, "job-crashed");
         assertEquals("no", step(c, "failed", "answer"), "no torchrun output in this capture");
         assertTrue(step(c, "went-away", "detail").startsWith("Rank 1 (of communicators"), step(c, "went-away", "detail"));
@@ -230,6 +309,25 @@ class FlowScenariosTest {
                 c.get("conclusion").get("evidence").get(0).get("source").asText(), "the finding's NCCL WARN line is the evidence");
         assertTrue(c.get("conclusion").get("text").asText().contains("NCCL_SOCKET_IFNAME"), c.get("conclusion").toString());
         assertTrue(c.get("conclusion").get("remedies").get(0).asText().contains("ip -o addr"));
+    }
+
+    @Test
+    void aRankKilledWithoutMemoryEvidenceIsKilledBySignalNotOutOfMemory() throws IOException {
+        JsonNode doc = diagnose("gpu-captures/h200x2-failures-nccl-2.28.9/rank-killed");
+        JsonNode c = flow(doc, "job-crashed");
+        assertEquals("concluded", c.get("status").asText());
+        assertEquals("killed-by-signal", c.get("conclusion").get("id").asText(), "a SIGKILL alone is no proof of OOM");
+        assertEquals("rank-exited", c.get("conclusion").get("finding").asText());
+        assertTrue(doc.get("findings").toString().contains("\"id\":\"rank-exited\""), "the finding it names is raised");
+        assertEquals("unknown", step(c, "oom", "answer"), "torchrun's -9 says SIGKILL, not why");
+        assertEquals("yes", step(c, "killed", "answer"));
+        assertTrue(step(c, "killed", "detail").startsWith("rank 1 (local rank 1, pid 727 on localhost) died of SIGKILL"),
+                step(c, "killed", "detail"));
+        String text = c.get("conclusion").get("text").asText();
+        assertTrue(text.contains("OOM killer") && text.contains("preempts") && text.contains("kill -9"), text);
+        String remedies = c.get("conclusion").get("remedies").toString();
+        assertTrue(remedies.contains("lastState.terminated.reason") && remedies.contains("dmesg -T | grep -i -E")
+                && remedies.contains("kubectl describe node"), remedies);
     }
 
     @Test

@@ -86,9 +86,10 @@ class TroubleshootViewModelTest {
         FlowResult r = vm.currentProperty().get();
         assertEquals(FlowResult.Status.CONCLUDED, r.status(), r.reason());
         assertEquals("set-gid-index", r.conclusion().id());
-        FlowResult.StepResult last = r.steps().get(r.steps().size() - 1);
-        assertTrue(last.given());
-        assertEquals("3", last.answer().evidence().get(0).text(), "the pasted output is the step's evidence");
+        // the answered step; after it, gid-listed finds no GID table among the inputs and the walk ends at set-gid-index
+        FlowResult.StepResult answered = r.steps().stream().filter(s -> s.id().equals("gid-matches")).findFirst().orElseThrow();
+        assertTrue(answered.given());
+        assertEquals("3", answered.answer().evidence().get(0).text(), "the pasted output is the step's evidence");
         assertEquals(Verdict.NO, vm.given().get("roce-gid-index/gid-matches").verdict());
         vm.restart();
         assertEquals(FlowResult.Status.NEEDS_INPUT, vm.currentProperty().get().status());

@@ -20,7 +20,7 @@ import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 
 /**
  * The base of the readers of commands run on one host or in one pod (ibstat, ibv_devinfo, GID
- * listings, ulimit, ls -l /dev/infiniband, ip, df, env), saved to a file or pasted. Each file is one
+ * listings, ulimit, ls -l /dev/infiniband, ip, df, env, dmesg), saved to a file or pasted. Each file is one
  * host's: named by a {@code hostname} line or a shell prompt ({@code root@dgx-01:~# ibstat}) in it,
  * else by its folder, else by its file name; the model settles the host when it is built (a known
  * host name, else an HCA GUID the fabric dump places). Prompt lines, {@code $ cmd} lines and blank
@@ -166,7 +166,7 @@ abstract class HostEvidenceReader implements FormatReader {
     private static final List<String> COMMAND_WORDS = List.of("ibstat", "ibstatus", "ibv_devinfo", "ibv-devinfo",
             "devinfo", "gids", "gid", "show_gids", "show-gids", "ulimit", "memlock", "ls", "dev-infiniband",
             "devinfiniband", "ip", "ip-addr", "ip_addr", "addr", "ip-link", "link", "df", "shm", "env", "environ",
-            "printenv", "lspci");
+            "printenv", "lspci", "dmesg", "journalctl", "kern", "kernel", "kern-log", "kernel-log", "syslog", "messages");
 
     /** The non-blank lines of a head that are not shell prompts or hostname lines: what a format is told by. */
     static List<String> content(Head head) {

@@ -18,6 +18,7 @@ import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
+import org.fabricscope.model.training.NcclProcess;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Ring;
 import org.fabricscope.model.training.RingNeighbor;
@@ -47,6 +48,8 @@ public final class NcclLogParser {
                     + "(?: nvmlDev (\\d+))? busId ([0-9a-fA-F]+)(?: commId (0x[0-9a-fA-F]+))?.*? - Init (START|COMPLETE)");
     private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB\\w* ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
+    /** NCCL 2.18 and older: {@code Error: network IB not found.} when the network NCCL_NET names did not initialize. */
+    private static final Pattern NETWORK_NOT_FOUND = Pattern.compile("^Error: network (\\S{0,64}) ?not found");
     private static final Pattern NET_SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)*)");
     private static final Pattern SOCKET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+)");
     private static final Pattern USING_NETWORK = Pattern.compile("^Using network (\\S+)");
@@ -398,6 +401,7 @@ public final class NcclLogParser {
                 gdr(host, pid, msg, raw);
             } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
                 p.noIbDevice = true;
+                log.noIbDevice(host, pid, evidence(raw));
             } else if ((m = NET_IB_USING.matcher(msg)).find()) {
                 Matcher d = NET_DEVICE.matcher(m.group(1));
                 List<String> devices = new ArrayList<>();
@@ -428,7 +432,12 @@ public final class NcclLogParser {
         } else if (c0 == 'N' && msg.startsWith("NCCL_") && msg.contains(" set ")) {
             if ((m = ENV.matcher(msg)).find()) {
                 p.env.put(m.group(1), m.group(2).strip());
+                log.processEnv(host, pid, m.group(1), m.group(2).strip());
             }
+        } else if (c0 == 'F' && msg.startsWith("Failed to initialize NET plugin ")) {
+            // 2.19+: the plugin NCCL_NET (or the default order) asked for found no device or failed to start
+            String net = msg.substring("Failed to initialize NET plugin ".length()).strip();
+            log.netInitFailed(host, pid, net.isEmpty() || net.length() > 64 ? "?" : net, evidence(raw));
         } else if (c0 == 'c' && msg.startsWith("comm 0x") && msg.indexOf(" nNodes ") > 0) {
             if ((m = COMM_INFO.matcher(msg)).find()) {
                 p.nNodes = num(m.group(4), "nNodes");
@@ -682,6 +691,15 @@ public final class NcclLogParser {
         } else if ((m = SOCKET_CLOSED.matcher(msg)).find()) {
             kind = NcclEvent.Kind.SOCKET_CLOSED;
             f.put("peer", m.group(1));
+        } else if (msg.startsWith("Failed to initialize any NET plugin")) {
+            // 2.19+: no network left (NCCL_NET named one that failed): init fails with ncclInvalidUsage
+            log.netInitFailed(host, pid, NcclProcess.ANY, ev);
+        } else if ((m = NETWORK_NOT_FOUND.matcher(msg)).find()) {
+            // up to 2.18: Error: network IB not found. (NCCL_NET named a network that did not initialize)
+            if (!m.group(1).isEmpty()) {
+                log.netInitFailed(host, pid, m.group(1), ev);
+            }
+            log.netInitFailed(host, pid, NcclProcess.ANY, ev);
         } else if (msg.contains("no socket interface found") && process(host, pid).env.get("NCCL_SOCKET_IFNAME") != null) {
             // before Init there is no rank to carry the env: the WARN carries the interface NCCL looked for
             f.put("NCCL_SOCKET_IFNAME", process(host, pid).env.get("NCCL_SOCKET_IFNAME"));

@@ -52,7 +52,8 @@ class HostEvidenceReadersTest {
             Map.entry("ip-o-addr.txt", IpAddrReader.ID), Map.entry("ip-o-link.txt", IpAddrReader.ID),
             Map.entry("df-shm.txt", DfShmReader.ID), Map.entry("env-worker-1.txt", PodEnvReader.ID),
             Map.entry("lspci-vv.txt", LspciReader.ID), Map.entry("eadm-stat-l.txt", EadmStatReader.ID),
-            Map.entry("eadm-stat-missing.txt", EadmStatReader.ID), Map.entry("eadm-stat-counters.txt", EadmStatReader.ID));
+            Map.entry("eadm-stat-missing.txt", EadmStatReader.ID), Map.entry("eadm-stat-counters.txt", EadmStatReader.ID),
+            Map.entry("dmesg-T-memcg-oom.txt", KernelLogReader.ID), Map.entry("journalctl-k-oom.txt", KernelLogReader.ID));
 
     /** The facts of a model's host evidence, one per line, as the golden files hold them. */
     static String render(FabricModel m) {
@@ -92,6 +93,9 @@ class HostEvidenceReadersTest {
                     .append(" peakRx=").append(e.peakRxMiBps()).append("MiB/s,").append(e.peakRxPps()).append("p/s peakTx=")
                     .append(e.peakTxMiBps()).append("MiB/s,").append(e.peakTxPps()).append("p/s counters=").append(e.counters())
                     .append(" message=").append(e.message()).append(" @").append(at(e.evidence())).append('\n'));
+            h.oomKills().forEach(k -> sb.append("  oom-kill pid=").append(k.pid()).append(" process=").append(k.process())
+                    .append(" cgroup=").append(k.cgroup()).append(" text=").append(k.text()).append(" @").append(at(k.evidence()))
+                    .append('\n'));
         }
         return sb.toString();
     }

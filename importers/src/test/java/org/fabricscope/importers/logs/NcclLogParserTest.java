@@ -77,8 +77,42 @@ class NcclLogParserTest {
                 org.fabricscope.model.diagnosis.ErrorThresholds.defaults());
         assertEquals(2, s.ranks());
         assertEquals(List.of("2.28.9"), s.ncclVersions());
-        assertTrue(org.fabricscope.model.diagnosis.Diagnosis.standard(org.fabricscope.model.diagnosis.ErrorThresholds.defaults())
-                .run(r.model(), org.fabricscope.model.diagnosis.ErrorThresholds.defaults()).isEmpty(), "one host talking to itself over sockets is not a multi-node TCP fallback");
+        List<org.fabricscope.model.core.Finding> f = org.fabricscope.model.diagnosis.Diagnosis.standard(
+                org.fabricscope.model.diagnosis.ErrorThresholds.defaults()).run(r.model(),
+                org.fabricscope.model.diagnosis.ErrorThresholds.defaults());
+        // one host talking to itself over sockets is not a multi-node TCP fallback: only the info that it needed no RDMA device
+        assertEquals(List.of("rdma-device-not-needed"), f.stream().map(org.fabricscope.model.core.Finding::id).toList(), f.toString());
+        assertEquals(org.fabricscope.model.core.Severity.INFO, f.get(0).severity());
+        assertTrue(f.get(0).title().contains("channels via NET/Socket inside the host mean P2P and shared memory were off"), f.get(0).title());
+    }
+
+    @Test
+    void aProcessThatFailsBeforeInitKeepsItsNetwork() throws IOException {
+        // NCCL 2.28 with NCCL_NET=IB on a host without an RDMA device (sample-fabrics' no-rdma-device capture)
+        TrainingLog log = parse(String.join("\n",
+                "vm:795:795 [0] NCCL INFO NCCL version 2.28.9+cuda13.0",
+                "vm:795:795 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5",
+                "vm:795:795 [0] NCCL INFO NET/IB : No device found.",
+                "vm:795:795 [0] NCCL INFO NET/IB : Using [RO]; OOB eth0:192.0.2.2<0>",
+                "vm:795:795 [0] NCCL INFO Failed to initialize NET plugin IB",
+                "",
+                "[2026-11-23 09:30:01] vm:795:795 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin",
+                "vm:795:795 [0] NCCL INFO init.cc:421 -> 5",
+                "other:7:7 [0] NCCL WARN Error: network IB not found."));
+        assertEquals(List.of(), log.ranks(), "no communicator reached Init");
+        assertEquals(2, log.processes().size());
+        org.fabricscope.model.training.NcclProcess p = log.processes().get(0);
+        assertEquals("vm:795", p.process());
+        assertEquals(3, p.noIbDevice().line());
+        assertEquals(List.of("IB", "any"), p.failedNets());
+        assertTrue(p.noNetwork());
+        assertEquals(7, p.netFailure().line());
+        assertEquals("mlx5", p.env().get("NCCL_IB_HCA"));
+        org.fabricscope.model.training.NcclProcess old = log.processes().get(1);
+        assertEquals(List.of("IB", "any"), old.failedNets(), "NCCL 2.18 and older: Error: network IB not found.");
+        assertEquals(null, old.noIbDevice());
+        assertTrue(log.events().stream().anyMatch(e -> e.message().equals("Failed to initialize any NET plugin")),
+                "the WARN stays an event");
     }
 
     @Test

@@ -18,13 +18,17 @@ import org.fabricscope.model.training.TrainingLog;
 import org.fabricscope.model.training.TrainingLogBuilder;
 import org.junit.jupiter.api.Test;
 
-/** The training findings, each from log lines that should raise it, and none from a healthy job. */
+/** The training findings, each from log lines that should raise it, and none but the info that it needed no RDMA device from a healthy single-host job. */
 class TrainingChecksTest {
     private static List<Finding> findings(String text) throws IOException {
+        return TrainingChecks.run(parseLog(text));
+    }
+
+    private static TrainingLog parseLog(String text) throws IOException {
         TrainingLogBuilder log = new TrainingLogBuilder();
         new NcclLogParser(log, new ArrayList<>()).read(
                 new TextLines(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))), "job.log", Cancellation.NEVER);
-        return TrainingChecks.run(log.build());
+        return log.build();
     }
 
     private static List<String> ids(List<Finding> f) {
@@ -40,7 +44,47 @@ class TrainingChecksTest {
                 p.read(new TextLines(in), n, Cancellation.NEVER);
             }
         }
-        assertEquals(List.of(), ids(TrainingChecks.run(log.build())), "NVLink on one host; 'No device found.' is normal there");
+        List<Finding> f = TrainingChecks.run(log.build());
+        assertEquals(List.of("rdma-device-not-needed"), ids(f), "NVLink on one host; 'No device found.' is normal there");
+        assertEquals(org.fabricscope.model.core.Severity.INFO, f.get(0).severity());
+        assertTrue(f.get(0).title().contains("on vm, the job's only host"), f.get(0).title());
+        assertTrue(f.get(0).evidence().get(0).text().endsWith("NET/IB : No device found."), f.get(0).evidence().toString());
+    }
+
+    @Test
+    void noDeviceOnOneNodeIsAnErrorOnlyWhereItLeftNcclNoNetworkAndAWarningWhereRdmaWasAskedFor() throws IOException {
+        List<Finding> forced = findings(String.join("\n",
+                "vm:795:795 [0] NCCL INFO NET/IB : No device found.",
+                "vm:795:795 [0] NCCL INFO Failed to initialize NET plugin IB",
+                "vm:795:795 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin",
+                "vm:796:796 [1] NCCL INFO NET/IB : No device found.",
+                "vm:796:796 [1] NCCL INFO Failed to initialize NET plugin IB",
+                "vm:796:796 [1] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin"));
+        assertEquals(List.of("rdma-device-missing"), ids(forced));
+        assertEquals(org.fabricscope.model.core.Severity.ERROR, forced.get(0).severity());
+        assertTrue(forced.get(0).title().contains("left with no network: 2 NCCL processes failed at init")
+                && forced.get(0).title().contains("restricted to IB (NCCL_NET=IB)"), forced.get(0).title());
+        assertEquals(List.of(1, 3, 4, 6), forced.get(0).evidence().stream().map(e -> e.line()).toList());
+
+        List<Finding> asked = findings(String.join("\n",
+                "vm:10:10 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_bond_",
+                "vm:10:10 [0] NCCL INFO NET/IB : No device found.",
+                "vm:10:10 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0xabc - Init COMPLETE",
+                "vm:11:11 [1] NCCL INFO NCCL_IB_HCA set by environment to mlx5_bond_",
+                "vm:11:11 [1] NCCL INFO NET/IB : No device found.",
+                "vm:11:11 [1] NCCL INFO ncclCommInitRank comm 0x2 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 2a000 commId 0xabc - Init COMPLETE",
+                "vm:10:10 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM"));
+        assertEquals(List.of("rdma-device-missing"), ids(asked));
+        assertEquals(org.fabricscope.model.core.Severity.WARNING, asked.get(0).severity());
+        assertTrue(asked.get(0).title().contains("although NCCL_IB_HCA=mlx5_bond_") && asked.get(0).title().contains("did not need one"),
+                asked.get(0).title());
+
+        List<Finding> pod = TrainingChecks.run(parseLog(String.join("\n",
+                "vm:10:10 [0] NCCL INFO NET/IB : No device found.",
+                "vm:10:10 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0xabc - Init COMPLETE")),
+                TrainingChecks.RankPlaces.NONE, host -> host.equals("vm") ? "pod ml/vm requests an RDMA resource" : null);
+        assertEquals(org.fabricscope.model.core.Severity.WARNING, pod.get(0).severity());
+        assertTrue(pod.get(0).title().contains("although pod ml/vm requests an RDMA resource"), pod.get(0).title());
     }
 
     @Test
@@ -55,6 +99,16 @@ class TrainingChecksTest {
         assertEquals(List.of("rdma-device-missing", "tcp-fallback"), ids(f));
         assertTrue(f.get(1).title().contains("eth0"), f.get(1).title());
         assertEquals(4, f.get(1).evidence().get(0).line());
+    }
+
+    @Test
+    void ncclIbHcaWithoutNetLinesIsNoEvidenceOnOneNodeButIsAcrossNodes() throws IOException {
+        String rank0 = "vm:10:10 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5\n"
+                + "vm:10:10 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0xabc - Init COMPLETE";
+        assertEquals(List.of(), ids(findings(rank0 + "\n" + rank0.replace("vm:10:10 [0]", "vm:11:11 [1]").replace("rank 0", "rank 1"))),
+                "a log without NET lines says nothing about the device on one node");
+        assertEquals(List.of("rdma-device-missing"), ids(findings(rank0 + "\n"
+                + rank0.replace("vm:10:10 [0]", "vm2:11:11 [0]").replace("rank 0", "rank 1"))), "across nodes it did before, and does");
     }
 
     @Test

@@ -11,13 +11,14 @@ import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.ranks.RankSite;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.TrainingChecks;
 
 /**
- * The training layer's findings ({@code rdma-device-missing}, {@code tcp-fallback}, {@code gdr-not-used},
+ * The training layer's findings ({@code rdma-device-missing}, {@code rdma-device-not-needed}, {@code tcp-fallback}, {@code gdr-not-used},
  * {@code nccl-timeout}, {@code nccl-init-hang}, {@code nccl-version-mismatch}, {@code ib-completion-error},
  * {@code rdma-permission}, {@code memlock-limit}) as one check of the diagnosis pass. When the fabric,
  * host topologies or pods are loaded too, {@code nccl-timeout} names where the lagging rank ran — pod,
@@ -47,7 +48,7 @@ public final class TrainingLogCheck implements FabricCheck {
         List<Finding> out = new ArrayList<>(TrainingChecks.run(model.trainingLog(), rank -> {
             RankSite site = siteOf(model, ranks, rank);
             return site == null || (site.hca() == null && site.pod() == null && site.gpu() == null) ? null : site.place();
-        }));
+        }, host -> rdmaWanted(model, ranks, host)));
         // the host's own evidence: ulimit -l below unlimited, /dev/infiniband/uverbs* only root may open
         out.addAll(HostEvidenceFindings.memlock(model));
         out.addAll(HostEvidenceFindings.permissions(model));
@@ -62,6 +63,22 @@ public final class TrainingLogCheck implements FabricCheck {
             }
         }
         return out;
+    }
+
+    /** The pod a log's host is (a pod's name, or the pod a rank of that host was placed in), when it requests an RDMA resource. */
+    private static String rdmaWanted(FabricModel model, RankMap ranks, String host) {
+        List<String> names = new ArrayList<>(List.of(host));
+        for (RankSite s : ranks.sites()) {
+            if (s.rank().host().equals(host) && s.pod() != null && !names.contains(s.pod())) {
+                names.add(s.pod());
+            }
+        }
+        for (K8sPod p : model.pods()) {
+            if (names.contains(p.name()) && p.spec().requestsRdma()) {
+                return "pod " + p.key() + " requests an RDMA resource";
+            }
+        }
+        return null;
     }
 
     private static RankSite siteOf(FabricModel model, RankMap ranks, int worldRank) {

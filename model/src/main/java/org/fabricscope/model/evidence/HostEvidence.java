@@ -7,12 +7,14 @@ import java.util.Optional;
 /**
  * What commands run on one host (or in one pod) said about it: the HCA ports as the host sees them,
  * the GID tables, the locked-memory limit, the {@code /dev/infiniband} files, the network interfaces,
- * {@code /dev/shm}, the environment, the PCIe links ({@code lspci -vv}) and the eRDMA devices ({@code eadm stat}). Immutable; built by {@link HostEvidenceBuilder}. Lists are in
+ * {@code /dev/shm}, the environment, the PCIe links ({@code lspci -vv}), the eRDMA devices ({@code eadm stat}) and the
+ * processes the kernel's OOM killer killed ({@code dmesg}). Immutable; built by {@link HostEvidenceBuilder}. Lists are in
  * the order read; each record carries the input line it came from.
  */
 public record HostEvidence(String host, List<HcaPortStatus> hcaPorts, List<GidEntry> gids, MemlockLimit memlock,
                            List<DeviceFile> deviceFiles, List<NetInterface> interfaces, ShmMount shm,
-                           Map<String, EnvVar> env, List<PciLink> pciLinks, List<String> sources, List<ErdmaStat> erdma) {
+                           Map<String, EnvVar> env, List<PciLink> pciLinks, List<String> sources, List<ErdmaStat> erdma,
+                           List<OomKill> oomKills) {
     public HostEvidence {
         hcaPorts = List.copyOf(hcaPorts);
         gids = List.copyOf(gids);
@@ -22,6 +24,7 @@ public record HostEvidence(String host, List<HcaPortStatus> hcaPorts, List<GidEn
         pciLinks = List.copyOf(pciLinks);
         sources = List.copyOf(sources);
         erdma = List.copyOf(erdma);
+        oomKills = List.copyOf(oomKills);
     }
 
     /** The port as this host reports it, if it does. */

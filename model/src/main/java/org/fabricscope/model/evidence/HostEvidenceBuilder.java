@@ -42,6 +42,7 @@ public final class HostEvidenceBuilder {
         private final List<EnvVar> env = new ArrayList<>();
         private final List<PciLink> pci = new ArrayList<>();
         private final List<ErdmaStat> erdma = new ArrayList<>();
+        private final List<OomKill> oomKills = new ArrayList<>();
         private MemlockLimit memlock;
         private ShmMount shm;
 
@@ -109,9 +110,15 @@ public final class HostEvidenceBuilder {
             return this;
         }
 
+        /** A process the kernel's OOM killer killed, from the host's kernel log. */
+        public Draft oomKill(OomKill k) {
+            oomKills.add(k);
+            return this;
+        }
+
         boolean isEmpty() {
             return ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty() && pci.isEmpty()
-                    && erdma.isEmpty() && memlock == null && shm == null;
+                    && erdma.isEmpty() && oomKills.isEmpty() && memlock == null && shm == null;
         }
     }
 
@@ -159,6 +166,7 @@ public final class HostEvidenceBuilder {
         final Map<String, EnvVar> env = new LinkedHashMap<>();
         final Map<String, PciLink> pci = new LinkedHashMap<>();
         final Map<String, ErdmaStat> erdma = new LinkedHashMap<>();
+        final Map<String, OomKill> oomKills = new LinkedHashMap<>();
         final LinkedHashSet<String> sources = new LinkedHashSet<>();
         MemlockLimit memlock;
         ShmMount shm;
@@ -176,6 +184,8 @@ public final class HostEvidenceBuilder {
             d.env.forEach(e -> env.put(e.name(), e));
             d.pci.forEach(l -> pci.put(l.busId(), l));
             d.erdma.forEach(e -> erdma.put(e.device(), e)); // a later file about the same device is the newer look
+            // the same kill read twice (dmesg and journalctl -k) is one
+            d.oomKills.forEach(k -> oomKills.putIfAbsent(k.pid() + "\u0000" + k.process() + "\u0000" + k.text(), k));
             if (d.memlock != null) {
                 memlock = d.memlock;
             }
@@ -187,7 +197,7 @@ public final class HostEvidenceBuilder {
         HostEvidence build() {
             return new HostEvidence(host, new ArrayList<>(ports.values()), new ArrayList<>(gids.values()), memlock,
                     new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(pci.values()), new ArrayList<>(sources),
-                    new ArrayList<>(erdma.values()));
+                    new ArrayList<>(erdma.values()), new ArrayList<>(oomKills.values()));
         }
     }
 }

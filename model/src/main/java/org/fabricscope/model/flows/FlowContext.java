@@ -40,6 +40,11 @@ import org.fabricscope.model.training.TrainingLog;
  */
 public final class FlowContext {
     private static volatile Map<String, FindingSpec> catalogue;
+    /** Linux signal numbers to names, for exit codes that only give the number. */
+    private static final Map<Integer, String> SIGNALS = Map.ofEntries(Map.entry(1, "SIGHUP"), Map.entry(2, "SIGINT"),
+            Map.entry(3, "SIGQUIT"), Map.entry(4, "SIGILL"), Map.entry(6, "SIGABRT"), Map.entry(7, "SIGBUS"),
+            Map.entry(8, "SIGFPE"), Map.entry(9, "SIGKILL"), Map.entry(11, "SIGSEGV"), Map.entry(13, "SIGPIPE"),
+            Map.entry(15, "SIGTERM"));
 
     private final Analysis analysis;
     private final Map<String, List<Finding>> findings = new LinkedHashMap<>();
@@ -74,12 +79,27 @@ public final class FlowContext {
      */
     public record Failure(int rank, int localRank, long pid, String host, String exitCode, String signal,
                           boolean rootCause, String pod, Evidence evidence, Subject subject) {
+        /**
+         * The signal it died of: the one the log names, else the one its exit code implies (a negative
+         * exit code is torchrun's -N for signal N; 128 + N is how a shell or a container runtime reports
+         * signal N, e.g. 137 for SIGKILL); empty when it exited on its own.
+         */
+        public String signalName() {
+            if (!signal.isEmpty()) {
+                return signal;
+            }
+            int code = intOf(exitCode, 0);
+            int n = code < 0 ? -code : code > 128 && code < 160 ? code - 128 : 0;
+            return SIGNALS.getOrDefault(n, n > 0 && code < 0 ? "signal " + n : "");
+        }
+
         /** {@code exit code -6 (SIGABRT)}. */
         public String how() {
             if (exitCode.isEmpty()) {
                 return "failed";
             }
-            return "exit code " + exitCode + (signal.isEmpty() ? "" : " (" + signal + ")");
+            String sig = signalName();
+            return "exit code " + exitCode + (sig.isEmpty() ? "" : " (" + sig + ")");
         }
 
         /** {@code rank 0 (local rank 0, pid 720 on localhost)}. */
@@ -398,7 +418,10 @@ public final class FlowContext {
         if (out.isEmpty()) {
             for (K8sPod p : trainingPods) {
                 if ("Failed".equalsIgnoreCase(p.phase())) {
-                    out.add(new Failure(-1, -1, -1, p.node() == null ? "" : p.node(), "", "", false, p.name(), p.evidence(),
+                    // the exit code of its first container that ended (137: killed by SIGKILL)
+                    String exit = p.containers().stream().filter(x -> !x.init() && x.exitCode() != null)
+                            .map(x -> String.valueOf(x.exitCode())).findFirst().orElse("");
+                    out.add(new Failure(-1, -1, -1, p.node() == null ? "" : p.node(), exit, "", false, p.name(), p.evidence(),
                             new Subject.PodRef(p.namespace(), p.name(), "pod " + p.key())));
                 }
             }

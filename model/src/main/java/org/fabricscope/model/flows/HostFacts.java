@@ -2,9 +2,11 @@ package org.fabricscope.model.flows;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
@@ -14,6 +16,7 @@ import org.fabricscope.model.evidence.ErdmaStat;
 import org.fabricscope.model.evidence.GidEntry;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidence;
+import org.fabricscope.model.evidence.OomKill;
 import org.fabricscope.model.fabric.PortState;
 import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.training.Rank;
@@ -170,6 +173,41 @@ final class HostFacts {
                 + (seen.size() > 4 ? " (and " + (seen.size() - 4) + " more)" : ""), ev, List.of(), Map.of());
     }
 
+    /**
+     * The kernel's OOM killer in the kernel logs (dmesg, journalctl -k) of the job's hosts: yes, naming the
+     * process it killed (and saying so when its pid is a failed rank's); null when no such line was read.
+     */
+    static Answer kernelOomKill(FlowContext c) {
+        List<Evidence> ev = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        String firstHost = null;
+        java.util.Set<Long> failedPids = new java.util.HashSet<>();
+        c.failures().forEach(f -> failedPids.add(f.pid()));
+        String match = null;
+        for (HostEvidence h : relevant(c)) {
+            for (OomKill k : h.oomKills()) {
+                if (firstHost == null) {
+                    firstHost = h.host();
+                }
+                seen.add(h.host() + ": " + k.summary());
+                if (k.evidence() != null) {
+                    ev.add(k.evidence());
+                }
+                if (match == null && k.pid() >= 0 && failedPids.contains(k.pid())) {
+                    match = "pid " + k.pid() + " is a failed rank's";
+                }
+            }
+        }
+        if (firstHost == null) {
+            return null;
+        }
+        String detail = "the kernel's OOM killer killed " + String.join("; ", seen.size() > 3 ? seen.subList(0, 3) : seen)
+                + (seen.size() > 3 ? " (and " + (seen.size() - 3) + " more)" : "")
+                + (match == null ? "" : " (" + match + ")");
+        return placed(c, new Answer(Verdict.YES, detail, ev, List.of(new Subject.HostRef(firstHost, firstHost)), Map.of()),
+                firstHost);
+    }
+
     static Answer uverbsAccessible(FlowContext c, FactCall call) {
         HostEvidence closedHost = null;
         DeviceFile closed = null;
@@ -264,75 +302,146 @@ final class HostFacts {
     }
 
     static Answer gidIndexMatches(FlowContext c, FactCall call) {
-        Map<String, List<GidEntry>> ports = new LinkedHashMap<>();
-        Map<String, String> hostOfPort = new LinkedHashMap<>();
         Map<String, Evidence> hcas = values(c, "NCCL_IB_HCA");
-        List<String> wanted = new ArrayList<>();
-        for (String v : hcas.keySet()) {
-            for (String item : v.replaceFirst("^[=^]", "").split(",")) {
-                String d = item.strip().replaceFirst(":.*$", "");
-                if (!d.isEmpty() && !v.startsWith("^")) {
-                    wanted.add(d);
-                }
-            }
-        }
-        for (HostEvidence h : relevant(c)) {
-            for (GidEntry g : h.gids()) {
-                if (!wanted.isEmpty() && wanted.stream().noneMatch(w -> g.device().startsWith(w))) {
-                    continue;
-                }
-                String key = h.host() + " " + g.device() + ":" + g.port();
-                ports.computeIfAbsent(key, k -> new ArrayList<>()).add(g);
-                hostOfPort.put(key, h.host());
-            }
-        }
-        if (ports.isEmpty()) {
+        String hca = hcas.isEmpty() ? null : hcas.keySet().iterator().next();
+        GidTables all = GidTables.of(c, null);
+        if (all.isEmpty()) {
             return Answer.unknown("the GID table is not in the inputs (grep . /sys/class/infiniband/*/ports/*/gids/* "
                     + "/sys/class/infiniband/*/ports/*/gid_attrs/types/*, or show_gids)");
         }
-        Map<String, Evidence> set = values(c, "NCCL_IB_GID_INDEX");
-        List<String> summary = new ArrayList<>();
-        String missing = null;
-        List<Evidence> ev = new ArrayList<>();
-        Map<String, List<GidEntry>> v2 = new LinkedHashMap<>();
-        for (Map.Entry<String, List<GidEntry>> p : ports.entrySet()) {
-            List<GidEntry> hits = p.getValue().stream().filter(g -> g.roceV2() && g.ipv4() != null).toList();
-            v2.put(p.getKey(), hits);
-            if (hits.isEmpty()) {
-                if (missing == null) {
-                    missing = p.getKey();
-                }
-            } else {
-                summary.add(p.getKey() + ": index " + hits.get(0).index() + " (" + hits.get(0).ipv4() + ")");
-                hits.forEach(g -> ev.add(g.evidence()));
-            }
+        GidTables t = hca == null ? all : GidTables.of(c, hca);
+        if (t.isEmpty()) {
+            Set<String> devices = new LinkedHashSet<>();
+            all.ports().forEach(p -> devices.add(p.device()));
+            return new Answer(Verdict.NO, "NCCL_IB_HCA=" + hca + " takes no device of the GID tables read ("
+                    + String.join(", ", devices) + ")", List.of(hcas.get(hca)).stream().filter(Objects::nonNull).toList(),
+                    List.of(), Map.of());
         }
+        Map<String, Evidence> set = values(c, "NCCL_IB_GID_INDEX");
+        List<String> summary = t.summary();
         if (set.isEmpty()) {
             return Answer.unknown("NCCL_IB_GID_INDEX is not set in the inputs; the RoCE v2 IPv4-mapped GID is "
                     + (summary.isEmpty() ? "in no port's table" : String.join(", ", summary)));
         }
-        String value = set.keySet().iterator().next();
-        int index;
-        try {
-            index = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            return Answer.no("NCCL_IB_GID_INDEX=" + value + " is not a number");
-        }
-        ev.add(0, set.get(value));
-        if (missing != null) {
-            return placed(c, new Answer(Verdict.NO, missing + " has no RoCE v2 GID holding an IPv4 address "
-                    + "(no IPv4 on its netdev, or not RoCE): NCCL_IB_GID_INDEX=" + value + " cannot pick one",
-                    ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of()), hostOfPort.get(missing));
-        }
-        for (Map.Entry<String, List<GidEntry>> p : v2.entrySet()) {
-            if (p.getValue().stream().noneMatch(g -> g.index() == index)) {
-                GidEntry g = p.getValue().get(0);
-                return placed(c, new Answer(Verdict.NO, "on " + p.getKey() + " the RoCE v2 GID of " + g.ipv4() + " is index "
-                        + g.index() + ", but NCCL_IB_GID_INDEX=" + value, ev.stream().filter(Objects::nonNull).toList(),
-                        List.of(), Map.of("hca", g.device())), hostOfPort.get(p.getKey()));
+        Map.Entry<String, Evidence> first = set.entrySet().iterator().next();
+        List<Evidence> ev = new ArrayList<>();
+        for (GidTables.Port p : t.ports()) {
+            Map.Entry<String, Evidence> v = GidTables.gidIndexOf(c, p.host(), first);
+            int index = FlowContext.intOf(v.getKey(), Integer.MIN_VALUE);
+            if (v.getValue() != null && !ev.contains(v.getValue())) {
+                ev.add(v.getValue());
+            }
+            if (index == Integer.MIN_VALUE) {
+                return placed(c, new Answer(Verdict.NO, "NCCL_IB_GID_INDEX=" + v.getKey() + " is not a number", ev, List.of(),
+                        Map.of()), p.host());
+            }
+            if (index == -1) {
+                continue; // NCCL 2.21+: -1 picks the RoCE v2 IPv4 GID itself
+            }
+            if (p.chosen() == null) {
+                ev.addAll(p.entries().stream().map(GidEntry::evidence).filter(Objects::nonNull).limit(2).toList());
+                return placed(c, new Answer(Verdict.NO, p.label() + " has no RoCE v2 GID holding an IPv4 address ("
+                        + p.holds() + "): NCCL_IB_GID_INDEX=" + index + " cannot pick one", ev, List.of(),
+                        Map.of("hca", p.device())), p.host());
+            }
+            boolean hit = p.chosen().index() == index || p.others().stream().anyMatch(g -> g.index() == index);
+            if (!hit) {
+                ev.add(p.chosen().evidence());
+                GidEntry at = p.entries().stream().filter(g -> g.index() == index).findFirst().orElse(null);
+                String what = at == null ? "no entry" : at.empty() ? "an unused slot"
+                        : (at.ipv4() != null ? at.ipv4() : at.gid()) + (at.type().isEmpty() ? "" : " " + at.type());
+                return placed(c, new Answer(Verdict.NO, "on " + p.label() + " the RoCE v2 GID of " + p.chosen().ipv4()
+                        + " is index " + p.chosen().index() + ", but NCCL_IB_GID_INDEX=" + index + " there (" + what + ")",
+                        ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of("hca", p.device())), p.host());
             }
         }
-        return new Answer(Verdict.YES, "NCCL_IB_GID_INDEX=" + value + " is the RoCE v2 IPv4-mapped GID on every port read ("
-                + String.join(", ", summary) + ")", ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of());
+        ev.addAll(t.evidence());
+        boolean auto = "-1".equals(first.getKey());
+        Answer a = new Answer(Verdict.YES, "NCCL_IB_GID_INDEX=" + first.getKey() + (auto ? " lets NCCL (2.21 or later) pick "
+                + "the RoCE v2 IPv4-mapped GID of every port read (" : " is the RoCE v2 IPv4-mapped GID on every port read (")
+                + String.join(", ", summary) + ")", ev.stream().filter(Objects::nonNull).limit(Answer.MAX_EVIDENCE)
+                .toList(), List.of(), Map.of());
+        return withGidValues(a, all);
+    }
+
+    /** The values the conclusions use: {@code gid-index}, {@code ib-hca}, {@code gid-indexes}, and {@code hca}. */
+    private static Answer withGidValues(Answer a, GidTables t) {
+        int shared = t.sharedIndex();
+        String hca = t.ncclIbHca();
+        List<GidTables.Port> usable = t.usable();
+        return a.with("gid-index", shared >= 0 ? String.valueOf(shared) : null)
+                .with("ib-hca", hca)
+                .with("gid-indexes", "  " + String.join("\n  ", t.perHost()))
+                .with("hca", usable.isEmpty() ? null : usable.get(0).device());
+    }
+
+    /**
+     * The GID tables read list RoCE entries (a RoCE v2 type, or an IPv4-mapped GID): the GID index matters. No when
+     * every table holds only InfiniBand (IB/RoCE v1 link-local) entries.
+     */
+    static Answer roceGidListed(FlowContext c, FactCall call) {
+        GidTables t = GidTables.of(c, null);
+        if (t.isEmpty()) {
+            return Answer.unknown("no GID table was loaded (grep . /sys/class/infiniband/*/ports/*/gids/* "
+                    + "/sys/class/infiniband/*/ports/*/gid_attrs/types/*, or show_gids)");
+        }
+        List<GidTables.Port> roce = t.ports().stream().filter(p -> p.entries().stream()
+                .anyMatch(g -> !g.empty() && (g.roceV2() || g.ipv4() != null))).toList();
+        if (roce.isEmpty()) {
+            return new Answer(Verdict.NO, "the GID tables of " + t.ports().size() + " device port(s) hold no RoCE entry ("
+                    + t.ports().get(0).label() + ": " + t.ports().get(0).holds() + "): InfiniBand ports, addressed by LID",
+                    t.ports().get(0).entries().stream().map(GidEntry::evidence).filter(Objects::nonNull).limit(2).toList(),
+                    List.of(), Map.of());
+        }
+        GidTables.Port p = roce.get(0);
+        return new Answer(Verdict.YES, roce.size() + " RDMA device port(s) list RoCE GIDs, e.g. " + p.label() + " ("
+                + p.holds() + ")", p.entries().stream().filter(g -> g.roceV2()).map(GidEntry::evidence)
+                .filter(Objects::nonNull).limit(3).toList(), List.of(), Map.of());
+    }
+
+    /**
+     * The RoCE v2 index of the IPv4-mapped GID of each device port read: yes when at least one port has one (naming
+     * each, and the ports without), no when the tables hold none (no IPv4 address on the ports' netdevs).
+     */
+    static Answer roceGidIndexFound(FlowContext c, FactCall call) {
+        GidTables t = GidTables.of(c, null);
+        if (t.isEmpty()) {
+            return Answer.unknown("no GID table was loaded (grep . /sys/class/infiniband/*/ports/*/gids/* "
+                    + "/sys/class/infiniband/*/ports/*/gid_attrs/types/*, or show_gids)");
+        }
+        List<GidTables.Port> usable = t.usable();
+        List<GidTables.Port> none = t.unusable();
+        if (usable.isEmpty()) {
+            GidTables.Port p = none.get(0);
+            return placed(c, new Answer(Verdict.NO, "no RoCE v2 GID holds an IPv4 address in the GID tables read: "
+                    + String.join("; ", none.stream().limit(4).map(x -> x.label() + ": " + x.holds()).toList())
+                    + (none.size() > 4 ? " (and " + (none.size() - 4) + " more)" : ""),
+                    p.entries().stream().map(GidEntry::evidence).filter(Objects::nonNull).limit(3).toList(), List.of(),
+                    Map.of("hca", p.device())), p.host());
+        }
+        String detail = "RoCE v2 GID with an IPv4 address: " + String.join("; ", t.summary())
+                + (none.isEmpty() ? "" : "; none on " + String.join(", ", none.stream().map(x -> x.label() + " ("
+                + x.holds() + ")").toList()));
+        GidTables.Port p = usable.get(0);
+        return withGidValues(placed(c, new Answer(Verdict.YES, detail, t.evidence(), List.of(), Map.of()), p.host()), t);
+    }
+
+    /** Every device port with a RoCE v2 IPv4 GID has it at the same index, and one NCCL_IB_HCA takes exactly them. */
+    static Answer gidIndexUniform(FlowContext c, FactCall call) {
+        GidTables t = GidTables.of(c, null);
+        if (t.usable().isEmpty()) {
+            return Answer.unknown(t.isEmpty() ? "no GID table was loaded" : "no device port has a RoCE v2 GID with an IPv4 address");
+        }
+        int shared = t.sharedIndex();
+        String hca = t.ncclIbHca();
+        if (shared >= 0 && hca != null) {
+            return withGidValues(new Answer(Verdict.YES, "every device port read has its RoCE v2 IPv4 GID at index " + shared
+                    + " (" + t.usable().size() + " port(s) on " + t.usable().stream().map(GidTables.Port::host).distinct().count()
+                    + " host(s)): NCCL_IB_GID_INDEX=" + shared + " NCCL_IB_HCA=" + hca, t.evidence(), List.of(), Map.of()), t);
+        }
+        String why = shared < 0 ? "the RoCE v2 IPv4 GID is at different indexes: " + String.join("; ", t.summary())
+                : "every device port has it at index " + shared + ", but no one NCCL_IB_HCA takes exactly those devices on "
+                + "every host: " + String.join("; ", t.summary());
+        return withGidValues(new Answer(Verdict.NO, why, t.evidence(), List.of(), Map.of()), t);
     }
 }

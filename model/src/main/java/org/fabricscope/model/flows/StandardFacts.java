@@ -76,8 +76,12 @@ final class StandardFacts {
                 new Fact("nccl-version-at-least", "Every rank runs at least this NCCL version.",
                         List.of(required("version", Type.VERSION, "e.g. 2.19")), "NCCL logs (NCCL version line)",
                         TrainingFacts::ncclVersionAtLeast),
-                new Fact("ib-no-device-found", "A rank logged NET/IB : No device found and uses no RDMA device.", List.of(),
-                        "NCCL logs", TrainingFacts::ibNoDeviceFound),
+                new Fact("ib-no-device-found", "A rank (or an NCCL process that failed before Init) logged NET/IB : No "
+                        + "device found and uses no RDMA device.", List.of(), "NCCL logs", TrainingFacts::ibNoDeviceFound),
+                new Fact("nccl-net-failed", "NCCL was left with no network: the NET plugin it was restricted to (NCCL_NET=IB) "
+                        + "failed to initialize and none was left, so communicator init failed.", List.of(),
+                        "NCCL logs (2.19+: Failed to initialize NET plugin IB, Failed to initialize any NET plugin; older: "
+                                + "Error: network IB not found.)", TrainingFacts::ncclNetFailed),
                 new Fact("erdma-setup", "The job is set up for Alibaba Cloud eRDMA: it requests or its nodes offer "
                         + "aliyun/erdma, its ranks use erdma_* devices, or NCCL_IB_HCA names erdma.", List.of(),
                         "pods, nodes, NCCL logs", KubernetesFacts::erdmaSetup),
@@ -109,13 +113,28 @@ final class StandardFacts {
                 new Fact("gid-index-matches", "NCCL_IB_GID_INDEX is the RoCE v2 entry of the IPv4-mapped GID "
                         + "(::ffff:a.b.c.d) of the device's port.", List.of(),
                         "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
-                                + "ibv_devinfo -v) with NCCL_IB_GID_INDEX from pods, env or NCCL logs",
+                                + "ibv_devinfo -v) with NCCL_IB_GID_INDEX from pods, env or NCCL logs (each host's own where "
+                                + "pods set their own), on the devices NCCL_IB_HCA takes",
                         HostFacts::gidIndexMatches),
+                new Fact("roce-gid-listed", "A GID table read from the hosts lists RoCE entries (a RoCE v2 type, or an "
+                        + "IPv4-mapped GID ::ffff:a.b.c.d), so the GID index matters; no when every table holds only "
+                        + "InfiniBand (IB/RoCE v1 link-local) entries.", List.of(),
+                        "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
+                                + "ibv_devinfo -v)", HostFacts::roceGidListed),
+                new Fact("roce-gid-index-found", "The GID tables give the RoCE v2 index of the IPv4-mapped GID "
+                        + "(::ffff:a.b.c.d) of at least one RDMA device port (each port read is named); its values "
+                        + "{{gid-index}}, {{ib-hca}} and {{gid-indexes}} are the NCCL_IB_GID_INDEX and NCCL_IB_HCA to set. "
+                        + "No when the tables hold no such entry (no IPv4 address on the ports' netdevs).", List.of(),
+                        "the GID table; ip addr and the NCCL log's bootstrap address pick among several IPv4 entries of a port",
+                        HostFacts::roceGidIndexFound),
+                new Fact("gid-index-uniform", "Every RDMA device port with a RoCE v2 IPv4 GID has it at the same index, and "
+                        + "one NCCL_IB_HCA takes exactly those devices on every host: one setting fits the whole job.",
+                        List.of(), "the GID tables of the job's hosts", HostFacts::gidIndexUniform),
                 new Fact("same-rdma-network", "All the job's pods attach the same secondary network and RDMA settings "
                         + "(Multus annotation, NCCL_IB_HCA, NCCL_SOCKET_IFNAME).", List.of(),
                         "pods or manifests; VLAN and partition membership have no reader yet", KubernetesFacts::sameRdmaNetwork),
                 new Fact("roce-in-use", "The ranks' RDMA devices run RoCE (NET/IB : Using [0]mlx5_0:1/RoCE, eRDMA).",
-                        List.of(), "NCCL logs", TrainingFacts::roceInUse),
+                        List.of(), "NCCL logs; without them, the GID tables (roce-gid-listed)", TrainingFacts::roceInUse),
                 new Fact("lagging-rank-located", "The rank the nccl-timeout finding says lagged is placed: pod, node, "
                         + "GPU, HCA and leaf port.", List.of(),
                         "NCCL logs with the pods, host topologies and fabric dump", FabricFacts::laggingRankLocated),
@@ -129,11 +148,15 @@ final class StandardFacts {
                 new Fact("rank-failed", "A rank died: torchrun reported a failed process (ChildFailedError, failed "
                         + "(exitcode ...)), or a training pod is Failed. Names the first (torchrun's root cause).",
                         List.of(), "torchrun output, pods", TrainingFacts::rankFailed),
-                new Fact("failure-signal", "The first failed rank died of this signal.",
+                new Fact("failure-signal", "The first failed rank died of this signal (named by torchrun, or implied by "
+                        + "its exit code: -N, or 128 + N from a shell or container, is signal N).",
                         List.of(required("signal", Type.STRING, "e.g. SIGKILL, SIGTERM, SIGABRT, SIGSEGV")),
-                        "torchrun output", TrainingFacts::failureSignal),
-                new Fact("oom-killed", "A rank or pod was killed for memory: exit code 137 / SIGKILL, an OOMKilled event, "
-                        + "or CUDA out of memory.", List.of(), "torchrun output, Kubernetes events", TrainingFacts::oomKilled),
+                        "torchrun output, pods", TrainingFacts::failureSignal),
+                new Fact("oom-killed", "A rank or pod was killed for memory: an OOMKilled status or event of the job's pods "
+                        + "or nodes, the kernel's OOM killer in a node's kernel log, or CUDA out of memory. A SIGKILL (exit code "
+                        + "-9 or 137) without such evidence answers unknown: a scheduler or a person sends it too.", List.of(),
+                        "Kubernetes pods (containerStatuses) and events, dmesg or journalctl -k, PyTorch logs",
+                        TrainingFacts::oomKilled),
                 new Fact("nccl-error-raised", "PyTorch raised an NCCL error of its own (not a communicator aborted "
                         + "after a timeout): unhandled system error, invalid usage, remote error...", List.of(),
                         "PyTorch / NCCL logs", TrainingFacts::ncclErrorRaised),

@@ -29,7 +29,10 @@ public final class Templates {
             "instance-type", "the node's instance type label",
             "erdma-nics", "how many eRDMA NICs that instance type has (seed 001's table)",
             "nccl-version", "the NCCL version a step found",
-            "exit", "the failed rank's exit code and signal");
+            "exit", "the failed rank's exit code and signal",
+            "gid-index", "the NCCL_IB_GID_INDEX the GID tables give: the RoCE v2 index of the IPv4-mapped GID, when every port shares it",
+            "ib-hca", "the NCCL_IB_HCA that takes exactly the device ports with such a GID (names, =names, or a prefix)",
+            "gid-indexes", "per host, the NCCL_IB_GID_INDEX and NCCL_IB_HCA its GID table gives (one indented line each)");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([^{}]*?)\\s*}}");
     static final String ANSWER = "answer:";

@@ -9,14 +9,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.flows.FlowContext.Failure;
 import org.fabricscope.model.flows.FlowContext.Lag;
+import org.fabricscope.model.k8s.ContainerStatus;
 import org.fabricscope.model.k8s.K8sEvent;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.NcclEvent;
+import org.fabricscope.model.training.NcclProcess;
 import org.fabricscope.model.training.Rank;
+import org.fabricscope.model.training.TrainingChecks;
 import org.fabricscope.model.training.Transport;
 
 /**
@@ -95,7 +99,26 @@ final class TrainingFacts {
             hosts.add(r.host());
             nNodes = Math.max(nNodes, r.nNodes());
         }
-        if (hosts.size() > 1 || nNodes > 1) {
+        if (ranks.isEmpty() && !c.log().processes().isEmpty()) {
+            // processes that failed before Init: the hosts of their NCCL lines
+            List<NcclProcess> procs = c.log().processes();
+            procs.forEach(p -> hosts.add(p.host()));
+            Evidence first = procs.stream().map(p -> p.noIbDevice() != null ? p.noIbDevice() : p.netFailure())
+                    .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            List<Evidence> ev = first == null ? List.of() : List.of(first);
+            if (hosts.size() > 1) {
+                return new Answer(Verdict.YES, procs.size() + " NCCL process(es) on " + hosts.size() + " hosts: "
+                        + String.join(", ", hosts), ev, List.of(), Map.of());
+            }
+            Set<String> nodes = new LinkedHashSet<>();
+            c.trainingPods().stream().filter(p -> p.node() != null).forEach(p -> nodes.add(p.node()));
+            if (nodes.size() <= 1) {
+                return new Answer(Verdict.NO, "all " + procs.size() + " NCCL process(es) logged from one host, "
+                        + hosts.iterator().next() + " (none reached Init, which would say how many nodes its communicator "
+                        + "spans)", ev, List.of(), Map.of());
+            }
+        }
+        if (!ranks.isEmpty() && TrainingChecks.multiNode(c.log())) {
             return new Answer(Verdict.YES, ranks.size() + " rank line(s) on " + Math.max(hosts.size(), nNodes)
                     + " nodes: " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
         }
@@ -110,7 +133,9 @@ final class TrainingFacts {
             return Answer.yes("training pods run on " + nodes.size() + " nodes: " + String.join(", ", nodes));
         }
         if (!ranks.isEmpty()) {
-            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next(),
+            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next()
+                    + (nNodes > 1 ? " (NCCL counts " + nNodes + " nodes: without P2P or shared memory between them it "
+                    + "treats the ranks of one host as nodes of their own)" : ""),
                     List.of(ranks.get(0).evidence()), List.of(), Map.of());
         }
         if (nodes.size() == 1) {
@@ -170,19 +195,67 @@ final class TrainingFacts {
     }
 
     static Answer ibNoDeviceFound(FlowContext c, FactCall call) {
-        List<Rank> ranks = c.log().ranks();
-        if (ranks.isEmpty()) {
+        if (c.log().ranks().isEmpty() && c.log().processes().isEmpty()) {
             return Answer.unknown("no NCCL log was loaded");
         }
-        Map<String, Rank> byProcess = new LinkedHashMap<>();
-        ranks.stream().filter(r -> r.noIbDevice() && r.rdmaDevices().isEmpty()).forEach(r -> byProcess.putIfAbsent(r.process(), r));
-        if (byProcess.isEmpty()) {
-            return Answer.no("every rank that logged its network uses an RDMA device or did not report NET/IB : No device found");
+        // processes that use an RDMA device (NET/IB : Using [0]mlx5_0:1/IB) found one, whatever else they printed
+        Set<String> rdma = new LinkedHashSet<>();
+        c.log().ranks().stream().filter(r -> !r.rdmaDevices().isEmpty()).forEach(r -> rdma.add(r.process()));
+        Map<String, Evidence> lines = new LinkedHashMap<>();
+        Map<String, Subject> subjects = new LinkedHashMap<>();
+        for (NcclProcess p : c.log().processes()) {
+            if (p.noIbDevice() != null && !rdma.contains(p.process())) {
+                lines.put(p.process(), p.noIbDevice());
+                subjects.put(p.process(), new Subject.HostRef(p.host(), "process " + p.process()));
+            }
         }
-        Rank r = byProcess.values().iterator().next();
-        return new Answer(Verdict.YES, byProcess.size() + " process(es) logged NET/IB : No device found, e.g. " + r.process(),
-                byProcess.values().stream().map(Rank::evidence).toList(),
-                byProcess.values().stream().map(TrainingFacts::rankRef).toList(), Map.of("host", r.host()));
+        for (Rank r : c.log().ranks()) {
+            if (r.noIbDevice() && !rdma.contains(r.process())) {
+                lines.putIfAbsent(r.process(), r.evidence());
+                if (!(subjects.get(r.process()) instanceof Subject.RankRef)) {
+                    subjects.put(r.process(), rankRef(r));
+                }
+            }
+        }
+        if (lines.isEmpty()) {
+            return Answer.no("every process that logged its network uses an RDMA device or did not report NET/IB : No device found");
+        }
+        String first = lines.keySet().iterator().next();
+        return new Answer(Verdict.YES, lines.size() + " process(es) logged NET/IB : No device found, e.g. " + first,
+                List.copyOf(lines.values()), List.copyOf(subjects.values()),
+                Map.of("host", first.substring(0, first.lastIndexOf(':'))));
+    }
+
+    /**
+     * NCCL was left with no network: the NET plugin it was restricted to (NCCL_NET=IB) failed to initialize and
+     * none was left (2.19+: Failed to initialize any NET plugin; older: Error: network IB not found.).
+     */
+    static Answer ncclNetFailed(FlowContext c, FactCall call) {
+        if (c.log().ranks().isEmpty() && c.log().processes().isEmpty() && c.log().events().isEmpty()) {
+            return Answer.unknown("no NCCL log was loaded");
+        }
+        List<NcclProcess> failed = c.log().processes().stream().filter(NcclProcess::noNetwork).toList();
+        if (failed.isEmpty()) {
+            return Answer.no("no process logged that it could not initialize any network (Failed to initialize any NET plugin)");
+        }
+        NcclProcess p = failed.get(0);
+        List<String> nets = p.failedNets().stream().filter(n -> !n.equals(NcclProcess.ANY)).toList();
+        String forced = p.env().get("NCCL_NET");
+        List<Evidence> ev = new ArrayList<>();
+        for (NcclProcess f : failed) {
+            if (f.noIbDevice() != null) {
+                ev.add(f.noIbDevice());
+            }
+            if (f.netFailure() != null) {
+                ev.add(f.netFailure());
+            }
+        }
+        return new Answer(Verdict.YES, failed.size() + " process(es) could not initialize any network, e.g. " + p.process()
+                + (nets.isEmpty() ? "" : " (NET plugin " + String.join(", ", nets) + " failed to initialize"
+                + (p.noIbDevice() != null ? " after NET/IB : No device found" : "") + ")")
+                + (forced == null ? "" : "; NCCL_NET=" + forced), ev,
+                failed.stream().map(f -> (Subject) new Subject.HostRef(f.host(), "process " + f.process())).toList(),
+                Map.of("host", p.host()));
     }
 
     static Answer roceInUse(FlowContext c, FactCall call) {
@@ -200,7 +273,13 @@ final class TrainingFacts {
             return new Answer(Verdict.NO, ib.process() + " uses " + String.join(" ", ib.rdmaDevices()) + ": InfiniBand, not RoCE",
                     List.of(ib.evidence()), List.of(), Map.of());
         }
-        return Answer.unknown("no rank logged the RDMA devices it uses (NET/IB : Using [0]dev:port/RoCE)");
+        // no log says: the GID tables do (RoCE ports list RoCE v2 or IPv4-mapped GIDs, InfiniBand ports only link-local ones)
+        Answer gids = HostFacts.roceGidListed(c, call);
+        if (gids.verdict() != Verdict.UNKNOWN) {
+            return gids;
+        }
+        return Answer.unknown("no rank logged the RDMA devices it uses (NET/IB : Using [0]dev:port/RoCE), and no GID table "
+                + "was loaded");
     }
 
     static Answer ncclErrorRaised(FlowContext c, FactCall call) {
@@ -257,23 +336,44 @@ final class TrainingFacts {
     }
 
     static Answer failureSignal(FlowContext c, FactCall call) {
-        String want = call.string("signal").toUpperCase(Locale.ROOT);
+        String want = call.string("signal").strip().toUpperCase(Locale.ROOT);
+        want = want.startsWith("SIG") ? want : "SIG" + want;
         List<Failure> fs = c.failures();
-        if (fs.isEmpty() || fs.get(0).exitCode().isEmpty()) {
+        if (fs.isEmpty() || fs.get(0).exitCode().isEmpty() && fs.get(0).signal().isEmpty()) {
             return Answer.unknown("no failed rank with an exit code in the inputs");
         }
         Failure f = fs.get(0);
-        if (f.signal().equalsIgnoreCase(want)) {
-            return new Answer(Verdict.YES, f.who() + " died of " + f.signal(), List.of(f.evidence()), List.of(f.subject()), Map.of());
+        String died = f.signalName();
+        if (died.equalsIgnoreCase(want)) {
+            return new Answer(Verdict.YES, f.who() + " died of " + died + (f.exitCode().isEmpty() ? "" : " (exit code "
+                    + f.exitCode() + ")"), List.of(f.evidence()),
+                    List.of(f.subject()), Map.of());
         }
         return new Answer(Verdict.NO, f.who() + " " + f.how(), List.of(f.evidence()), List.of(f.subject()), Map.of());
     }
 
+    /**
+     * Killed for memory, from evidence of memory only: an OOMKilled (or OOMKilling) event or container status of
+     * the job's pods, the kernel's OOM killer in a host's kernel log, or CUDA out of memory in the logs. A SIGKILL
+     * (exit code -9 or 137) is not such evidence by itself: the OOM killer sends it, but so do a scheduler that
+     * preempts the job and a person's kill -9; without memory evidence the answer is unknown.
+     */
     static Answer oomKilled(FlowContext c, FactCall call) {
         for (K8sEvent e : c.model().events()) {
-            if (e.reason().startsWith("OOMKill") || e.message().contains("OOMKilled")) {
+            if ((e.reason().startsWith("OOMKill") || e.message().contains("OOMKilled")) && aboutJob(c, e)) {
                 return new Answer(Verdict.YES, e.objectName() + ": " + e.reason() + " " + e.message(), List.of(e.evidence()),
                         List.of(), Map.of());
+            }
+        }
+        for (K8sPod p : c.trainingPods()) {
+            for (ContainerStatus s : p.containers()) {
+                if ("OOMKilled".equals(s.reason()) || "OOMKilled".equals(s.lastReason())) {
+                    Map<String, String> v = new LinkedHashMap<>();
+                    c.putPod(v, p);
+                    return new Answer(Verdict.YES, "pod " + p.key() + " container " + s.exitText(),
+                            p.evidence() == null ? List.of() : List.of(p.evidence()),
+                            List.of(new Subject.PodRef(p.namespace(), p.name(), "pod " + p.key())), v);
+                }
             }
         }
         for (NcclEvent e : c.log().events()) {
@@ -281,15 +381,33 @@ final class TrainingFacts {
                 return new Answer(Verdict.YES, "CUDA out of memory", List.of(e.evidence()), List.of(), Map.of());
             }
         }
+        Answer kernel = HostFacts.kernelOomKill(c);
+        if (kernel != null) {
+            return kernel;
+        }
         for (Failure f : c.failures()) {
-            if (f.exitCode().equals("137") || f.exitCode().equals("-9") || f.signal().equals("SIGKILL")) {
-                return new Answer(Verdict.YES, f.who() + " " + f.how() + ": killed with SIGKILL, as the kernel's OOM "
-                        + "killer or the kubelet does for memory", List.of(f.evidence()), List.of(f.subject()), Map.of());
+            if (f.signalName().equals("SIGKILL")) {
+                return new Answer(Verdict.UNKNOWN, f.who() + " " + f.how() + ": killed by SIGKILL, which the kernel's OOM "
+                        + "killer sends but so do a scheduler's preemption and a person's kill -9; the inputs hold no "
+                        + "memory evidence (no OOMKilled status or event, no kernel OOM-killer line, no CUDA out of memory)",
+                        List.of(f.evidence()), List.of(f.subject()), Map.of());
             }
         }
         if (c.failures().isEmpty()) {
             return Answer.unknown("no failed rank or pod in the inputs");
         }
-        return Answer.no("no OOMKilled event, no CUDA out of memory and no SIGKILL among the failures");
+        return Answer.no("no OOMKilled event or status, no kernel OOM-killer line, no CUDA out of memory and no SIGKILL "
+                + "among the failures");
+    }
+
+    /** An event about one of the job's pods or nodes (any event, when no job is loaded). */
+    private static boolean aboutJob(FlowContext c, K8sEvent e) {
+        if ("pod".equalsIgnoreCase(e.objectKind())) {
+            return c.touchesJob(new Subject.PodRef(e.namespace(), e.objectName(), "pod " + e.objectName()));
+        }
+        if ("node".equalsIgnoreCase(e.objectKind())) {
+            return c.touchesJob(new Subject.K8sNodeRef(e.objectName(), "node " + e.objectName()));
+        }
+        return true;
     }
 }

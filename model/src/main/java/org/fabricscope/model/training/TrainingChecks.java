@@ -31,7 +31,8 @@ public final class TrainingChecks {
 
     /** The ids these checks raise, with their layer, severity, meaning and the source of the rule. */
     public static final List<FindingSpec> SPECS = List.of(
-            spec("rdma-device-missing", Severity.ERROR, "A multi-node job whose ranks found no RDMA device (NET/IB : No device found, or only sockets although NCCL_IB_HCA is set)", S000),
+            spec("rdma-device-missing", Severity.ERROR, "Ranks that found no RDMA device (NET/IB : No device found, or only sockets although NCCL_IB_HCA is set or their pod requests an RDMA resource): an error on a multi-node job, or where NCCL was then left with no network at all (NCCL_NET=IB: Failed to initialize any NET plugin); a warning on one node where RDMA was asked for", S000),
+            spec("rdma-device-not-needed", Severity.INFO, "NCCL found no RDMA device (NET/IB : No device found) on a job whose ranks all share one node and asked for none: NVLink/P2P and shared memory carry their traffic, so none was needed", S000),
             spec("tcp-fallback", Severity.ERROR, "Ranks on different hosts talk over TCP sockets (NET/Socket) instead of RDMA", S003),
             spec("gdr-not-used", Severity.WARNING, "IB channels without GPU Direct RDMA (no /GDRDMA), or RDMA devices reporting GDR disabled", S003),
             spec("nccl-version-mismatch", Severity.ERROR, "Ranks of one job run different NCCL versions", S003),
@@ -62,7 +63,24 @@ public final class TrainingChecks {
      * too, and goes into the titles instead of the log's host and device list.
      */
     public static List<Finding> run(TrainingLog log, RankPlaces places) {
+        return run(log, places, RdmaWanted.NONE);
+    }
+
+    /**
+     * Whether the pod a log's host names asks for an RDMA device resource: a few words saying so
+     * ({@code pod ml/llm-worker-1 requests rdma/rdma}), or null when it does not or no pod is known.
+     */
+    @FunctionalInterface
+    public interface RdmaWanted {
+        RdmaWanted NONE = host -> null;
+
+        String of(String host);
+    }
+
+    /** As {@link #run(TrainingLog, RankPlaces)}, with what the pods of the log's hosts request. */
+    public static List<Finding> run(TrainingLog log, RankPlaces places, RdmaWanted wanted) {
         List<Finding> out = new ArrayList<>();
+        rdmaDevice(log, wanted, out);
         networkChecks(log, out);
         versionMismatch(log, out);
         initHang(log, out);
@@ -77,24 +95,186 @@ public final class TrainingChecks {
         return h;
     }
 
-    private static void networkChecks(TrainingLog log, List<Finding> out) {
-        boolean multiHost = hosts(log).size() > 1;
-        List<Rank> noIb = log.ranks().stream().filter(r -> r.noIbDevice()
-                && r.netDevices().stream().noneMatch(d -> !d.startsWith("socket "))).toList();
-        List<Rank> hcaNamed = log.ranks().stream().filter(r -> r.env().containsKey("NCCL_IB_HCA")
-                && r.netDevices().stream().allMatch(d -> d.startsWith("socket "))).toList();
-        if (multiHost && (!noIb.isEmpty() || !hcaNamed.isEmpty())) {
-            List<Rank> affected = !noIb.isEmpty() ? noIb : hcaNamed;
-            out.add(new Finding("rdma-device-missing", Severity.ERROR,
-                    "No RDMA device used on a multi-node job: " + affected.size() + " rank(s) found none"
-                            + (hcaNamed.isEmpty() ? "" : " although NCCL_IB_HCA=" + hcaNamed.get(0).env().get("NCCL_IB_HCA")),
-                    distinct(affected.stream().map(r -> (Subject) new Subject.RankRef(r.commId(), r.rank(), r.host(), r.process() + " rank " + r.rank()))),
-                    affected.stream().map(Rank::evidence).limit(10).toList(),
-                    List.of("Check that the job requests the RDMA resource: Arena --device=aliyun/erdma=1, RunAI --extended-resource rdma/rdma=1.",
-                            "Check that the node offers it: kubectl get node <node> -o jsonpath='{.status.allocatable}' should list aliyun/erdma or rdma/*; if not, install the eRDMA controller / RDMA device plugin.",
-                            "On the node, ibv_devinfo should list the device (e.g. erdma_0) with PORT_ACTIVE; check the container image has the RDMA user-space libraries.",
-                            "The NCCL log should then show NET/IB : Using [0]erdma_0:1/RoCE (or mlx5_N:1/IB).")));
+    /** One NCCL process's network, over its ranks and its own lines (see {@link NcclProcess}). */
+    private static final class NetProc {
+        String host;
+        String process;
+        final List<Rank> ranks = new ArrayList<>();
+        Evidence noIbLine;
+        boolean noIb;
+        boolean rdmaUsed;
+        boolean socketDevices;
+        boolean nonSocketDevices;
+        String hca;
+        String net;
+        boolean noNetwork;
+        Evidence netFailure;
+
+        boolean socketsOnly() {
+            return !nonSocketDevices;
         }
+    }
+
+    /**
+     * {@code rdma-device-missing} and {@code rdma-device-not-needed}: processes that found no RDMA device
+     * ({@code NET/IB : No device found}) or talk over sockets only although RDMA was asked for (NCCL_IB_HCA,
+     * or their pod requests an RDMA resource), whether or not they reached Init. How bad depends on where:
+     * across nodes the traffic falls back to TCP (error); on one node NVLink/P2P and shared memory carry it,
+     * so the device was not needed (info), unless RDMA was asked for (warning: the same job across nodes
+     * would fall back) or NCCL was restricted to a network it then could not start (error: init failed).
+     */
+    private static void rdmaDevice(TrainingLog log, RdmaWanted wanted, List<Finding> out) {
+        Map<String, NetProc> procs = new LinkedHashMap<>();
+        for (NcclProcess np : log.processes()) {
+            NetProc p = procs.computeIfAbsent(np.process(), k -> new NetProc());
+            p.host = np.host();
+            p.process = np.process();
+            p.noIbLine = np.noIbDevice();
+            p.noIb = np.noIbDevice() != null;
+            p.hca = np.env().get("NCCL_IB_HCA");
+            p.net = np.env().get("NCCL_NET");
+            p.noNetwork = np.noNetwork();
+            p.netFailure = np.netFailure();
+        }
+        for (Rank r : log.ranks()) {
+            NetProc p = procs.computeIfAbsent(r.process(), k -> new NetProc());
+            p.host = r.host();
+            p.process = r.process();
+            p.ranks.add(r);
+            p.noIb |= r.noIbDevice();
+            p.rdmaUsed |= !r.rdmaDevices().isEmpty();
+            p.socketDevices |= r.netDevices().stream().anyMatch(d -> d.startsWith("socket "));
+            p.nonSocketDevices |= r.netDevices().stream().anyMatch(d -> !d.startsWith("socket "));
+            if (p.hca == null) {
+                p.hca = r.env().get("NCCL_IB_HCA");
+            }
+            if (p.net == null) {
+                p.net = r.env().get("NCCL_NET");
+            }
+        }
+        Set<String> hosts = new LinkedHashSet<>();
+        procs.values().forEach(p -> hosts.add(p.host));
+        boolean multiNode = multiNode(log);
+        List<NetProc> noIb = new ArrayList<>();
+        List<NetProc> asked = new ArrayList<>();
+        Map<String, String> askedBy = new LinkedHashMap<>();
+        for (NetProc p : procs.values()) {
+            if (p.rdmaUsed) {
+                continue;
+            }
+            if (p.noIb) {
+                noIb.add(p);
+            }
+            String pod = wanted.of(p.host);
+            // sockets only: NET/Socket devices and no RDMA one; across nodes a rank that logged no device at all counts too
+            boolean noRdma = p.noIb || p.socketDevices && p.socketsOnly() || multiNode && !p.ranks.isEmpty() && p.socketsOnly();
+            if (p.hca != null && noRdma) {
+                asked.add(p);
+                askedBy.putIfAbsent("NCCL_IB_HCA", "NCCL_IB_HCA=" + p.hca);
+            } else if (pod != null && noRdma) {
+                asked.add(p);
+                askedBy.putIfAbsent("pod", pod);
+            }
+        }
+        if (noIb.isEmpty() && asked.isEmpty()) {
+            return;
+        }
+        List<NetProc> affected = new ArrayList<>(noIb);
+        asked.stream().filter(p -> !affected.contains(p)).forEach(affected::add);
+        List<Subject> subjects = new ArrayList<>();
+        List<Evidence> evidence = new ArrayList<>();
+        boolean noNetwork = false;
+        for (NetProc p : affected) {
+            if (p.ranks.isEmpty()) {
+                subjects.add(new Subject.HostRef(p.host, "process " + p.process + " (no communicator reached Init)"));
+            }
+            for (Rank r : p.ranks) {
+                subjects.add(new Subject.RankRef(r.commId(), r.rank(), r.host(), r.process() + " rank " + r.rank()));
+            }
+            if (p.noIbLine != null) {
+                evidence.add(p.noIbLine);
+            } else if (!p.ranks.isEmpty()) {
+                evidence.add(p.ranks.get(0).evidence());
+            }
+            if (p.noNetwork && p.netFailure != null) {
+                evidence.add(p.netFailure);
+            }
+            noNetwork |= p.noNetwork;
+        }
+        subjects = distinct(subjects.stream()).stream().limit(20).toList();
+        evidence = evidence.stream().limit(10).toList();
+        String why = askedBy.isEmpty() ? "" : " although " + String.join(" and ", askedBy.values());
+        String host = hosts.iterator().next();
+        String n = affected.size() == 1 ? "1 NCCL process" : affected.size() + " NCCL processes";
+        List<String> check = List.of(
+                "Check that the job requests the RDMA resource: Arena --device=aliyun/erdma=1, RunAI --extended-resource rdma/rdma=1.",
+                "Check that the node offers it: kubectl get node <node> -o jsonpath='{.status.allocatable}' should list aliyun/erdma or rdma/*; if not, install the eRDMA controller / RDMA device plugin.",
+                "On the node, ibv_devinfo should list the device (e.g. erdma_0) with PORT_ACTIVE; check the container image has the RDMA user-space libraries.",
+                "The NCCL log should then show NET/IB : Using [0]erdma_0:1/RoCE (or mlx5_N:1/IB).");
+        if (multiNode) {
+            out.add(new Finding("rdma-device-missing", Severity.ERROR, "No RDMA device used on a multi-node job: " + n
+                    + " found none" + why, subjects, evidence, check));
+        } else if (noNetwork) {
+            String set = affected.stream().map(p -> p.net).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            String failedNet = log.processes().stream().flatMap(p -> p.failedNets().stream())
+                    .filter(x -> !x.equals(NcclProcess.ANY)).findFirst().orElse("IB");
+            String restricted = set != null ? "restricted by NCCL_NET=" + set : "restricted to " + failedNet
+                    + " (NCCL_NET=" + failedNet + ")";
+            out.add(new Finding("rdma-device-missing", Severity.ERROR, "NCCL found no RDMA device on " + host
+                    + " and was left with no network: " + n + " failed at init (Failed to initialize any NET plugin); "
+                    + restricted + ", NCCL needs an RDMA device even where the ranks share one node", subjects, evidence,
+                    List.of("On one node NCCL needs no network device: unset NCCL_NET (and NCCL_NET_PLUGIN if it names a plugin "
+                                    + "that needs RDMA), and it uses NVLink/P2P or shared memory between the GPUs.",
+                            "If the job must use RDMA (it will run across nodes), give the container the device: request the RDMA "
+                                    + "resource (Arena --device=aliyun/erdma=1, RunAI --extended-resource rdma/rdma=1) and check "
+                                    + "ls /sys/class/infiniband and ibv_devinfo inside it.",
+                            "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET shows the sequence: NET/IB : No device found., Failed to "
+                                    + "initialize NET plugin IB, Failed to initialize any NET plugin.")));
+        } else if (!asked.isEmpty()) {
+            out.add(new Finding("rdma-device-missing", Severity.WARNING, "RDMA was asked for but NCCL found no RDMA device on "
+                    + host + ": " + n + why + "; this single-node run's ranks talk over NVLink/P2P or shared memory and did "
+                    + "not need one, but across nodes the same job would fall back to TCP sockets", subjects, evidence, check));
+        } else {
+            boolean sockets = log.channels().stream().anyMatch(c -> c.transport() == Transport.NET_SOCKET);
+            List<String> remedies = new ArrayList<>(List.of(
+                    "Nothing to fix for this run: traffic between GPUs of one node does not need InfiniBand.",
+                    "Before running the job across nodes, give it an RDMA device (request the RDMA resource; "
+                            + "ls /sys/class/infiniband in the container lists it), or it falls back to TCP sockets."));
+            if (sockets) {
+                remedies.add("Channels via NET/Socket between GPUs of one node mean P2P and shared memory are off: unset "
+                        + "NCCL_P2P_DISABLE and NCCL_SHM_DISABLE (or raise NCCL_P2P_LEVEL).");
+            }
+            out.add(new Finding("rdma-device-not-needed", Severity.INFO, "NCCL found no RDMA device (NET/IB : No device "
+                    + "found) on " + host + ", the job's only host (" + n + "): between GPUs of one node NVLink/P2P or shared "
+                    + "memory carry the traffic, so none was needed" + (sockets ? " (channels via NET/Socket inside the host mean "
+                    + "P2P and shared memory were off)" : ""), subjects, evidence, remedies));
+        }
+    }
+
+    /**
+     * Whether the job spans several nodes: its NCCL processes log from several hosts, or a communicator that NCCL
+     * says spans several nodes ({@code nNodes}) has ranks the logs do not hold (they ran elsewhere). All ranks of a
+     * communicator logging from one host are one node whatever {@code nNodes} says: NCCL counts ranks with neither
+     * P2P nor shared memory between them (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE) as nodes of their own.
+     */
+    public static boolean multiNode(TrainingLog log) {
+        Set<String> hosts = new LinkedHashSet<>();
+        log.ranks().forEach(r -> hosts.add(r.host()));
+        log.processes().forEach(p -> hosts.add(p.host()));
+        if (hosts.size() > 1) {
+            return true;
+        }
+        Map<String, Set<Integer>> seen = new LinkedHashMap<>();
+        log.ranks().forEach(r -> seen.computeIfAbsent(r.commId(), k -> new java.util.TreeSet<>()).add(r.rank()));
+        for (Rank r : log.ranks()) {
+            if (r.nNodes() > 1 && seen.get(r.commId()).size() < r.nranks()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void networkChecks(TrainingLog log, List<Finding> out) {
         // Cross-host channels over sockets, per communicator.
         Map<String, Set<String>> hostsByComm = new LinkedHashMap<>();
         for (Rank r : log.ranks()) {

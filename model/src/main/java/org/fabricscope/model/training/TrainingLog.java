@@ -24,10 +24,12 @@ public final class TrainingLog {
     private final List<GdrSupport> gdr;
     private final Map<String, Set<Integer>> ringsConnected;
     private final Map<String, Set<Integer>> treesConnected;
+    private final List<NcclProcess> processes;
 
     TrainingLog(List<Rank> ranks, List<ChannelLink> channels, List<NcclEvent> events, List<Ring> rings,
                 List<RingNeighbor> ringNeighbors, List<TreeNode> trees, List<GdrSupport> gdr,
-                Map<String, Set<Integer>> ringsConnected, Map<String, Set<Integer>> treesConnected) {
+                Map<String, Set<Integer>> ringsConnected, Map<String, Set<Integer>> treesConnected,
+                List<NcclProcess> processes) {
         this.ranks = List.copyOf(ranks);
         this.channels = List.copyOf(channels);
         this.events = List.copyOf(events);
@@ -37,6 +39,15 @@ public final class TrainingLog {
         this.gdr = List.copyOf(gdr);
         this.ringsConnected = frozen(ringsConnected);
         this.treesConnected = frozen(treesConnected);
+        this.processes = List.copyOf(processes);
+    }
+
+    /**
+     * What each NCCL process said about its network (No device found, NET plugins that failed to initialize,
+     * NCCL_* variables), including processes that failed before any communicator reached Init.
+     */
+    public List<NcclProcess> processes() {
+        return processes;
     }
 
     private static Map<String, Set<Integer>> frozen(Map<String, Set<Integer>> m) {
@@ -113,7 +124,7 @@ public final class TrainingLog {
 
     public boolean isEmpty() {
         return ranks.isEmpty() && channels.isEmpty() && events.isEmpty() && rings.isEmpty() && trees.isEmpty()
-                && ringNeighbors.isEmpty();
+                && ringNeighbors.isEmpty() && processes.isEmpty();
     }
 
     /** The NCCL versions the ranks reported. */

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.fabricscope.model.core.Evidence;
+
 /**
  * Collects what NCCL and PyTorch logs say (several files, any order): the log parser's only way in.
  * {@link #build()} hands out an immutable {@link TrainingLog}; the builder itself is never part of a model.
@@ -21,6 +23,51 @@ public final class TrainingLogBuilder {
     private final List<GdrSupport> gdr = new ArrayList<>();
     private final Map<String, Set<Integer>> ringsConnected = new LinkedHashMap<>();
     private final Map<String, Set<Integer>> treesConnected = new LinkedHashMap<>();
+    private final Map<String, Proc> processes = new LinkedHashMap<>();
+
+    /** What one process said about its network so far (see {@link NcclProcess}). */
+    private static final class Proc {
+        final String host;
+        final int pid;
+        Evidence noIbDevice;
+        final List<String> failedNets = new ArrayList<>();
+        Evidence netFailure;
+        final Map<String, String> env = new LinkedHashMap<>();
+
+        Proc(String host, int pid) {
+            this.host = host;
+            this.pid = pid;
+        }
+    }
+
+    private Proc proc(String host, int pid) {
+        return processes.computeIfAbsent(host + ":" + pid, k -> new Proc(host, pid));
+    }
+
+    /** A process printed {@code NET/IB : No device found} (the first such line is kept). */
+    public void noIbDevice(String host, int pid, Evidence line) {
+        Proc p = proc(host, pid);
+        if (p.noIbDevice == null) {
+            p.noIbDevice = line;
+        }
+    }
+
+    /** A process could not initialize the NET plugin {@code net} ({@code IB}, or {@link NcclProcess#ANY} for none at all). */
+    public void netInitFailed(String host, int pid, String net, Evidence line) {
+        Proc p = proc(host, pid);
+        if (!p.failedNets.contains(net) && p.failedNets.size() < 16) {
+            p.failedNets.add(net);
+        }
+        p.netFailure = line;
+    }
+
+    /** A process logged {@code NCCL_X set by environment to Y}. */
+    public void processEnv(String host, int pid, String name, String value) {
+        Proc p = proc(host, pid);
+        if (p.env.size() < 256 || p.env.containsKey(name)) {
+            p.env.put(name, value);
+        }
+    }
 
     /** Adds or replaces the rank of this communicator and rank number (a COMPLETE line supersedes START). */
     public void putRank(Rank r) {
@@ -74,7 +121,7 @@ public final class TrainingLogBuilder {
 
     public boolean isEmpty() {
         return ranks.isEmpty() && channels.isEmpty() && events.isEmpty() && rings.isEmpty() && trees.isEmpty()
-                && ringNeighbors.isEmpty();
+                && ringNeighbors.isEmpty() && processes.isEmpty();
     }
 
     /** The ranks so far, for parsers that resolve a later line against an earlier rank. */
@@ -83,7 +130,10 @@ public final class TrainingLogBuilder {
     }
 
     public TrainingLog build() {
+        List<NcclProcess> procs = new ArrayList<>();
+        processes.values().forEach(p -> procs.add(new NcclProcess(p.host, p.pid, p.noIbDevice, p.failedNets, p.netFailure,
+                p.env)));
         return new TrainingLog(List.copyOf(ranks.values()), channels, events, rings, ringNeighbors, trees, gdr,
-                ringsConnected, treesConnected);
+                ringsConnected, treesConnected, procs);
     }
 }
