@@ -85,20 +85,17 @@ class FlowScenariosTest {
     }
 
     @Test
-    void healthyCapturesConcludeNothingButThatOneNodeNeededNoRdmaDevice() throws IOException {
+    void healthyCapturesConcludeNothing() throws IOException {
         for (String healthy : List.of("gpu-captures/h200x2-nccl-2.28.9/shm", "gpu-captures/h100x1-nccl-2.28.9")) {
             JsonNode doc = diagnose(healthy);
-            // NET/IB : No device found is the no-rdma-device flow's symptom on any number of nodes; on one node it is an info
-            assertEquals(Map.of("no-rdma-device", "concluded single-node ()"), outcomes(doc), healthy);
+            // NET/IB : No device found on one node is an info (no RDMA device was needed), no flow's symptom
+            assertEquals(Map.of(), outcomes(doc), healthy);
             for (JsonNode f : doc.get("findings")) {
                 assertEquals("rdma-device-not-needed", f.get("id").asText(), healthy + ": " + f);
                 assertEquals("info", f.get("severity").asText());
                 assertTrue(f.get("title").asText().contains("so none was needed"), f.get("title").asText());
             }
-            JsonNode rdma = flow(doc, "no-rdma-device");
-            assertEquals("no", step(rdma, "multi-node", "answer"));
-            assertEquals("no", step(rdma, "net-failed", "answer"));
-            assertTrue(rdma.get("conclusion").get("text").asText().contains("this run's traffic did not need InfiniBand"));
+            assertEquals("not-applicable", flow(doc, "no-rdma-device").get("status").asText());
         }
     }
 
@@ -133,10 +130,9 @@ class FlowScenariosTest {
         JsonNode doc = diagnose("gpu-captures/h200x2-nccl-2.28.9/hang");
         assertEquals(Map.of(
                 "nccl-timeout", "concluded stalled-locally (nccl-timeout)",
-                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)",
-                "no-rdma-device", "concluded single-node ()"), outcomes(doc));
-        assertEquals(List.of("nccl-timeout", "job-crashed", "no-rdma-device"), new ArrayList<>(outcomes(doc).keySet()),
-                "the info that one node needed no RDMA device ranks last");
+                "job-crashed", "concluded aborted-by-watchdog (nccl-timeout)"), outcomes(doc));
+        assertEquals(List.of("nccl-timeout", "job-crashed"), new ArrayList<>(outcomes(doc).keySet()),
+                "no-rdma-device does not apply: one node needed no RDMA device (an info, no symptom)");
         JsonNode t = flow(doc, "nccl-timeout");
         assertEquals("no", step(t, "network", "answer"), "rank 1 talks over P2P only");
         assertTrue(step(t, "network", "detail").contains("rank 1"), step(t, "network", "detail"));
@@ -289,8 +285,7 @@ class FlowScenariosTest {
     @Test
     void aRankRasReportsGoneIsACrashWithoutTorchrunsReport() throws IOException {
         JsonNode doc = diagnose("gpu-captures/h200x2-forensics-nccl-2.28.9/ras-dead");
-        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)",
-                "no-rdma-device", "concluded single-node ()"), outcomes(doc));
+        assertEquals(Map.of("job-crashed", "concluded rank-went-away (rank-exited)"), outcomes(doc));
         JsonNode c = flow(doc, "job-crashed");
         assertEquals("no", step(c, "failed", "answer"), "no torchrun output in this capture");
         assertTrue(step(c, "went-away", "detail").startsWith("Rank 1 (of communicators"), step(c, "went-away", "detail"));
