@@ -49,6 +49,7 @@ public final class MainViewModel {
     private final TaskExecutor executor;
     private final TroubleshootViewModel troubleshoot;
     private final UserState userState;
+    private final ExportPictureViewModel pictures;
     private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
     private boolean fitNext;
     private String summaryLine = "Ready";
@@ -67,6 +68,7 @@ public final class MainViewModel {
         this.userState = userState;
         this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
+        this.pictures = new ExportPictureViewModel(executor, snapshot.getReadOnlyProperty(), status, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
         this.live = new LiveConnection(this, executor, logs, starter);
@@ -373,6 +375,11 @@ public final class MainViewModel {
             return file;
         }).onSuccess(f -> status.set("Wrote the incident report to " + f))
                 .onFailure(e -> status.set("Could not write " + file + ": " + e.getMessage())));
+    }
+
+    /** File › Export picture…: the map as shown, as PNG or SVG. */
+    public ExportPictureViewModel pictures() {
+        return pictures;
     }
 
     public ClusterViewModel cluster() {
