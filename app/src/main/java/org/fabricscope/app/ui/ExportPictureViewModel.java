@@ -10,6 +10,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 
 import org.fabricscope.app.render.MapPicture;
@@ -132,9 +133,11 @@ public final class ExportPictureViewModel {
         if (folder == null || !Files.isDirectory(folder)) {
             throw new IOException("the folder " + folder + " does not exist");
         }
-        Path part = Files.createTempFile(folder, "." + target.getFileName(), ".part");
+        // a new file (not a temp file, which only its owner could read): the picture gets the permissions any file would
+        Path part = folder.resolve("." + target.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".part");
         try {
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part))) {
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE))) {
                 if (format == Format.PNG) {
                     picture.writePng(out);
                 } else {

@@ -59,6 +59,13 @@ class ExportPictureViewModelTest {
                 main.statusProperty().get());
         assertEquals(List.of(), dialogs.shown);
         assertEquals(List.of(file), list(dir), "no part file left behind");
+        if (Files.getFileStore(dir).supportsFileAttributeView("posix")) {
+            Path plain = Files.createFile(Files.createDirectories(dir.resolve("probe")).resolve("plain"));
+            assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(file),
+                    "readable as any new file is, not owner-only like a temp file");
+            Files.delete(plain);
+            Files.delete(plain.getParent());
+        }
         assertEquals(dir.toAbsolutePath().resolve("rail-2su-hdr-errors.png"), vm.suggestedFile(), "the next one starts here");
     }
 
