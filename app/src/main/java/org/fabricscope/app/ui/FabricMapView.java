@@ -129,6 +129,13 @@ public final class FabricMapView extends Region {
         addEventHandler(MouseEvent.MOUSE_DRAGGED, this::dragged);
         addEventHandler(MouseEvent.MOUSE_RELEASED, this::released);
         addEventHandler(MouseEvent.MOUSE_MOVED, this::moved);
+        addEventHandler(MouseEvent.MOUSE_EXITED, e -> {
+            if (hover != null || hoverCable != null) { // the pointer left the map: nothing under it is hovered any more
+                hover = null;
+                hoverCable = null;
+                drawOverlay();
+            }
+        });
         addEventHandler(ScrollEvent.SCROLL, this::scrolled);
         widthProperty().addListener((o, a, b) -> viewChanged());
         heightProperty().addListener((o, a, b) -> viewChanged());
@@ -342,6 +349,11 @@ public final class FabricMapView extends Region {
         }
         double[] e = MapRasterizer.ends(k);
         return new double[] {(e[0] + e[2]) / 2 * scale + tx, (e[1] + e[3]) / 2 * scale + ty};
+    }
+
+    /** The cable under the pointer, or null (tests). */
+    Cable hoveredCable() {
+        return hoverCable == null ? null : hoverCable.cable();
     }
 
     /** The hover text shown now (tests). */
