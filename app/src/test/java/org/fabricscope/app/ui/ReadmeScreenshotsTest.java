@@ -23,6 +23,7 @@ import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.Port;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
@@ -43,6 +44,9 @@ import javafx.stage.Window;
  */
 @ExtendWith(ApplicationExtension.class)
 class ReadmeScreenshotsTest {
+    /** Where the export writes, as a user's incident folder. */
+    @TempDir
+    Path incident;
     private MainView view;
     private Stage stage;
 
@@ -158,7 +162,6 @@ class ReadmeScreenshotsTest {
             view.map().problemsOnlyProperty().set(true);
         });
         settle(robot);
-        Path incident = Files.createTempDirectory("incident-");
         Path written = incident.resolve("rail-incident-map.png");
         view.menu().setPictureChooser((owner, suggestion) -> written);
         robot.interact(() -> view.menu().exportPictureItem().fire());
