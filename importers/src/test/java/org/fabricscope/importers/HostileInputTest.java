@@ -358,6 +358,20 @@ class HostileInputTest {
         }
 
         @Test
+        void oneGuidTwoNamesAcrossFilesIsNotSilent() throws IOException {
+            Path a = write("a/topo.txt", MalformedInputTest.TOPO);
+            Path b = write("b/topo.txt", MalformedInputTest.TOPO.replace("# \"leaf-1\" enhanced", "# \"leaf-X\" enhanced"));
+            FabricModel m = importPaths(a, b).model();
+            assertEquals(List.of(), problems(m, b), "a note, not a warning");
+            Diagnostic note = m.diagnostics().stream().filter(d -> d.source().equals(b.toString())).findFirst()
+                    .orElseThrow(() -> new AssertionError(TestSupport.dump(m.diagnostics())));
+            assertEquals(Severity.INFO, note.severity());
+            assertEquals(9, note.line());
+            assertMentions(note, "0x0002c90200400000", "\"leaf-X\" here", "\"leaf-1\" at " + a + ":9", "taking \"leaf-X\"");
+            assertEquals("leaf-X", m.node(0x0002c90200400000L).description());
+        }
+
+        @Test
         void ncclLogWithCarriageReturnLineEnds() throws IOException {
             Path p = write("cr.log", GOOD_LOG.replace("\n", "\r"));
             Path crlf = write("crlf.log", GOOD_LOG.replace("node-", "host-").replace("\n", "\r\n"));
@@ -554,6 +568,26 @@ class HostileInputTest {
         }
 
         @Test
+        @org.junit.jupiter.api.Timeout(30)
+        void aNamedPipeIsRefusedNotWaitedOn() throws Exception {
+            Path fifo = dir.resolve("counters.fifo");
+            Process mk;
+            try {
+                mk = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+            } catch (IOException e) {
+                org.junit.jupiter.api.Assumptions.assumeTrue(false, "no mkfifo on this machine");
+                return;
+            }
+            assertEquals(0, mk.waitFor());
+            Path good = write("topo.txt", MalformedInputTest.TOPO);
+            ImportResult r = importPaths(fifo, good);
+            Diagnostic d = only(r.model(), fifo);
+            assertEquals(Severity.ERROR, d.severity());
+            assertMentions(d, "named pipe", "not read");
+            assertEquals(4, r.model().cables().size(), "the file beside it is read");
+        }
+
+        @Test
         void anEntryThatExpandsTooMuchIsSkippedByItself() throws IOException {
             ByteArrayOutputStream bos = new ByteArrayOutputStream();
             try (GZIPOutputStream gz = new GZIPOutputStream(bos, 1 << 16)) {
@@ -571,6 +605,89 @@ class HostileInputTest {
             assertMentions(errors.get(0), "expands more than " + BundleReader.MAX_RATIO + " times", "per-entry limit",
                     "archive bomb");
             assertEquals(4, r.model().cables().size(), "the entry after the bomb is read");
+        }
+
+        static byte[] xz(byte[] data) throws IOException {
+            ByteArrayOutputStream bos = new ByteArrayOutputStream();
+            try (org.tukaani.xz.XZOutputStream xz = new org.tukaani.xz.XZOutputStream(bos, new org.tukaani.xz.LZMA2Options(1))) {
+                xz.write(data);
+            }
+            return bos.toByteArray();
+        }
+
+        static byte[] tar(Object... nameAndData) throws IOException {
+            ByteArrayOutputStream bos = new ByteArrayOutputStream();
+            for (int i = 0; i < nameAndData.length; i += 2) {
+                tarEntry(bos, (String) nameAndData[i], (byte[]) nameAndData[i + 1]);
+            }
+            bos.write(new byte[1024]);
+            return bos.toByteArray();
+        }
+
+        @Test
+        void tarXzAndXzAreRead() throws IOException {
+            byte[] topo = MalformedInputTest.TOPO.getBytes(StandardCharsets.UTF_8);
+            Path txz = write("bundle.tar.xz", xz(tar("capture/ibnetdiscover.txt", topo)));
+            ImportResult r = importPaths(txz);
+            assertEquals(List.of(), problems(r.model(), txz.toString()), TestSupport.dump(r.model().diagnostics()));
+            assertEquals("ibnetdiscover", r.formats().get(txz + "!/capture/ibnetdiscover.txt"), r.formats().toString());
+            assertEquals(4, r.model().cables().size());
+
+            Path one = write("ibnetdiscover.txt.xz", xz(topo));
+            ImportResult single = importPaths(one);
+            assertEquals("ibnetdiscover", single.formats().get(dir.resolve("ibnetdiscover.txt").toString()),
+                    single.formats().toString());
+            assertEquals(4, single.model().cables().size());
+        }
+
+        @Test
+        void anXzEntryThatExpandsTooMuchIsSkippedByItself() throws IOException {
+            byte[] noise = new byte[2 << 20];
+            new Random(5).nextBytes(noise);
+            Path p = write("bomb.tar.xz", xz(tar("a-noise.bin", noise, "b-zeros.txt", new byte[24 << 20],
+                    "c-topo.txt", MalformedInputTest.TOPO.getBytes(StandardCharsets.UTF_8))));
+            ImportResult r = importPaths(p);
+            List<Diagnostic> errors = problems(r.model(), p + "!/b-zeros.txt");
+            assertEquals(1, errors.size(), TestSupport.dump(r.model().diagnostics()));
+            assertMentions(errors.get(0), "expands more than " + BundleReader.MAX_RATIO + " times", "archive bomb");
+            assertEquals(4, r.model().cables().size(), "the entry after the bomb is read");
+        }
+
+        @Test
+        void anXzStreamAskingForAHugeDictionaryIsRefusedNotAllocated() throws IOException {
+            byte[] b = xz(tar("topo.txt", MalformedInputTest.TOPO.getBytes(StandardCharsets.UTF_8)));
+            // The block header follows the 12-byte stream header: size, flags, LZMA2 filter id 0x21, one
+            // property byte (the dictionary size), padding, CRC32. Ask for a 1 GiB dictionary (code 36).
+            int start = 12;
+            int size = ((b[start] & 0xff) + 1) * 4;
+            assertEquals(0x21, b[start + 2], "LZMA2 filter");
+            b[start + 4] = 36;
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(b, start, size - 4);
+            long c = crc.getValue();
+            for (int i = 0; i < 4; i++) {
+                b[start + size - 4 + i] = (byte) (c >>> (8 * i));
+            }
+            Path p = write("huge-dict.tar.xz", b);
+            Path good = write("good/topo.txt", MalformedInputTest.TOPO);
+            ImportResult r = importPaths(p, good);
+            Diagnostic d = only(r.model(), p);
+            assertMentions(d, "xz archive needs 1024 MiB", "more than the 128 MiB allowed");
+            assertEquals(4, r.model().cables().size(), "the file beside it is read");
+        }
+
+        @Test
+        void aDamagedXzIsOneDiagnostic() throws IOException {
+            byte[] b = xz(tar("topo.txt", MalformedInputTest.TOPO.getBytes(StandardCharsets.UTF_8)));
+            for (int i = 40; i < b.length - 40; i += 7) {
+                b[i] ^= 0x5a;
+            }
+            Path p = write("damaged.tar.xz", b);
+            Path good = write("good/topo.txt", MalformedInputTest.TOPO);
+            ImportResult r = importPaths(p, good);
+            assertTrue(problems(r.model(), p).stream().anyMatch(d -> d.message().contains("damaged")),
+                    TestSupport.dump(r.model().diagnostics()));
+            assertEquals(4, r.model().cables().size(), "the file beside it is read");
         }
 
         /** One ustar entry: header, data, padding. */

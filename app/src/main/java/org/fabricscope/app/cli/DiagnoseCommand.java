@@ -14,7 +14,6 @@ import org.fabricscope.model.flows.FlowLibrary;
 import org.fabricscope.model.flows.FlowResult;
 import org.fabricscope.model.flows.Verdict;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,7 +54,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() throws JsonProcessingException {
+    public Integer call() throws java.io.IOException {
         FlowLibrary library = flowOptions.library();
         Map<String, Verdict> given = given(library);
         InputOptions.Loaded in = input.load();
@@ -73,8 +72,8 @@ final class DiagnoseCommand implements Callable<Integer> {
         }
         if (markdown || html) {
             var report = new org.fabricscope.app.report.IncidentReport("FabricScope incident report",
-                    input.paths.stream().map(java.nio.file.Path::toString).toList(), findings, flows, null,
-                    java.time.Instant.now());
+                    input.paths.stream().map(java.nio.file.Path::toString).toList(), findings, flows,
+                    html ? mapPng(in) : null, java.time.Instant.now());
             out.print(html ? report.html() : report.markdown());
             out.flush();
             return 0;
@@ -137,5 +136,19 @@ final class DiagnoseCommand implements Callable<Integer> {
             out.put(key, v);
         }
         return out;
+    }
+
+    /**
+     * The HTML report's map: the errors colours at fit, as {@code export -f png} draws it; null when the
+     * inputs hold no fabric to draw (a report of logs alone), and the report then goes without it.
+     */
+    private static byte[] mapPng(InputOptions.Loaded in) throws java.io.IOException {
+        if (in.result().model().nodes().isEmpty()) {
+            return null;
+        }
+        System.setProperty("java.awt.headless", "true");
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        ExportCommand.picture(in, org.fabricscope.app.render.ColourMode.ERRORS, 1600, 1000, false).writePng(png);
+        return png.toByteArray();
     }
 }

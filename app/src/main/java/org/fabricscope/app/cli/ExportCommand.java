@@ -130,12 +130,7 @@ final class ExportCommand implements Callable<Integer> {
         if (format == Kind.png && output == null) {
             throw new ParameterException(spec.commandLine(), "-f png writes a file: give it with -o FILE");
         }
-        InputOptions.Loaded loaded = input.load();
-        FabricModel model = loaded.result().model();
-        MapLayout layout = TieredLayout.compute(model, Set.of(), false);
-        MapColouring colours = MapColouring.compute(model, layout, colour.mode, loaded.thresholds(), loaded.analysis().ranks(),
-                null, loaded.analysis().findings(), MapPalette.defaults());
-        MapPicture picture = new MapPicture(layout, colours, width, height, problemsOnly);
+        MapPicture picture = picture(input.load(), colour.mode, width, height, problemsOnly);
         try {
             if (format == Kind.png) {
                 System.setProperty("java.awt.headless", "true");
@@ -152,6 +147,15 @@ final class ExportCommand implements Callable<Integer> {
             throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
         }
         return 0;
+    }
+
+    /** The map as the app draws it at fit, in {@code mode}: layout, colouring and the rasteriser, no JavaFX. */
+    static MapPicture picture(InputOptions.Loaded loaded, ColourMode mode, int width, int height, boolean problemsOnly) {
+        FabricModel model = loaded.result().model();
+        MapLayout layout = TieredLayout.compute(model, Set.of(), false);
+        MapColouring colours = MapColouring.compute(model, layout, mode, loaded.thresholds(), loaded.analysis().ranks(),
+                null, loaded.analysis().findings(), MapPalette.defaults());
+        return new MapPicture(layout, colours, width, height, problemsOnly);
     }
 
     private static String quoteId(String id) {

@@ -32,6 +32,7 @@ public final class FabricScopeApp extends Application {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
+        Loader.openEarly(initialPaths); // reads the files while the toolkit and the window start
         Application.launch(FabricScopeApp.class);
     }
 

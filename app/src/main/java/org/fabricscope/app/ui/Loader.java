@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 import org.fabricscope.app.task.BackgroundTask;
+import org.fabricscope.app.task.TaskContext;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.core.ImportCancelledException;
@@ -51,7 +52,8 @@ public final class Loader {
     private final ReadOnlyStringWrapper job = new ReadOnlyStringWrapper();
     private final Set<String> collapsed = new HashSet<>();
     /** The style live rebuilds draw with: written on the UI thread when the style changes, read by the live job's thread. */
-    private volatile Style published = new Style(ColourMode.ERRORS, Set.of(), false, null);
+    private static final Style DEFAULT_STYLE = new Style(ColourMode.ERRORS, Set.of(), false, null);
+    private volatile Style published = DEFAULT_STYLE;
     private BackgroundTask<?> running;
 
     Loader(MainViewModel main, TaskExecutor executor, Dialogs dialogs) {
@@ -74,23 +76,47 @@ public final class Loader {
         }
         all.addAll(paths);
         Style st = style();
-        start(BackgroundTask.of(ctx -> {
-            ctx.updateMessage("Reading " + all);
-            ImportResult r = new FabricImporter().importPaths(all, (done, total, what) -> {
-                ctx.updateProgress(done, Math.max(1, total));
-                ctx.updateMessage("Reading " + what);
-            }, ctx::isCancelled);
-            if (ctx.isCancelled()) {
-                throw new ImportCancelledException();
+        EarlyImport early = EarlyImport.take(all);
+        BackgroundTask.Work<Snapshot> work;
+        if (early != null && st.equals(DEFAULT_STYLE)) {
+            work = early::await; // started at launch, before the window: wait for it here
+        } else {
+            if (early != null) {
+                early.cancel();
             }
-            ctx.updateMessage("Checking and laying out " + r.model().nodes().size() + " nodes");
-            return Snapshot.build(all, r, st.mode(), st.collapsed(), st.collapseAll(), st.job());
-        }).onSuccess(s -> loaded(s, paths, find))
+            work = ctx -> importAndBuild(all, st, ctx);
+        }
+        start(BackgroundTask.of(work).onSuccess(s -> loaded(s, paths, find))
                 .onCancelled(() -> main.statusProperty().set("Import cancelled; kept what was loaded"))
                 .onFailure(e -> {
                     main.statusProperty().set("Import failed; kept what was loaded");
                     dialogs.error("Import failed", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
                 }));
+    }
+
+    /**
+     * Starts importing the paths named at launch before the window exists (on a thread of its own, in the
+     * default style); the window's first {@link #open} of the same paths takes it over.
+     */
+    static void openEarly(List<Path> paths) {
+        if (!paths.isEmpty()) {
+            List<Path> all = List.copyOf(paths);
+            EarlyImport.start(all, ctx -> importAndBuild(all, DEFAULT_STYLE, ctx));
+        }
+    }
+
+    /** Reads, checks and lays out {@code all}: the whole of an import, off the UI thread. */
+    private static Snapshot importAndBuild(List<Path> all, Style st, TaskContext ctx) {
+        ctx.updateMessage("Reading " + all);
+        ImportResult r = new FabricImporter().importPaths(all, (done, total, what) -> {
+            ctx.updateProgress(done, Math.max(1, total));
+            ctx.updateMessage("Reading " + what);
+        }, ctx::isCancelled);
+        if (ctx.isCancelled()) {
+            throw new ImportCancelledException();
+        }
+        ctx.updateMessage("Checking and laying out " + r.model().nodes().size() + " nodes");
+        return Snapshot.build(all, r, st.mode(), st.collapsed(), st.collapseAll(), st.job());
     }
 
     private void loaded(Snapshot s, List<Path> paths, String find) {

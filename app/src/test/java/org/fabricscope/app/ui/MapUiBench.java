@@ -20,11 +20,12 @@ import javafx.stage.Stage;
  * zooming. One fresh JVM per run: times are from the JVM's start (RuntimeMXBean), so class loading
  * and JIT warm-up are in them as a user sees them.
  *
- * <p>Usage: {@code MapUiBench [--pan SECONDS] fabric-files...}; with no files it measures the floor
+ * <p>Usage: {@code MapUiBench [--pan SECONDS] [--no-early] fabric-files...}; with no files it measures the floor
  * (the window shown, empty, and its first pulse). With {@code --pan}, after the map is drawn it pans
  * and zooms for that many seconds in gestures of 300 ms (a drag, a zoom in about the centre down to
  * full detail and back out) with 150 ms pauses in which the view settles and re-renders, and
- * reports the FX thread's pulse intervals.
+ * reports the FX thread's pulse intervals. The import starts before the toolkit, as the app's launch
+ * starts it ({@code Loader.openEarly}); {@code --no-early} starts it from the shown window instead.
  */
 public final class MapUiBench {
     public static void main(String[] args) throws Exception {
@@ -34,7 +35,7 @@ public final class MapUiBench {
             pan = Integer.parseInt(rest.get(1));
             rest = rest.subList(2, rest.size());
         }
-        List<Path> files = rest.stream().map(Path::of).toList();
+        List<Path> files = rest.stream().filter(a -> !a.equals("--no-early")).map(Path::of).toList();
         long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
         AtomicLong shown = new AtomicLong();
         AtomicLong drawn = new AtomicLong();
@@ -42,6 +43,9 @@ public final class MapUiBench {
         CountDownLatch firstPulse = new CountDownLatch(1);
         CountDownLatch mapDrawn = new CountDownLatch(1);
         AtomicReference<MainView> viewRef = new AtomicReference<>();
+        if (!rest.contains("--no-early")) {
+            Loader.openEarly(files); // as FabricScopeApp.launchWith does: the import runs while the toolkit starts
+        }
         Platform.startup(() -> {
             MainView v = new MainView();
             Stage st = new Stage();

@@ -18,12 +18,14 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 import org.fabricscope.importers.core.ImportSource;
+import org.tukaani.xz.MemoryLimitException;
+import org.tukaani.xz.XZInputStream;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.NaturalOrder;
 
 /**
- * Turns what the user named (files, folders, {@code .tar.gz}, {@code .tgz}, {@code .tar},
- * {@code .zip}, {@code .gz}) into the list of files to read. Archives are recognised by their
+ * Turns what the user named (files, folders, {@code .tar.gz}, {@code .tgz}, {@code .tar.xz},
+ * {@code .txz}, {@code .tar}, {@code .zip}, {@code .gz}, {@code .xz}) into the list of files to read. Archives are recognised by their
  * magic bytes and read in memory, never extracted to disk, so entry names like {@code ../x} are
  * harmless. Against archive bombs every entry is measured on its own: its size
  * ({@link #MAX_ENTRY_BYTES}) and how many times its compressed bytes it expands to
@@ -47,6 +49,8 @@ public final class BundleReader {
     public static final int MAX_ENTRIES = 100_000;
     private static final int MAX_DEPTH = 16;
     private static final int CHUNK = 1 << 20;
+    /** Memory the xz decoder may use, in KiB: {@code xz -9} needs about 65 MiB; more is refused, not allocated. */
+    static final int XZ_MEMORY_LIMIT_KIB = 128 * 1024;
 
     private final List<Diagnostic> diagnostics;
     private long totalBytes;
@@ -76,6 +80,13 @@ public final class BundleReader {
             } catch (IOException | java.io.UncheckedIOException e) {
                 diagnostics.add(Diagnostic.error(name, 0, "cannot list folder: " + message(e)));
             }
+            return out;
+        }
+        if (!Files.isRegularFile(path)) {
+            // A named pipe would block the read until a writer comes (forever, for a stray FIFO);
+            // a socket or device is no capture either.
+            diagnostics.add(Diagnostic.error(name, 0,
+                    "not a regular file (a named pipe, socket or device); not read: save the output to a file first"));
             return out;
         }
         if (!Files.isReadable(path)) {
@@ -111,7 +122,7 @@ public final class BundleReader {
         }
     }
 
-    private enum ArchiveKind { NONE, GZIP, ZIP, TAR }
+    private enum ArchiveKind { NONE, GZIP, XZ, ZIP, TAR }
 
     /** Looks at the first bytes without consuming them (the stream must support mark). */
     private static ArchiveKind sniff(InputStream in) throws IOException {
@@ -120,6 +131,10 @@ public final class BundleReader {
         in.reset();
         if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
             return ArchiveKind.GZIP;
+        }
+        if (head.length >= 6 && (head[0] & 0xff) == 0xfd && head[1] == '7' && head[2] == 'z' && head[3] == 'X'
+                && head[4] == 'Z' && head[5] == 0) {
+            return ArchiveKind.XZ;
         }
         if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
             return ArchiveKind.ZIP;
@@ -136,24 +151,21 @@ public final class BundleReader {
             switch (kind) {
                 case GZIP -> {
                     CountingGzip gzip = new CountingGzip(in);
-                    InputStream gz = new BufferedInputStream(gzip, 65536);
-                    ArchiveKind inner = sniff(gz);
-                    if (inner == ArchiveKind.TAR) {
-                        readTar(gz, name, out, gzip::compressedBytes);
-                    } else if (inner == ArchiveKind.NONE) {
-                        String entry = name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name + "!";
-                        Chunks data = readCapped(gz, entry, gzip::compressedBytes);
-                        if (data != null) {
-                            out.add(new ImportSource(entry, data.size(), data::open));
-                        }
-                    } else {
-                        diagnostics.add(Diagnostic.warning(name, 0, "archive inside a gzip file other than tar is not read"));
-                    }
+                    readCompressed(new BufferedInputStream(gzip, 65536), name, ".gz", gzip::compressedBytes, out);
+                }
+                case XZ -> {
+                    CountingInput raw = new CountingInput(in);
+                    readCompressed(new BufferedInputStream(new XZInputStream(raw, XZ_MEMORY_LIMIT_KIB), 65536), name, ".xz",
+                            raw::count, out);
                 }
                 case TAR -> readTar(in, name, out, () -> -1);
                 case ZIP -> readZip(in, name, out);
                 default -> { }
             }
+        } catch (MemoryLimitException e) {
+            diagnostics.add(Diagnostic.error(name, 0, "xz archive needs " + e.getMemoryNeeded() / 1024
+                    + " MiB to decompress, more than the " + XZ_MEMORY_LIMIT_KIB / 1024 + " MiB allowed; kept the "
+                    + (out.size() - before) + " entries read before it"));
         } catch (IOException e) {
             diagnostics.add(Diagnostic.error(name, 0, "archive is damaged or truncated: " + message(e)
                     + "; kept the " + (out.size() - before) + " entries read before it"));
@@ -161,6 +173,28 @@ public final class BundleReader {
             // ZipInputStream throws this for an entry name that is not valid UTF-8 (found by ReaderFuzzTest)
             diagnostics.add(Diagnostic.error(name, 0, "archive is damaged: an entry name is not valid text"
                     + "; kept the " + (out.size() - before) + " entries read before it"));
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            // the decompressors' own checks should say CorruptedInput; should one miss, the bundle is still damaged, not a crash
+            diagnostics.add(Diagnostic.error(name, 0, "archive is damaged: its compressed data cannot be decoded"
+                    + "; kept the " + (out.size() - before) + " entries read before it"));
+        }
+    }
+
+    /** A gzip or xz stream: a tar inside, or one compressed file (named as the archive less its suffix). */
+    private void readCompressed(InputStream data, String name, String suffix, LongSupplier compressed, List<ImportSource> out)
+            throws IOException {
+        ArchiveKind inner = sniff(data);
+        if (inner == ArchiveKind.TAR) {
+            readTar(data, name, out, compressed);
+        } else if (inner == ArchiveKind.NONE) {
+            String entry = name.endsWith(suffix) ? name.substring(0, name.length() - suffix.length()) : name + "!";
+            Chunks chunks = readCapped(data, entry, compressed);
+            if (chunks != null) {
+                out.add(new ImportSource(entry, chunks.size(), chunks::open));
+            }
+        } else {
+            diagnostics.add(Diagnostic.warning(name, 0, "archive inside a " + suffix.substring(1)
+                    + " file other than tar is not read"));
         }
     }
 
@@ -391,6 +425,44 @@ public final class BundleReader {
 
         long compressedBytes() {
             return earlier + last;
+        }
+    }
+
+    /** Counts the bytes read through it (an xz stream's compressed bytes, for the expansion ratio). */
+    private static final class CountingInput extends java.io.FilterInputStream {
+        private long count;
+
+        CountingInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long k = super.skip(n);
+            count += Math.max(0, k);
+            return k;
+        }
+
+        long count() {
+            return count;
         }
     }
 

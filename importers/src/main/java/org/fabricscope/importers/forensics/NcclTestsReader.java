@@ -105,6 +105,7 @@ public final class NcclTestsReader {
         final List<NcclTestRow> rows = new ArrayList<>();
         long oob = -1;
         boolean oobOk = true;
+        boolean rowsCut;
         double avg = Double.NaN;
         final List<Evidence> errors = new ArrayList<>();
         Evidence footer;
@@ -180,6 +181,11 @@ public final class NcclTestsReader {
                 }
             } else if (!l.startsWith("#") && ROW_START.matcher(l).matches()) {
                 if (d.rows.size() >= MAX_ROWS) {
+                    if (d.rows.size() == MAX_ROWS && !d.rowsCut) {
+                        d.rowsCut = true;
+                        builder.diagnostic(Diagnostic.warning(source, n, "more than " + MAX_ROWS
+                                + " rows in one nccl-tests run; kept the first " + MAX_ROWS));
+                    }
                     continue;
                 }
                 NcclTestRow row = row(l, d.columns, ev);
@@ -346,6 +352,8 @@ public final class NcclTestsReader {
         List<NcclTestRow> rows = new ArrayList<>();
         for (JsonNode r : root.path("results")) {
             if (rows.size() >= MAX_ROWS) {
+                builder.diagnostic(Diagnostic.warning(source, 0, "more than " + MAX_ROWS
+                        + " results in the nccl-tests JSON; kept the first " + MAX_ROWS));
                 break;
             }
             NcclTestRow.Result oop = jsonResult(r.path("out_of_place"));

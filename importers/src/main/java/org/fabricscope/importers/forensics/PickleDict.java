@@ -13,18 +13,24 @@ import java.util.Set;
  * A pickled dict as {@link SafePickle} builds it: keys in insertion order (as Python keeps them),
  * a later value for an equal key replacing the earlier one in place, null keys and values allowed.
  * Keys and values are held in two arrays, with an open-addressing hash index only once a dict has
- * more than {@value #LINEAR} keys: a flight recorder dump is millions of small dicts (an entry's 22
+ * more than {@value #LINEAR} keys (below that, a 64-bit mask of key hashes tells most new keys
+ * without a scan): a flight recorder dump is millions of small dicts (an entry's 22
  * fields, a stack frame's 3), and a {@code LinkedHashMap} node per field made half the parse. Readers
  * walk {@link #keyAt}/{@link #valueAt} or use it as any {@link Map}; not thread-safe.
  */
 final class PickleDict extends AbstractMap<Object, Object> {
-    private static final int LINEAR = 8;
+    private static final int LINEAR = 32;
 
     private Object[] keys;
     private Object[] vals;
     private int size;
     /** Slot -> index + 1 (0: empty); null while the dict is small enough to scan. */
     private int[] index;
+    /**
+     * While there is no index: bit {@code hash & 63} set for every key held. A key whose bit is clear
+     * is surely absent, so most puts into a small dict (an entry's 22 fields) append without a scan.
+     */
+    private long present;
 
     PickleDict() {
         this(4);
@@ -63,8 +69,19 @@ final class PickleDict extends AbstractMap<Object, Object> {
         return vals[i];
     }
 
+    private static long bit(int hash) {
+        return 1L << (hash & 63);
+    }
+
     private int find(Object key) {
+        return find(key, hash(key));
+    }
+
+    private int find(Object key, int h) {
         if (index == null) {
+            if ((present & bit(h)) == 0) {
+                return -1;
+            }
             for (int i = 0; i < size; i++) {
                 Object k = keys[i];
                 if (k == key || (key != null && key.equals(k))) {
@@ -74,7 +91,7 @@ final class PickleDict extends AbstractMap<Object, Object> {
             return -1;
         }
         int mask = index.length - 1;
-        for (int slot = hash(key) & mask; ; slot = (slot + 1) & mask) {
+        for (int slot = h & mask; ; slot = (slot + 1) & mask) {
             int at = index[slot] - 1;
             if (at < 0) {
                 return -1;
@@ -103,7 +120,8 @@ final class PickleDict extends AbstractMap<Object, Object> {
 
     @Override
     public Object put(Object key, Object value) {
-        int i = find(key);
+        int h = hash(key);
+        int i = find(key, h);
         if (i >= 0) {
             Object had = vals[i];
             vals[i] = value;
@@ -116,6 +134,7 @@ final class PickleDict extends AbstractMap<Object, Object> {
         keys[size] = key;
         vals[size] = value;
         size++;
+        present |= bit(h);
         if (index != null && size * 2 <= index.length) {
             insert(size - 1);
         } else if (size > LINEAR) {

@@ -138,8 +138,10 @@ public final class SafePickle {
                 case '1' -> dropMark(popMark()); // POP_MARK
                 case '2' -> push(peek()); // DUP
                 case '}' -> push(new PickleDict()); // EMPTY_DICT
-                case ']' -> push(new ArrayList<>()); // EMPTY_LIST
-                case ')' -> push(new ArrayList<>()); // EMPTY_TUPLE
+                // Picklers fill a list with one APPEND when it has one item, else with APPENDS (which sizes it):
+                // room for one, not ArrayList's default ten, saves an array per list (half of them in a dump).
+                case ']' -> push(new ArrayList<>(1)); // EMPTY_LIST
+                case ')' -> push(new ArrayList<>(0)); // EMPTY_TUPLE
                 case 'd' -> { // DICT
                     int at = popMark();
                     Map<Object, Object> m = new PickleDict((sp - at - 1) / 2);
@@ -152,11 +154,15 @@ public final class SafePickle {
                     addItems(l, at);
                     push(l);
                 }
-                case 0x85 -> push(new ArrayList<>(java.util.Collections.singletonList(pop()))); // TUPLE1
+                case 0x85 -> { // TUPLE1
+                    List<Object> t = new ArrayList<>(1);
+                    t.add(pop());
+                    push(t);
+                }
                 case 0x86 -> { // TUPLE2
                     Object y = pop();
                     Object x = pop();
-                    List<Object> t = new ArrayList<>();
+                    List<Object> t = new ArrayList<>(2);
                     t.add(x);
                     t.add(y);
                     push(t);
@@ -165,7 +171,7 @@ public final class SafePickle {
                     Object z = pop();
                     Object y = pop();
                     Object x = pop();
-                    List<Object> t = new ArrayList<>();
+                    List<Object> t = new ArrayList<>(3);
                     t.add(x);
                     t.add(y);
                     t.add(z);
@@ -192,9 +198,9 @@ public final class SafePickle {
                     }
                     addItems(l, at);
                 }
-                case 'J' -> push((long) i32()); // BININT
-                case 'K' -> push((long) u8()); // BININT1
-                case 'M' -> push((long) (u8() | (u8() << 8))); // BININT2
+                case 'J' -> push(boxed(i32())); // BININT
+                case 'K' -> push(boxed(u8())); // BININT1
+                case 'M' -> push(boxed(u8() | (u8() << 8))); // BININT2
                 case 0x8a -> push(longLe(u8())); // LONG1
                 case 0x8b -> { // LONG4
                     long n = i32();
@@ -240,6 +246,19 @@ public final class SafePickle {
                         + (op >= 0x20 && op < 0x7f ? " ('" + (char) op + "')" : ""));
             }
         }
+    }
+
+    /** Boxes of 0 to 65,535 (every BININT1 and BININT2, most sizes, ids and line numbers), made once. */
+    private static final Long[] SMALL = new Long[1 << 16];
+
+    static {
+        for (int i = 0; i < SMALL.length; i++) {
+            SMALL[i] = (long) i;
+        }
+    }
+
+    private static Long boxed(int v) {
+        return v >= 0 && v < SMALL.length ? SMALL[v] : Long.valueOf(v);
     }
 
     private PickleException fail(String what) {

@@ -3,6 +3,7 @@ package org.fabricscope.importers.kube;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -66,19 +67,57 @@ public final class ClusterReader {
     static final List<JobKind> JOB_KINDS = List.of(new JobKind("PyTorchJob", "pytorchjobs", List.of("v1")),
             new JobKind("MPIJob", "mpijobs", List.of("v2beta1", "v1")), new JobKind("TFJob", "tfjobs", List.of("v1")));
 
+    /**
+     * The whole of a one-shot read (connecting, exec plugin included, every list and every log) ends
+     * within this, so that a misbehaving server costs the CLI one line and exit 1 inside a minute,
+     * whatever mix of slow and stalled replies it sends.
+     */
+    public static final Duration ONE_SHOT_BUDGET = Duration.ofSeconds(45);
+
     private final KubeConnection connection;
     private final KubernetesClient client;
+    /** System.nanoTime() by which the read must end; Long.MAX_VALUE when only each reply's deadline bounds it. */
+    private final long budgetEnd;
+    private final long budgetMillis;
 
     public ClusterReader(KubeConnection connection) {
-        this.connection = connection;
-        this.client = connection.client();
+        this(connection, 0, Long.MAX_VALUE);
     }
 
-    /** Connects, reads once and closes: the one-shot read the CLI makes. */
+    private ClusterReader(KubeConnection connection, long budgetMillis, long budgetEnd) {
+        this.connection = connection;
+        this.client = connection.client();
+        this.budgetMillis = budgetMillis;
+        this.budgetEnd = budgetEnd;
+    }
+
+    /** Connects, reads once and closes: the one-shot read the CLI makes, all within {@link #ONE_SHOT_BUDGET}. */
     public static ClusterRead readOnce(KubeConnector connector, KubeTarget target, Cancellation cancel) throws KubeException {
+        return readOnce(connector, target, cancel, ONE_SHOT_BUDGET);
+    }
+
+    static ClusterRead readOnce(KubeConnector connector, KubeTarget target, Cancellation cancel, Duration budget)
+            throws KubeException {
+        long end = System.nanoTime() + budget.toNanos();
         try (KubeConnection c = connector.connect(target)) {
-            return new ClusterReader(c).read(target, cancel);
+            return new ClusterReader(c, budget.toMillis(), end).read(target, cancel);
         }
+    }
+
+    /** How long the next reply may take: its own deadline, or what is left of the read's budget if less (0: none left). */
+    private long allowedMillis() {
+        long own = connection.readDeadlineMillis();
+        if (budgetEnd == Long.MAX_VALUE) {
+            return own;
+        }
+        long left = TimeUnit.NANOSECONDS.toMillis(budgetEnd - System.nanoTime());
+        return Math.max(0, Math.min(own, left));
+    }
+
+    /** "within 60 s", or "within the one-shot read's 45 s" when the budget was the tighter bound. */
+    private String within(long allowed) {
+        return allowed < connection.readDeadlineMillis() ? "within the one-shot read's " + millis(budgetMillis)
+                : "within " + millis(allowed);
     }
 
     /**
@@ -297,14 +336,19 @@ public final class ClusterReader {
         String server = connection.server();
         URI uri = URI.create(server + path + (selector == null ? "" : "?labelSelector=" + enc(selector)));
         BoundedGet.Answer a;
+        long allowed = allowedMillis();
+        if (allowed <= 0) {
+            throw new KubeException("the API server " + server + " did not answer " + what + " " + within(0)
+                    + " (the replies before it took that long); the server or the network is slow or overloaded");
+        }
         try {
-            a = BoundedGet.get(client.getHttpClient(), uri, connection.requestTimeoutMillis(),
-                    connection.readDeadlineMillis(), connection.maxResponseBytes());
+            a = BoundedGet.get(client.getHttpClient(), uri, Math.min(connection.requestTimeoutMillis(), allowed),
+                    allowed, connection.maxResponseBytes());
         } catch (BoundedGet.DeadlineExceeded e) {
             ExecPlugins.stopAfterDeadline(connection.execPlugin());
             throw new KubeException("the API server " + server + " did not " + (e.headers ? "finish its reply to " + what
-                    + " within " + millis(connection.readDeadlineMillis()) + " (the headers came, then the body stalled after "
-                    + e.bytes + " bytes)" : "answer " + what + " within " + millis(connection.readDeadlineMillis()))
+                    + " " + within(allowed) + " (the headers came, then the body stalled after "
+                    + e.bytes + " bytes)" : "answer " + what + " " + within(allowed))
                     + "; the server or the network is slow or overloaded");
         } catch (BoundedGet.TooLarge e) {
             throw new ReplyProblem("the reply to " + what + " from " + server + " is larger than "
@@ -470,9 +514,14 @@ public final class ClusterReader {
         if (target.logLimitBytes() > 0) {
             uri.append("&limitBytes=").append(target.logLimitBytes());
         }
+        long allowed = allowedMillis();
+        if (allowed <= 0) {
+            return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: the one-shot "
+                    + "read's " + millis(budgetMillis) + " were used up");
+        }
         try {
             BoundedGet.Answer resp = BoundedGet.get(client.getHttpClient(), URI.create(uri.toString()),
-                    connection.requestTimeoutMillis(), connection.readDeadlineMillis(), connection.maxResponseBytes());
+                    Math.min(connection.requestTimeoutMillis(), allowed), allowed, connection.maxResponseBytes());
             if (resp.successful()) {
                 return new LogResult(resp.body(), null);
             }
@@ -487,7 +536,7 @@ public final class ClusterReader {
             return new LogResult(null, KubeErrors.describe(e, connection, "get", "pods/log", ns));
         } catch (BoundedGet.DeadlineExceeded e) {
             return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: the API server did not "
-                    + (e.headers ? "finish sending it" : "answer") + " within " + millis(connection.readDeadlineMillis()));
+                    + (e.headers ? "finish sending it" : "answer") + " " + within(allowed));
         } catch (BoundedGet.TooLarge e) {
             return new LogResult(null, "log of " + KubeErrors.clean(r.pod() + "/" + r.container()) + " not read: larger than "
                     + size(connection.maxResponseBytes()) + " (the limit for one reply)");

@@ -141,6 +141,42 @@ class KubeHostileTest {
         assertTrue(ms < 6_000, "gave up after " + ms + " ms");
     }
 
+    /** Answers after {@code ms}: slow, but each reply within its own deadline. */
+    private StubApiServer.Reply slow(long ms, StubApiServer.Reply then) {
+        return ex -> {
+            try {
+                if (release.await(ms, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            then.send(ex);
+        };
+    }
+
+    @Test
+    void slowRepliesThenAStallEndWithinTheOneShotBudget() throws Exception {
+        // each reply alone is within its 1.5 s; together they would take 1.1 + 1.1 + 1.5 s
+        stub = new StubApiServer()
+                .route(NODES, slow(1100, StubApiServer.ok(new NodeListBuilder().withItems(
+                        KubeFixtures.node("gpu-node-1", "rdma/rdma", "1k")).build())))
+                .route(PODS, slow(1100, StubApiServer.ok(new PodListBuilder().build())))
+                .route(EVENTS, stallAfterHeaders());
+        Path kc = KubeFixtures.kubeconfig(dir, stub.url(), "stub");
+        long t0 = System.nanoTime();
+        KubeException e = assertThrows(KubeException.class, () -> ClusterReader.readOnce(new KubeConnector(
+                Duration.ofSeconds(2), Duration.ofMillis(1500), 0, Duration.ofSeconds(5), Duration.ofMillis(1500), 64 * 1024),
+                KubeTarget.current().withKubeconfig(kc).withLogs(false), Cancellation.NEVER, Duration.ofMillis(2500)));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(e.getMessage().startsWith("the API server " + stub.url() + " did not "), e.getMessage());
+        assertTrue(e.getMessage().contains("list events in namespace team-a within the one-shot read's 2500 ms"),
+                e.getMessage());
+        assertOneCleanLine(e.getMessage());
+        assertTrue(ms < 5_000, "gave up after " + ms + " ms");
+    }
+
     @Test
     void emptyAndNonJsonRepliesAreOneLineEachAndTheRestIsRead() throws Exception {
         stub = healthy().route(NODES, StubApiServer.json(200, "")).route(EVENTS, StubApiServer.text(200,

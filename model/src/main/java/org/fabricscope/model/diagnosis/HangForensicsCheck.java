@@ -27,7 +27,9 @@ import org.fabricscope.model.forensics.RasProcess;
 import org.fabricscope.model.forensics.RasRank;
 import org.fabricscope.model.forensics.RasStatus;
 import org.fabricscope.model.ranks.RankSite;
+import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
+import org.fabricscope.model.training.TrainingLog;
 
 /**
  * Hang forensics over flight recorder dumps and NCCL RAS reports: {@code collective-hang} (in a
@@ -72,7 +74,7 @@ public final class HangForensicsCheck implements FabricCheck {
         Map<Long, Set<Integer>> frBehindByComm = new LinkedHashMap<>();
         for (ProcessGroupProgress p : FlightRecorderAnalysis.progress(f.flightRecorder())) {
             if (p.hangs()) {
-                Finding h = frHang(p, join);
+                Finding h = frHang(p, join, context.model().trainingLog());
                 // the NCCL communicator of a group that spans every rank is the world communicator of the log
                 Set<Integer> behind = new TreeSet<>();
                 long comm = 0;
@@ -100,7 +102,7 @@ public final class HangForensicsCheck implements FabricCheck {
 
     // ---------------------------------------------------------------- flight recorder
 
-    private Finding frHang(ProcessGroupProgress p, ForensicJoin join) {
+    private Finding frHang(ProcessGroupProgress p, ForensicJoin join, TrainingLog log) {
         List<RankProgress> behind = p.behind();
         List<RankProgress> leaders = p.leaders();
         long minBehind = Long.MAX_VALUE;
@@ -183,7 +185,51 @@ public final class HangForensicsCheck implements FabricCheck {
             remedies.add("No dump was loaded from " + ranksText(p.undumped()) + " of this group: load them too (a rank "
                     + "whose process died writes none).");
         }
+        watchdogAgreement(log, p, seq, evidence, remedies);
         return new Finding(HANG.id(), Severity.ERROR, title, refs, evidence, remedies);
+    }
+
+    /**
+     * The logs' watchdog lines for this group beside the dumps' answer: each rank's first watchdog timeout
+     * in the group is cited (it agrees when its SeqNum is the collective the dumps say the group waits in);
+     * one on another SeqNum is said in a remedy, as the two sources then tell different stories. A watchdog
+     * line without a process group prefix counts for a group the rank is a member of.
+     */
+    static void watchdogAgreement(TrainingLog log, ProcessGroupProgress p, long seq, List<Evidence> evidence,
+                                  List<String> remedies) {
+        Map<Integer, NcclEvent> firstByRank = new TreeMap<>();
+        for (NcclEvent e : log.events()) {
+            if (e.kind() != NcclEvent.Kind.WATCHDOG_TIMEOUT || e.rank() < 0 || firstByRank.containsKey(e.rank())) {
+                continue;
+            }
+            String id = e.field("pgId");
+            String name = e.field("pgName");
+            boolean named = id != null || name != null;
+            boolean same = (id != null && id.equals(p.name())) || (name != null && (name.equals(p.name())
+                    || name.equals(p.desc())));
+            if (same || (!named && p.members().contains(e.rank()))) {
+                firstByRank.put(e.rank(), e);
+            }
+        }
+        List<String> other = new ArrayList<>();
+        int cited = 0;
+        for (NcclEvent e : firstByRank.values()) {
+            String at = e.field("seqNum");
+            boolean agrees = at != null && at.equals(Long.toString(seq));
+            if (cited++ < 4) {
+                evidence.add(new Evidence(e.evidence().source(), e.evidence().line(), "rank " + e.rank() + "'s watchdog fired on "
+                        + e.field("opType") + " SeqNum " + at + (agrees ? ": the log agrees with the dumps"
+                        : ": not the collective the dumps say the group waits in (seq " + seq + ")")));
+            }
+            if (!agrees) {
+                other.add("rank " + e.rank() + " on SeqNum " + at);
+            }
+        }
+        if (!other.isEmpty()) {
+            remedies.add("The logs' watchdog fired elsewhere (" + String.join(", ", other) + ") than seq " + seq
+                    + ", where the dumps say the group waits: check that the logs and the dumps are of the same run, and "
+                    + "that the watchdog line is of this process group.");
+        }
     }
 
     private static FrEntry entryAt(RankProgress r, long seq) {

@@ -115,8 +115,8 @@ public class FabricBuilder {
      * The node's own name, as its own line prints it (an ibnetdiscover node line): replaces what a
      * peer's remark said. A GUID whose own line was already read under another name in the same file
      * is a conflict (a duplicate GUID): a warning naming both, and the first name is kept. (A name
-     * from another file replaces it silently, as other tools' names are only offered: a capture
-     * run with a node-name-map names nodes differently from one without, which is no conflict.)
+     * from another file replaces it, with a note naming both: a capture run with a node-name-map
+     * names nodes differently from one without, which is no error.)
      */
     public void setDescription(FabricNode n, String description, Evidence where) {
         if (description == null || conflict(n, description, where)) {
@@ -129,16 +129,24 @@ public class FabricBuilder {
     /**
      * Whether {@code description} contradicts the node's own name read before in the same file
      * (reported when it does). Across files a different name is no conflict: one capture may have
-     * run with a node-name-map and the other without; the later file's name is taken, as before.
+     * run with a node-name-map and the other without; the later file's name is taken, and a note
+     * names both.
      */
     private boolean conflict(FabricNode n, String description, Evidence where) {
-        if (n.nameEvidence == null || where == null || !n.nameEvidence.source().equals(where.source())) {
+        if (n.nameEvidence == null || where == null) {
             return false;
         }
         String old = n.description.strip();
         String now = description.strip();
         if (old.equals(now) || now.equals(n.switchName) || old.equals(switchNameOf(now))) {
             return false; // one capture ran with a node-name-map (leaf-1), the other without (MF0;leaf-1:MQM8700/U1)
+        }
+        if (!n.nameEvidence.source().equals(where.source())) {
+            // Not an error (a node-name-map renames nodes), but never silent: say which name won.
+            diagnostics.add(Diagnostic.info(where.source(), where.line(), Guids.format(n.guid()) + " is named \""
+                    + now + "\" here but \"" + old + "\" at " + where(n.nameEvidence)
+                    + " (a node-name-map in one capture, or a duplicate GUID); taking \"" + now + "\" from this file"));
+            return false;
         }
         diagnostics.add(Diagnostic.warning(where.source(), where.line(), Guids.format(n.guid()) + " is named \""
                 + now + "\" here but \"" + old + "\" at " + where(n.nameEvidence)
