@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import org.fabricscope.model.core.Vertex;
+import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.MapLayout.Group;
 import org.fabricscope.model.layout.MapLayout.Level;
 
 /**
- * The overview's group labels for one viewport, placed so that none overlaps another: boxes that
+ * The map's labels for one viewport, for the window and the picture export alike: the glyphs' names
+ * when zoomed in ({@link #names}), and the overview's group labels, placed so that none overlaps another: boxes that
  * hold a problem first (in the problem's colour), then pods, then the rest from left to right; a
  * label that collides is tried one line further out and otherwise left out. Units and pods of the
  * host row are labelled under it, spine and core groups above theirs. Text widths are estimated
@@ -37,6 +40,100 @@ public final class MapLabels {
 
     /** From this scale on the map prints each switch's name; group labels give way to them. */
     public static final double NAMES_FROM_SCALE = 1.4;
+    /** From this scale on the map prints each host glyph's name too (an HCA's device, a collapsed host's name). */
+    public static final double HOST_NAMES_FROM_SCALE = 2.5;
+    /** The most glyph names printed at once. */
+    public static final int MAX_NAMES = 400;
+
+    /** A glyph's name: its text centred at x, its line centred at y, squeezed into {@code maxWidth} when longer. */
+    public record Name(String text, double x, double y, double maxWidth) {
+    }
+
+    /**
+     * The glyph names the map prints in this viewport: switches from {@link #NAMES_FROM_SCALE}, host
+     * glyphs from {@link #HOST_NAMES_FROM_SCALE}, under each glyph, those in view, at most {@link #MAX_NAMES}.
+     */
+    public static List<Name> names(MapLayout layout, Viewport v) {
+        List<Name> out = new ArrayList<>();
+        double s = v.scale();
+        if (s < NAMES_FROM_SCALE) {
+            return out;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            if (out.size() >= MAX_NAMES) {
+                break;
+            }
+            boolean isSwitch = it.row() != MapLayout.Row.HOST;
+            if (s < (isSwitch ? NAMES_FROM_SCALE : HOST_NAMES_FROM_SCALE)) {
+                continue;
+            }
+            double sx = it.x() * s + v.tx();
+            double sy = it.y() * s + v.ty();
+            if (sx < -50 || sy < -20 || sx > v.width() + 50 || sy > v.height() + 20) {
+                continue;
+            }
+            out.add(new Name(shortName(it.vertex()), sx, sy + it.height() * s / 2 + 8, Math.max(60, it.width() * s * 1.6)));
+        }
+        return out;
+    }
+
+    /** A row's name, printed at the left edge of the view on the row's line (y). */
+    public record RowName(String text, double y) {
+    }
+
+    /** The rows' names at the left edge, for the rows whose line is in view. */
+    public static List<RowName> rows(MapLayout layout, Viewport v) {
+        List<RowName> out = new ArrayList<>();
+        for (var e : layout.rowY().entrySet()) {
+            double sy = e.getValue() * v.scale() + v.ty();
+            if (sy > 0 && sy < v.height()) {
+                out.add(new RowName(e.getKey().label(), sy));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A glyph's rank range ({@code r8-15}) in the transport mode: a rounded badge of {@code width}
+     * centred at x, y over the glyph, its text in {@code argb} (the ranks' transport, else the glyph's colour).
+     */
+    public record RankBadge(String text, double x, double y, double width, int argb) {
+        /** Height of a badge in pixels. */
+        public static final double HEIGHT = 14;
+    }
+
+    /** The rank badges over the glyphs in view that hold ranks (none outside the transport mode). */
+    public static List<RankBadge> rankBadges(MapLayout layout, MapColouring c, Viewport v) {
+        List<RankBadge> out = new ArrayList<>();
+        if (c.ranks() == null || c.ranks().isEmpty()) {
+            return out;
+        }
+        for (MapLayout.Item it : layout.items()) {
+            String l = c.rankLabel(it.index());
+            if (l == null) {
+                continue;
+            }
+            double sx = it.x() * v.scale() + v.tx();
+            double sy = (it.y() - it.height() / 2) * v.scale() + v.ty() - 8;
+            if (sx < -40 || sx > v.width() + 40 || sy < -10 || sy > v.height() + 10) {
+                continue;
+            }
+            var tr = c.itemRankTransport(it.index());
+            out.add(new RankBadge(l, sx, sy, Math.max(22, l.length() * 6.2),
+                    tr != null ? c.palette().transport(tr) : c.itemColour(it.index())));
+        }
+        return out;
+    }
+
+    /** The name a glyph carries: an HCA its device ({@code mlx5_0}, the host is the row's context), else its display name. */
+    public static String shortName(Vertex v) {
+        if (v instanceof FabricNode n && !n.isSwitch() && n.host() != null) {
+            String d = n.description().strip();
+            int sp = d.lastIndexOf(' ');
+            return sp > 0 ? d.substring(sp + 1) : d;
+        }
+        return v.displayName();
+    }
 
     /**
      * The group labels at this transform, none overlapping: in the overview and the cross-fade, and

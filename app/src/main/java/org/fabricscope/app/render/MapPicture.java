@@ -10,26 +10,22 @@ import java.util.Map;
 
 import javax.imageio.ImageIO;
 
-import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.layout.MapLayout;
 
 /**
- * The map as a picture file, drawn as the app shows it fitted into its window: the same layout,
- * colouring and transform as the map's Fit, without JavaFX. PNG is the rasteriser's int[] written
- * through {@code javax.imageio}; SVG is written as text (one path per cable colour and thickness,
- * a rect per glyph and mark, switch names where the map would print them, the row names).
+ * The map as a picture file, drawn as the app shows it, without JavaFX: the same layout, colouring,
+ * problems-only filter and {@link Viewport} (the CLI's is the map's Fit, the window's what the user
+ * zoomed and panned to). PNG is the rasteriser's int[] with the map's text ({@link PictureText})
+ * written through {@code javax.imageio}; SVG is written as text (one path per cable colour and
+ * thickness, a rect per glyph and mark, the names, row names, rank badges and group labels the map
+ * prints), with what lies out of view left out.
  */
 public final class MapPicture {
-    /** Room the map leaves on the left for the row labels, as FabricMapView's fit does. */
-    private static final double LABEL_MARGIN = 48;
-    /** The map prints switch names from this scale up (FabricMapView). */
-    private static final double SWITCH_LABEL_SCALE = MapLabels.NAMES_FROM_SCALE;
-    private static final int MAX_LABELS = 400;
-
     private final MapLayout layout;
     private final MapColouring colouring;
     private final MapOverview overview;
     private final boolean problemsOnly;
+    private final Viewport view;
     private final int width;
     private final int height;
     private final double scale;
@@ -42,21 +38,36 @@ public final class MapPicture {
 
     /** {@code problemsOnly}: healthy cables and bundles left out, as the map's Problems only filter does. */
     public MapPicture(MapLayout layout, MapColouring colouring, int width, int height, boolean problemsOnly) {
-        if (width < 1 || height < 1) {
-            throw new IllegalArgumentException("width and height must be positive");
-        }
+        this(layout, colouring, fitted(layout, width, height), problemsOnly);
+    }
+
+    /**
+     * The map as a view shows it: that viewport's size, zoom and pan ({@link Viewport}), and
+     * {@code problemsOnly} as its Problems only filter is set.
+     */
+    public MapPicture(MapLayout layout, MapColouring colouring, Viewport view, boolean problemsOnly) {
         this.layout = layout;
         this.colouring = colouring;
         this.overview = new MapOverview(layout, colouring);
         this.problemsOnly = problemsOnly;
-        this.width = width;
-        this.height = height;
-        double w = layout.maxX() - layout.minX();
-        double h = layout.maxY() - layout.minY();
-        double s = Math.min((width - 40 - LABEL_MARGIN) / Math.max(1, w), (height - 40) / Math.max(1, h));
-        scale = Math.max(s, 1e-4);
-        tx = LABEL_MARGIN + (width - LABEL_MARGIN - w * scale) / 2 - layout.minX() * scale;
-        ty = (height - h * scale) / 2 - layout.minY() * scale;
+        this.view = view;
+        this.width = view.width();
+        this.height = view.height();
+        this.scale = view.scale();
+        this.tx = view.tx();
+        this.ty = view.ty();
+    }
+
+    private static Viewport fitted(MapLayout layout, int width, int height) {
+        if (width < 1 || height < 1) {
+            throw new IllegalArgumentException("width and height must be positive");
+        }
+        return Viewport.fit(layout, width, height);
+    }
+
+    /** The part of the map drawn: size and transform. */
+    public Viewport viewport() {
+        return view;
     }
 
     public double scale() {
@@ -82,35 +93,17 @@ public final class MapPicture {
         return MapRasterizer.render(overview, width, height, scale, tx, ty, problemsOnly);
     }
 
-    /** The overview's group labels at fit, placed as the map places them. */
+    /** The overview's group labels in this viewport, placed as the map places them. */
     public List<MapLabels.Label> labels() {
         return MapLabels.place(overview, width, height, scale, tx, ty);
     }
 
-    /** Writes the frame as PNG (opaque RGB), with the overview's group labels. */
+    /** Writes the frame as PNG (opaque RGB), with the text the map prints over it ({@link PictureText}). */
     public void writePng(OutputStream out) throws IOException {
         MapRasterizer r = raster();
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);
-        List<MapLabels.Label> labels = labels();
-        if (!labels.isEmpty()) {
-            java.awt.Graphics2D g = img.createGraphics();
-            try {
-                g.setRenderingHint(java.awt.RenderingHints.KEY_TEXT_ANTIALIASING, java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-                java.awt.Font plain = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 11);
-                java.awt.Font bold = plain.deriveFont(java.awt.Font.BOLD);
-                for (MapLabels.Label l : labels) {
-                    g.setFont(l.bold() ? bold : plain);
-                    g.setColor(new java.awt.Color(colouring.palette().background()));
-                    int tw = g.getFontMetrics().stringWidth(l.text());
-                    g.fillRect((int) (l.x() - tw / 2.0) - 2, (int) (l.y() - MapLabels.LINE / 2), tw + 4, (int) MapLabels.LINE);
-                    g.setColor(new java.awt.Color(l.argb()));
-                    g.drawString(l.text(), (float) (l.x() - tw / 2.0), (float) (l.y() + 4));
-                }
-            } finally {
-                g.dispose();
-            }
-        }
+        PictureText.draw(img, layout, colouring, overview, view);
         if (!ImageIO.write(img, "png", out)) {
             throw new IOException("no PNG writer in this Java runtime");
         }
@@ -128,6 +121,7 @@ public final class MapPicture {
         if (overview.detail(scale) < 0.5) {
             overviewSvg(b);
             problemsSvg(b);
+            rowsSvg(b);
             return b.append("</svg>\n").toString();
         }
         // cables: one path per colour and thickness, thin ones first (as the rasteriser draws them)
@@ -140,6 +134,9 @@ public final class MapPicture {
                     continue; // problems are drawn with their halos, after the rest
                 }
                 double[] e = MapRasterizer.ends(links.get(i));
+                if (!inView(e)) {
+                    continue;
+                }
                 long key = ((long) thick << 32) | (colouring.linkColour(i) & 0xFFFFFFFFL);
                 StringBuilder d = paths.computeIfAbsent(key, k -> new StringBuilder());
                 d.append('M').append(num(e[0] * scale + tx)).append(' ').append(num(e[1] * scale + ty))
@@ -159,12 +156,14 @@ public final class MapPicture {
         for (MapLayout.Item it : layout.items()) {
             double iw = Math.max(1, it.width() * scale);
             double ih = Math.max(1, it.height() * scale);
-            rect(b, null, it.x() * scale + tx - iw / 2, it.y() * scale + ty - ih / 2, iw, ih, colouring.itemColour(it.index()),
-                    it.vertex().displayName());
+            if (inView(it)) {
+                rect(b, null, it.x() * scale + tx - iw / 2, it.y() * scale + ty - ih / 2, iw, ih, colouring.itemColour(it.index()),
+                        it.vertex().displayName());
+            }
         }
         b.append("</g>\n<g class=\"marks\">\n");
         for (MapLayout.Item it : layout.items()) {
-            for (MapRasterizer.Mark m : MapRasterizer.marks(it, colouring, scale, tx, ty)) {
+            for (MapRasterizer.Mark m : inView(it) ? MapRasterizer.marks(it, colouring, scale, tx, ty) : new MapRasterizer.Mark[0]) {
                 String cls = m.kind() == MapRasterizer.MarkKind.LOST_LINK ? "lost-link" : "off-fabric";
                 rect(b, cls, m.x() - 1, m.y() - 1, m.width() + 2, m.height() + 2, p.badge(), null);
                 rect(b, cls, m.x(), m.y(), m.width(), m.height(), m.argb(), it.vertex().displayName()
@@ -174,28 +173,61 @@ public final class MapPicture {
         }
         b.append("</g>\n<g class=\"labels\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\" fill=\"")
                 .append(hex(p.label())).append("\">\n");
-        int labels = 0;
-        for (MapLayout.Item it : layout.items()) {
-            if (labels >= MAX_LABELS || scale < SWITCH_LABEL_SCALE || !(it.vertex() instanceof FabricNode n && n.isSwitch())) {
-                continue;
-            }
-            b.append("<text x=\"").append(num(it.x() * scale + tx)).append("\" y=\"")
-                    .append(num(it.y() * scale + ty + it.height() * scale / 2 + 12)).append("\">")
-                    .append(escape(it.vertex().displayName())).append("</text>\n");
-            labels++;
-        }
-        b.append("</g>\n<g class=\"rows\" font-family=\"sans-serif\" font-size=\"11\" font-weight=\"bold\" fill=\"")
-                .append(hex(p.labelMuted())).append("\">\n");
-        for (var e : layout.rowY().entrySet()) {
-            double sy = e.getValue() * scale + ty;
-            if (sy > 0 && sy < height) {
-                b.append("<text x=\"6\" y=\"").append(num(sy + 4)).append("\">").append(escape(e.getKey().label()))
-                        .append("</text>\n");
-            }
+        for (MapLabels.Name n : MapLabels.names(layout, view)) {
+            b.append("<text x=\"").append(num(n.x())).append("\" y=\"").append(num(n.y() + 4)).append("\">")
+                    .append(escape(n.text())).append("</text>\n");
         }
         b.append("</g>\n");
+        rowsSvg(b);
+        rankBadgesSvg(b);
         groupLabelsSvg(b);
         return b.append("</svg>\n").toString();
+    }
+
+    /** The rows' names at the left edge. */
+    private void rowsSvg(StringBuilder b) {
+        b.append("<g class=\"rows\" font-family=\"sans-serif\" font-size=\"11\" font-weight=\"bold\" fill=\"")
+                .append(hex(colouring.palette().labelMuted())).append("\">\n");
+        for (MapLabels.RowName r : MapLabels.rows(layout, view)) {
+            b.append("<text x=\"6\" y=\"").append(num(r.y() + 4)).append("\">").append(escape(r.text())).append("</text>\n");
+        }
+        b.append("</g>\n");
+    }
+
+    /** The transport mode's rank ranges over the glyphs that hold ranks. */
+    private void rankBadgesSvg(StringBuilder b) {
+        List<MapLabels.RankBadge> badges = MapLabels.rankBadges(layout, colouring, view);
+        if (badges.isEmpty()) {
+            return;
+        }
+        double h = MapLabels.RankBadge.HEIGHT;
+        b.append("<g class=\"rank-badges\" font-family=\"sans-serif\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">\n");
+        for (MapLabels.RankBadge r : badges) {
+            b.append("<rect x=\"").append(num(r.x() - r.width() / 2)).append("\" y=\"").append(num(r.y() - h / 2))
+                    .append("\" width=\"").append(num(r.width())).append("\" height=\"").append(num(h))
+                    .append("\" rx=\"3\" fill=\"").append(hex(colouring.palette().badge())).append("\"/>\n<text x=\"")
+                    .append(num(r.x())).append("\" y=\"").append(num(r.y() + 3.5)).append("\" fill=\"").append(hex(r.argb()))
+                    .append("\">").append(escape(r.text())).append("</text>\n");
+        }
+        b.append("</g>\n");
+    }
+
+    /** Whether a glyph, with room for its marks, meets the view. */
+    private boolean inView(MapLayout.Item it) {
+        double hw = Math.max(1, it.width() * scale) / 2 + 12;
+        double hh = Math.max(1, it.height() * scale) / 2 + 12;
+        double x = it.x() * scale + tx;
+        double y = it.y() * scale + ty;
+        return x + hw >= 0 && y + hh >= 0 && x - hw <= width && y - hh <= height;
+    }
+
+    /** Whether a segment's bounding box meets the view (a halo's width of slack). */
+    private boolean inView(double[] e) {
+        double x0 = Math.min(e[0], e[2]) * scale + tx;
+        double x1 = Math.max(e[0], e[2]) * scale + tx;
+        double y0 = Math.min(e[1], e[3]) * scale + ty;
+        double y1 = Math.max(e[1], e[3]) * scale + ty;
+        return x1 >= -10 && y1 >= -10 && x0 <= width + 10 && y0 <= height + 10;
     }
 
     /** The overview: group boxes, one bundle per pair of groups, the labels. */
@@ -260,6 +292,9 @@ public final class MapPicture {
                     continue;
                 }
                 double[] e = MapRasterizer.ends(links.get(i));
+                if (!inView(e)) {
+                    continue;
+                }
                 byColour.computeIfAbsent(colouring.linkColour(i), k -> new StringBuilder()).append('M')
                         .append(num(e[0] * scale + tx)).append(' ').append(num(e[1] * scale + ty)).append('L')
                         .append(num(e[2] * scale + tx)).append(' ').append(num(e[3] * scale + ty));

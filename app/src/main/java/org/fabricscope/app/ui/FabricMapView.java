@@ -14,6 +14,7 @@ import org.fabricscope.app.render.MapLabels;
 import org.fabricscope.app.render.MapOverview;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapRasterizer;
+import org.fabricscope.app.render.Viewport;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Host;
@@ -51,8 +52,6 @@ import javafx.util.Duration;
  * click or drag in it moves the view there.
  */
 public final class FabricMapView extends Region {
-    private static final int MAX_LABELS = 400;
-
     private static final double MINIMAP_W = 220;
     private static final double MINIMAP_H = 110;
     private static final double MINIMAP_MARGIN = 10;
@@ -130,6 +129,13 @@ public final class FabricMapView extends Region {
         addEventHandler(MouseEvent.MOUSE_DRAGGED, this::dragged);
         addEventHandler(MouseEvent.MOUSE_RELEASED, this::released);
         addEventHandler(MouseEvent.MOUSE_MOVED, this::moved);
+        addEventHandler(MouseEvent.MOUSE_EXITED, e -> {
+            if (hover != null || hoverCable != null) { // the pointer left the map: nothing under it is hovered any more
+                hover = null;
+                hoverCable = null;
+                drawOverlay();
+            }
+        });
         addEventHandler(ScrollEvent.SCROLL, this::scrolled);
         widthProperty().addListener((o, a, b) -> viewChanged());
         heightProperty().addListener((o, a, b) -> viewChanged());
@@ -217,6 +223,12 @@ public final class FabricMapView extends Region {
         return frame;
     }
 
+    /** Whether the last rendered frame is of the view as it is now (not one being moved or scaled), for tests. */
+    boolean frameIsCurrent() {
+        return frame != null && frameScale == scale && frameTx == tx && frameTy == ty
+                && frame.getWidth() == Math.ceil(getWidth()) && frame.getHeight() == Math.ceil(getHeight());
+    }
+
     /** The minimap, for tests. */
     Canvas minimap() {
         return minimap;
@@ -235,14 +247,23 @@ public final class FabricMapView extends Region {
             requestRender();
             return;
         }
-        double w = layout.maxX() - layout.minX();
-        double h = layout.maxY() - layout.minY();
-        double labelMargin = 48; // room for the row labels on the left
-        scale = Math.min((getWidth() - 40 - labelMargin) / Math.max(1, w), (getHeight() - 40) / Math.max(1, h));
-        scale = Math.max(scale, 1e-4);
-        tx = labelMargin + (getWidth() - labelMargin - w * scale) / 2 - layout.minX() * scale;
-        ty = (getHeight() - h * scale) / 2 - layout.minY() * scale;
+        Viewport v = Viewport.fit(layout, getWidth(), getHeight());
+        scale = v.scale();
+        tx = v.tx();
+        ty = v.ty();
         viewChanged();
+    }
+
+    /**
+     * What the map shows now: its size in whole pixels (as a frame is rendered) and its zoom and pan;
+     * null before it has a size. With the colouring and the problems-only filter, a picture of it
+     * ({@code render.MapPicture}) draws what the user sees.
+     */
+    public Viewport viewport() {
+        if (getWidth() < 1 || getHeight() < 1) {
+            return null;
+        }
+        return new Viewport((int) Math.ceil(getWidth()), (int) Math.ceil(getHeight()), scale, tx, ty);
     }
 
     public void zoom(double factor) {
@@ -328,6 +349,11 @@ public final class FabricMapView extends Region {
         }
         double[] e = MapRasterizer.ends(k);
         return new double[] {(e[0] + e[2]) / 2 * scale + tx, (e[1] + e[3]) / 2 * scale + ty};
+    }
+
+    /** The cable under the pointer, or null (tests). */
+    Cable hoveredCable() {
+        return hoverCable == null ? null : hoverCable.cable();
     }
 
     /** The hover text shown now (tests). */
@@ -490,31 +516,17 @@ public final class FabricMapView extends Region {
         }
         drawMinimap();
         drawGroupLabels(g, w, h);
-        // labels for items big enough to read, in view
+        // names of the glyphs big enough to read, in view
         g.setFont(Font.font(11));
         g.setTextBaseline(VPos.CENTER);
         g.setTextAlign(TextAlignment.CENTER);
-        int labels = 0;
-        for (MapLayout.Item it : layout.items()) {
-            if (labels >= MAX_LABELS) {
-                break;
-            }
-            boolean isSwitch = it.row() != MapLayout.Row.HOST;
-            double minScale = isSwitch ? MapLabels.NAMES_FROM_SCALE : 2.5;
-            if (scale < minScale) {
-                continue;
-            }
-            double sx = it.x() * scale + tx;
-            double sy = it.y() * scale + ty;
-            if (sx < -50 || sy < -20 || sx > w + 50 || sy > h + 20) {
-                continue;
-            }
-            g.setFill(label);
-            g.fillText(shortName(it.vertex()), sx, sy + it.height() * scale / 2 + 8, Math.max(60, it.width() * scale * 1.6));
-            labels++;
+        g.setFill(label);
+        Viewport view = viewport();
+        for (MapLabels.Name n : view == null ? List.<MapLabels.Name>of() : MapLabels.names(layout, view)) {
+            g.fillText(n.text(), n.x(), n.y(), n.maxWidth());
         }
         drawRowLabels(g);
-        drawRanks(g, w, h);
+        drawRanks(g);
         highlight(g, hover, labelMuted);
         highlight(g, selected, selection);
         if (hoverCable != null) {
@@ -570,28 +582,19 @@ public final class FabricMapView extends Region {
      * the fabric paths of its ranks' network pairs, HCA to HCA through the switches, in the
      * pair's transport colour.
      */
-    private void drawRanks(GraphicsContext g, double w, double h) {
+    private void drawRanks(GraphicsContext g) {
         if (colouring == null || colouring.ranks() == null || colouring.ranks().isEmpty()) {
             return;
         }
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 10));
         g.setTextAlign(TextAlignment.CENTER);
-        for (MapLayout.Item it : layout.items()) {
-            String l = colouring.rankLabel(it.index());
-            if (l == null) {
-                continue;
-            }
-            double sx = it.x() * scale + tx;
-            double sy = (it.y() - it.height() / 2) * scale + ty - 8;
-            if (sx < -40 || sx > w + 40 || sy < -10 || sy > h + 10) {
-                continue;
-            }
-            double tw = Math.max(22, l.length() * 6.2);
+        Viewport view = viewport();
+        double bh = MapLabels.RankBadge.HEIGHT;
+        for (MapLabels.RankBadge b : view == null ? List.<MapLabels.RankBadge>of() : MapLabels.rankBadges(layout, colouring, view)) {
             g.setFill(UiPalette.fx(palette.badge(), 0.9));
-            g.fillRoundRect(sx - tw / 2, sy - 7, tw, 14, 6, 6);
-            var tr = colouring.itemRankTransport(it.index());
-            g.setFill(UiPalette.fx(tr != null ? colouring.palette().transport(tr) : colouring.itemColour(it.index())));
-            g.fillText(l, sx, sy);
+            g.fillRoundRect(b.x() - b.width() / 2, b.y() - bh / 2, b.width(), bh, 6, 6);
+            g.setFill(UiPalette.fx(b.argb()));
+            g.fillText(b.text(), b.x(), b.y());
         }
         if (selected == null) {
             return;
@@ -651,14 +654,15 @@ public final class FabricMapView extends Region {
     }
 
     private void drawRowLabels(GraphicsContext g) {
+        Viewport view = viewport();
+        if (view == null) {
+            return;
+        }
         g.setTextAlign(TextAlignment.LEFT);
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
         g.setFill(labelMuted);
-        for (var e : layout.rowY().entrySet()) {
-            double sy = e.getValue() * scale + ty;
-            if (sy > 0 && sy < canvas.getHeight()) {
-                g.fillText(e.getKey().label(), 6, sy);
-            }
+        for (MapLabels.RowName r : MapLabels.rows(layout, view)) {
+            g.fillText(r.text(), 6, r.y());
         }
     }
 
@@ -673,13 +677,9 @@ public final class FabricMapView extends Region {
         g.strokeRect(it.x() * scale + tx - iw / 2 - 2, it.y() * scale + ty - ih / 2 - 2, iw + 4, ih + 4);
     }
 
+    /** An HCA's device name ({@code mlx5_0}), else the display name: what the map prints under a glyph. */
     static String shortName(Vertex v) {
-        if (v instanceof FabricNode n && !n.isSwitch() && n.host() != null) {
-            String d = n.description().strip();
-            int sp = d.lastIndexOf(' ');
-            return sp > 0 ? d.substring(sp + 1) : d;
-        }
-        return v.displayName();
+        return MapLabels.shortName(v);
     }
 
     /** The topmost item under a screen point, or null. Glyphs are few per pixel, so a scan is fast enough. */

@@ -28,6 +28,10 @@ public final class FabricScopeApp extends Application {
     public static void launchWith(List<Path> paths, String find) {
         initialPaths = List.copyOf(paths);
         initialFind = find;
+        // java.awt draws pictures off screen only (the map's PNG export, its text): no AWT toolkit beside JavaFX's
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
         Loader.openEarly(initialPaths); // reads the files while the toolkit and the window start
         Application.launch(FabricScopeApp.class);
     }

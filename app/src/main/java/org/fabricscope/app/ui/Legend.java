@@ -15,13 +15,14 @@ import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 
 /**
- * The toolbar's key to the map colours and marks of the current colour mode. A flow of entries
- * that wraps onto more lines when the toolbar leaves it too little room ({@link #fitWithin}), so
- * no entry is ever hidden in the toolbar's overflow menu.
+ * The key to the map colours and marks of the current colour mode. A flow of entries that wraps
+ * within the width it is given ({@link #fitWithin}), so no entry is ever cut or hidden in the
+ * toolbar's overflow menu; the toolbar holds it while it fits there in two lines ({@link #linesAt}),
+ * else it gets a row of its own under the toolbar ({@link MainToolBar}).
  */
 public final class Legend extends FlowPane {
     /** Below this the legend wraps anyway (one entry a line would be taller than the toolbar should get). */
-    private static final double MIN_WRAP = 240;
+    static final double MIN_WRAP = 240;
 
     public Legend() {
         super(Orientation.HORIZONTAL, 8, 2);
@@ -37,6 +38,22 @@ public final class Legend extends FlowPane {
         if (Math.abs(getPrefWrapLength() - w) > 1) {
             setPrefWrapLength(w);
         }
+    }
+
+    /** How many lines the entries take when wrapped at {@code width}, as the flow lays them out. */
+    public int linesAt(double width) {
+        int lines = 0;
+        double x = 0;
+        for (javafx.scene.Node n : getChildren()) {
+            double w = n.prefWidth(-1);
+            if (lines == 0 || x + getHgap() + w > width) {
+                lines++;
+                x = w;
+            } else {
+                x += getHgap() + w;
+            }
+        }
+        return lines;
     }
 
     /** {@code snapshot} may be null (nothing loaded); {@code job} is the picked training job, or null. */

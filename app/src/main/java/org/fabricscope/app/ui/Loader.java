@@ -121,7 +121,7 @@ public final class Loader {
 
     private void loaded(Snapshot s, List<Path> paths, String find) {
         if (!s.result().readAnything()) {
-            main.tabs().diagnostics().setAll(s.model().diagnostics());
+            main.tabs().showImported(s.model().diagnostics());
             main.statusProperty().set("Nothing readable in " + paths + "; kept what was loaded");
             dialogs.error("Nothing to import", "None of " + paths + " is a fabric dump FabricScope reads.\n\n"
                     + s.model().diagnostics().stream().limit(8).map(Diagnostic::toString).reduce("", (x, y) -> x + y + "\n"));

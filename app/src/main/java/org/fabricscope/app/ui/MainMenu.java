@@ -26,10 +26,12 @@ import javafx.stage.Window;
 public final class MainMenu extends MenuBar {
     @FXML private javafx.scene.control.CheckMenuItem problemsOnly;
     @FXML private Menu openRecent;
+    @FXML private MenuItem exportPicture;
     private MainViewModel vm;
     private FabricMapView map;
     private Runnable focusSearch;
     private Dialogs dialogs;
+    private PictureChooser pictureChooser = PictureChooser.saveDialog();
 
     public MainMenu() {
         ViewLoader.load(this);
@@ -41,6 +43,7 @@ public final class MainMenu extends MenuBar {
         this.focusSearch = focusSearchField;
         this.dialogs = messages;
         problemsOnly.selectedProperty().bindBidirectional(fabricMap.problemsOnlyProperty());
+        exportPicture.disableProperty().bind(model.pictures().disabledProperty());
         model.recentFiles().addListener((javafx.collections.ListChangeListener<List<Path>>) c -> fillRecent());
         fillRecent();
     }
@@ -204,6 +207,28 @@ public final class MainMenu extends MenuBar {
         if (file != null) {
             vm.exportReport(file.toPath(), MapPicture.png(map));
         }
+    }
+
+    /** File › Export picture…: where to, then the map as it is shown now (size, zoom, pan, filter) to that file. */
+    @FXML private void exportPicture() {
+        ExportPictureViewModel pictures = vm.pictures();
+        if (pictures.disabledProperty().get()) {
+            return;
+        }
+        Path file = pictureChooser.choose(window(), pictures.suggestedFile());
+        if (file != null) {
+            pictures.export(file, map.viewport(), map.problemsOnlyProperty().get());
+        }
+    }
+
+    /** Where File › Export picture… asks for its file (tests give a path instead of the save dialog). */
+    void setPictureChooser(PictureChooser chooser) {
+        this.pictureChooser = chooser;
+    }
+
+    /** The File › Export picture… item (tests). */
+    MenuItem exportPictureItem() {
+        return exportPicture;
     }
 
     @FXML private void showShortcuts() {

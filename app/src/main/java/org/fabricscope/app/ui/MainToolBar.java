@@ -14,12 +14,14 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToolBar;
+import javafx.scene.layout.Pane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Popup;
 
 /**
  * The main window's toolbar, declared in {@code MainToolBar.fxml}: the find field (several hits are
- * offered in a menu under it), the colour mode, collapse hosts, problems only, fit, and the legend of the colours.
+ * offered in a menu under it), the colour mode, collapse hosts, problems only, fit, and the legend of
+ * the colours (in a row of its own under the toolbar when the toolbar cannot hold it in two lines).
  */
 public final class MainToolBar extends ToolBar {
     @FXML private TextField search;
@@ -29,15 +31,18 @@ public final class MainToolBar extends ToolBar {
     @FXML private Legend legend;
     private MainViewModel vm;
     private FabricMapView map;
+    private Pane legendRow;
     private Popup matches;
 
     public MainToolBar() {
         ViewLoader.load(this);
     }
 
-    void bind(MainViewModel model, FabricMapView fabricMap) {
+    /** {@code row}: where the legend goes, under the toolbar, when the toolbar has no room for it in two lines. */
+    void bind(MainViewModel model, FabricMapView fabricMap, Pane row) {
         this.vm = model;
         this.map = fabricMap;
+        this.legendRow = row;
         Loader loader = model.loader();
         search.textProperty().bindBidirectional(model.search().textProperty());
         model.search().choicesProperty().addListener((o, a, hits) -> showMatches(hits));
@@ -51,14 +56,17 @@ public final class MainToolBar extends ToolBar {
         loader.jobProperty().addListener(legendChanged);
         model.snapshotProperty().addListener(legendChanged);
         legendChanged.changed(null, null, null);
-        // the legend wraps onto a second line rather than overflow into the toolbar's menu
+        // the legend wraps onto a second line, or moves under the toolbar, rather than overflow into the toolbar's menu
         widthProperty().addListener((o, a, b) -> fitLegend());
         legend.getChildren().addListener((javafx.collections.ListChangeListener<javafx.scene.Node>) c -> fitLegend());
     }
 
-    /** Gives the legend the width the other items leave (it wraps within it). */
+    /**
+     * Gives the legend the width the other items leave when its entries fit there in two lines;
+     * otherwise (a narrow window, a mode with many entries) the whole width of a row under the toolbar.
+     */
     private void fitLegend() {
-        // a narrow window (1024 px) shortens the find field so the legend keeps to two lines
+        // a narrow window (1024 px) shortens the find field
         int columns = getWidth() > 0 && getWidth() < 1200 ? 16 : 26;
         if (search.getPrefColumnCount() != columns) {
             search.setPrefColumnCount(columns);
@@ -69,7 +77,23 @@ public final class MainToolBar extends ToolBar {
                 used += n.prefWidth(-1) + 6;
             }
         }
-        legend.fitWithin(getWidth() - getPadding().getLeft() - getPadding().getRight() - used - 12);
+        double room = getWidth() - getPadding().getLeft() - getPadding().getRight() - used - 12;
+        if (legend.getScene() != null) {
+            legend.applyCss(); // new entries get their skins and font, so their widths are known
+        }
+        boolean inBar = getWidth() <= 0 || legend.linesAt(Math.max(room, Legend.MIN_WRAP)) <= 2;
+        if (inBar != getItems().contains(legend)) {
+            if (inBar) {
+                legendRow.getChildren().remove(legend);
+                getItems().add(legend);
+            } else {
+                getItems().remove(legend);
+                legendRow.getChildren().add(legend);
+            }
+        }
+        legendRow.setVisible(!inBar);
+        legendRow.setManaged(!inBar);
+        legend.fitWithin(inBar ? room : getWidth() - legendRow.getPadding().getLeft() - legendRow.getPadding().getRight());
     }
 
     /**

@@ -37,6 +37,7 @@ public final class MainView extends BorderPane {
     private final FxDialogs dialogs = new FxDialogs(this::window);
     @FXML private MainMenu menuBar;
     @FXML private MainToolBar toolBar;
+    @FXML private javafx.scene.layout.HBox legendRow;
     @FXML private FabricMapView map;
     @FXML private MapHighlights highlights;
     @FXML private TabPane side;
@@ -80,7 +81,7 @@ public final class MainView extends BorderPane {
         logs.bind(vm.logs());
         highlights.attach(map);
         menuBar.bind(vm, map, toolBar::focusSearch, dialogs);
-        toolBar.bind(vm, map);
+        toolBar.bind(vm, map, legendRow);
         bindStatus();
         bindTabs();
         for (Tab t : side.getTabs()) {

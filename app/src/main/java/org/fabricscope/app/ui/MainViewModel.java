@@ -49,9 +49,12 @@ public final class MainViewModel {
     private final TaskExecutor executor;
     private final TroubleshootViewModel troubleshoot;
     private final UserState userState;
+    private final ExportPictureViewModel pictures;
     private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
     private boolean fitNext;
     private String summaryLine = "Ready";
+    /** Appended to each load's summary while some flow files did not load (empty when all did). */
+    private String flowProblems = "";
 
     public MainViewModel(TaskExecutor executor, Dialogs dialogs) {
         this(executor, dialogs, LiveConnection.KUBE, UserState.none());
@@ -67,12 +70,31 @@ public final class MainViewModel {
         this.userState = userState;
         this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
+        this.pictures = new ExportPictureViewModel(executor, snapshot.getReadOnlyProperty(), status, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
         this.live = new LiveConnection(this, executor, logs, starter);
-        this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null),
-                new UserFlows());
+        UserFlows flows = new UserFlows(userState.directory() == null ? null : userState.directory().resolve("flows"));
+        this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null), flows);
         findings.setFlows(troubleshoot::flowExplaining, this::troubleshoot);
+        // the user's flow files are read now, off the UI thread; those that do not load are shown, not dropped
+        executor.execute(BackgroundTask.of(ctx -> flows.get())
+                .onSuccess(this::flowsLoaded)
+                .onFailure(e -> status.set("Could not read the flow folder " + flows.folder() + ": " + e.getMessage())));
+    }
+
+    /** The flow library was read: its bad files go to the Import diagnostics tab and the status line (UI thread). */
+    private void flowsLoaded(org.fabricscope.model.flows.FlowLibrary lib) {
+        List<org.fabricscope.model.core.Diagnostic> errors = UserFlows.diagnostics(lib);
+        tabs.showFlowErrors(errors);
+        flowProblems = errors.isEmpty() ? "" : " · " + (errors.size() == 1 ? "1 flow file error" : errors.size() + " flow file errors")
+                + " (Import diagnostics)";
+        if (!errors.isEmpty()) {
+            org.fabricscope.model.flows.FlowError first = lib.errors().get(0);
+            summaryLine += flowProblems;
+            status.set("Flow file " + first.source() + " not loaded: " + UserFlows.problem(first)
+                    + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more in Import diagnostics)" : ""));
+        }
     }
 
     /** Imports in the background; {@code add} merges with what is loaded. What is loaded stays if nothing new can be read. */
@@ -133,7 +155,7 @@ public final class MainViewModel {
             tabs.show(s);
             cluster.show(s.model());
             logs.setFiles(LogConsoleViewModel.logSources(s.result().formats()));
-            summaryLine = summaryLine(s);
+            summaryLine = summaryLine(s) + flowProblems;
             title.set("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
                     : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
         }
@@ -375,6 +397,11 @@ public final class MainViewModel {
                 .onFailure(e -> status.set("Could not write " + file + ": " + e.getMessage())));
     }
 
+    /** File › Export picture…: the map as shown, as PNG or SVG. */
+    public ExportPictureViewModel pictures() {
+        return pictures;
+    }
+
     public ClusterViewModel cluster() {
         return cluster;
     }
@@ -394,23 +421,5 @@ public final class MainViewModel {
 
     ConnectDialogViewModel.Choice lastChoice() {
         return live.lastChoice();
-    }
-
-    /**
-     * The built-in flows plus the user's flow folder ({@code ~/.config/fabricscope/flows}), as the CLI
-     * loads them; read once, on first use (a few small files), and kept.
-     */
-    private static final class UserFlows implements java.util.function.Supplier<org.fabricscope.model.flows.FlowLibrary> {
-        private org.fabricscope.model.flows.FlowLibrary library;
-
-        @Override
-        public synchronized org.fabricscope.model.flows.FlowLibrary get() {
-            if (library == null) {
-                java.nio.file.Path dir = org.fabricscope.model.flows.FlowLibrary.userDirectory(System.getenv(),
-                        System.getProperty("user.home"));
-                library = org.fabricscope.model.flows.FlowLibrary.load(dir == null ? List.of() : List.of(dir));
-            }
-            return library;
-        }
     }
 }

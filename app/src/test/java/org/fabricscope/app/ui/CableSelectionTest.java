@@ -112,6 +112,10 @@ class CableSelectionTest {
         assertTrue(tip.contains("SymbolErrorCounter=1873 (error: over 10)"), tip);
         assertTrue(tip.contains("ERROR link-errors"), tip);
         assertTrue(tip.contains("rank pair(s) may send InfiniBand traffic over it"), tip);
+        assertEquals(uplink, view.map().hoveredCable());
+        robot.moveTo("#status"); // off the map: the cable is no longer drawn as hovered
+        WaitForAsyncUtils.waitForFxEvents();
+        assertNull(view.map().hoveredCable(), "the hover goes when the pointer leaves the map");
 
         robot.clickOn(at);
         WaitForAsyncUtils.waitForFxEvents();

@@ -49,6 +49,7 @@ class MainMenuTest {
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
         expected.put("Disconnect from cluster", null);
         expected.put("Export incident report…", key(KeyCode.E, ctrl, shift));
+        expected.put("Export picture…", key(KeyCode.S, ctrl, shift));
         expected.put("Quit", key(KeyCode.Q, ctrl));
         expected.put("Find…", key(KeyCode.F, ctrl));
         expected.put("Fit to window", key(KeyCode.DIGIT0, ctrl));

@@ -1,0 +1,170 @@
+package org.fabricscope.app.ui;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+
+import org.fabricscope.app.render.MapPicture;
+import org.fabricscope.app.render.Viewport;
+import org.fabricscope.app.task.BackgroundTask;
+import org.fabricscope.app.task.TaskExecutor;
+
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.StringProperty;
+
+/**
+ * File › Export picture…: the map as the user sees it (the snapshot's colours, the view's size, zoom,
+ * pan and problems-only filter) written as PNG or SVG by {@link MapPicture}, the renderer of
+ * {@code fabricscope export -f png|svg}, off the UI thread. The file is written beside its target
+ * and moved into place, so a failed export leaves no half-written picture; the outcome goes to the
+ * status line, a failure also to a dialog. Disabled while nothing is loaded.
+ */
+public final class ExportPictureViewModel {
+    /** The picture formats, by file extension. */
+    public enum Format {
+        PNG("png"), SVG("svg");
+
+        private final String extension;
+
+        Format(String extension) {
+            this.extension = extension;
+        }
+
+        /** Without the dot: {@code png}. */
+        public String extension() {
+            return extension;
+        }
+
+        /** The format a file name asks for by its extension (any case), or null for neither. */
+        public static Format of(Path file) {
+            String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+            for (Format f : values()) {
+                if (name.endsWith("." + f.extension)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+    }
+
+    private final TaskExecutor executor;
+    private final ReadOnlyObjectProperty<Snapshot> snapshot;
+    private final StringProperty status;
+    private final Dialogs dialogs;
+    private final ReadOnlyBooleanWrapper disabled = new ReadOnlyBooleanWrapper(true);
+    private Path lastFolder;
+
+    ExportPictureViewModel(TaskExecutor executor, ReadOnlyObjectProperty<Snapshot> snapshot, StringProperty status, Dialogs dialogs) {
+        this.executor = executor;
+        this.snapshot = snapshot;
+        this.status = status;
+        this.dialogs = dialogs;
+        disabled.bind(snapshot.isNull());
+    }
+
+    /** True while there is no map to draw. */
+    public ReadOnlyBooleanProperty disabledProperty() {
+        return disabled.getReadOnlyProperty();
+    }
+
+    /** Where the save dialog starts: the last export's folder (none at first) and a name after the inputs and the colour mode. */
+    public Path suggestedFile() {
+        Snapshot s = snapshot.get();
+        String base = "fabricscope-map";
+        if (s != null && !s.paths().isEmpty() && s.paths().get(0).getFileName() != null) {
+            base = s.paths().get(0).getFileName().toString().replaceFirst("\\.[^.]*$", "");
+        }
+        String mode = s == null ? "" : "-" + s.mode().name().toLowerCase(Locale.ROOT);
+        Path name = Path.of(base + mode + ".png");
+        return lastFolder == null ? name : lastFolder.resolve(name);
+    }
+
+    /**
+     * Draws the loaded map through {@code view} and writes it to {@code file}, PNG or SVG by its
+     * extension, in the background; {@code problemsOnly} as the map's filter is set (UI thread).
+     */
+    public void export(Path file, Viewport view, boolean problemsOnly) {
+        Snapshot s = snapshot.get();
+        Format format = Format.of(file);
+        if (s == null) {
+            status.set("Nothing to export: load some inputs first");
+            return;
+        }
+        if (view == null) {
+            status.set("The map has no size yet; nothing was exported");
+            return;
+        }
+        if (format == null) {
+            fail(file, "the name must end in .png or .svg, which says the picture's format");
+            return;
+        }
+        Path target = file.toAbsolutePath().normalize();
+        String what = s.mode() + (problemsOnly ? ", problems only" : "") + ", " + view.width() + " × " + view.height() + " px";
+        status.set("Exporting the map to " + target);
+        executor.execute(BackgroundTask.of(ctx -> {
+            write(new MapPicture(s.layout(), s.colouring(), view, problemsOnly), format, target);
+            return target;
+        }).onSuccess(t -> {
+            lastFolder = t.getParent();
+            status.set("Exported the map as shown (" + what + ") to " + t);
+        })
+                .onFailure(e -> fail(target, reason(e))));
+    }
+
+    private void fail(Path file, String reason) {
+        status.set("Could not export the map picture to " + file + ": " + reason);
+        dialogs.error("Export picture failed", "Could not write " + file + ":\n" + reason);
+    }
+
+    /** Renders and writes beside the target, then moves the finished file into place (background thread). */
+    private static void write(MapPicture picture, Format format, Path target) throws IOException {
+        Path folder = target.getParent();
+        if (folder == null || !Files.isDirectory(folder)) {
+            throw new IOException("the folder " + folder + " does not exist");
+        }
+        // a new file (not a temp file, which only its owner could read): the picture gets the permissions any file would
+        Path part = folder.resolve("." + target.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".part");
+        try {
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE))) {
+                if (format == Format.PNG) {
+                    picture.writePng(out);
+                } else {
+                    out.write(picture.svg().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            try {
+                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(part);
+        }
+    }
+
+    /** Why writing failed, in words (no exception class names, no stack). */
+    static String reason(Throwable e) {
+        if (e instanceof AccessDeniedException a) {
+            return "permission denied (" + a.getFile() + ")";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason().toLowerCase(Locale.ROOT) + (f.getFile() == null ? "" : " (" + f.getFile() + ")");
+        }
+        if (e instanceof OutOfMemoryError) {
+            return "not enough memory for a picture this size";
+        }
+        return e.getMessage() != null && !e.getMessage().isBlank() ? e.getMessage() : "an unexpected " + e.getClass().getSimpleName();
+    }
+}
