@@ -65,6 +65,36 @@ class RankExitedFromLogsTest {
         assertTrue(f.evidence().stream().anyMatch(e -> e.text().contains("Connection closed by localRank 1")), f.evidence().toString());
     }
 
+    /** The capture's torchrun output beside a kernel log of its host (localhost) naming {@code pid}. */
+    private static FabricModel killedWithKernelLog(Path tmp, long pid) throws java.io.IOException {
+        Path dir = FAILURES.resolve("rank-killed");
+        assumeTrue(Files.isDirectory(dir), "captures not present");
+        Path kern = tmp.resolve("localhost").resolve("dmesg.txt");
+        Files.createDirectories(kern.getParent());
+        Files.writeString(kern, "[Mon Nov 23 09:29:53 2026] python invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0\n"
+                + "[Mon Nov 23 09:29:53 2026] Memory cgroup out of memory: Killed process " + pid + " (python) total-vm:98442316kB, "
+                + "anon-rss:66012344kB, file-rss:104884kB, shmem-rss:12288kB, UID:0 pgtables:131540kB oom_score_adj:0\n");
+        List<Path> files = new java.util.ArrayList<>(ForensicsFixtures.files(dir));
+        files.add(kern);
+        return ForensicsFixtures.load(files);
+    }
+
+    @Test
+    void aSigkillTheKernelLogNamesIsTheOomKillers(@org.junit.jupiter.api.io.TempDir Path tmp) throws java.io.IOException {
+        Finding f = ForensicsFixtures.findings(killedWithKernelLog(tmp, 727), "rank-exited").get(0);
+        assertTrue(f.title().contains("killed by the kernel's OOM killer (python (pid 727), over its memory cgroup's limit)"),
+                f.title());
+        assertTrue(f.evidence().stream().anyMatch(e -> e.source().endsWith("dmesg.txt") && e.line() == 2), f.evidence().toString());
+        assertTrue(f.remedies().get(0).startsWith("The memory ran out: "), f.remedies().toString());
+    }
+
+    @Test
+    void anotherPidsOomKillIsNotTheRanks(@org.junit.jupiter.api.io.TempDir Path tmp) throws java.io.IOException {
+        Finding f = ForensicsFixtures.findings(killedWithKernelLog(tmp, 99_999), "rank-exited").get(0);
+        assertFalse(f.title().contains("OOM killer"), f.title());
+        assertTrue(f.remedies().get(0).startsWith("SIGKILL (exit code -9"), f.remedies().toString());
+    }
+
     @Test
     void wrongIfnameCaptureIsASocketInterfaceMissingWithTheValue() {
         Path dir = FAILURES.resolve("wrong-ifname");

@@ -100,6 +100,7 @@ final class RankDeaths {
                 add(d.evidence, e.evidence());
             }
         }
+        kernelOomKills(model, deaths.values());
         List<Death> sorted = new ArrayList<>(deaths.values());
         sorted.sort(Comparator.comparing((Death d) -> !d.rootCause)
                 .thenComparing(d -> d.time.isEmpty() ? "~" : d.time).thenComparingInt(d -> d.order));
@@ -226,9 +227,45 @@ final class RankDeaths {
         }
     }
 
+    /**
+     * A death by SIGKILL whose pid the kernel's OOM killer names in its host's kernel log (dmesg,
+     * journalctl -k) was the OOM killer's: said in the finding, with the kernel's line. Only the same pid
+     * on the same host counts (a container's pids are not the host's, so a containerised rank is left as a
+     * plain SIGKILL rather than guessed at).
+     */
+    private static void kernelOomKills(FabricModel model, java.util.Collection<Death> deaths) {
+        for (Death d : deaths) {
+            if (d.oom || d.pid < 0 || !d.signal.equals("SIGKILL")) {
+                continue;
+            }
+            for (org.fabricscope.model.evidence.HostEvidence h : model.hostEvidence().values()) {
+                if (!d.host.isEmpty() && !d.host.equalsIgnoreCase(h.host())) {
+                    continue;
+                }
+                for (org.fabricscope.model.evidence.OomKill k : h.oomKills()) {
+                    if (k.pid() == d.pid) {
+                        d.oom = true;
+                        d.how = d.how + ", killed by the kernel's OOM killer (" + k.summary() + ")";
+                        if (k.evidence() != null) {
+                            add(d.evidence, k.evidence());
+                        }
+                        break;
+                    }
+                }
+                if (d.oom) {
+                    break;
+                }
+            }
+        }
+    }
+
     private static List<String> remedies(Death first, String where, Set<String> reporters) {
         List<String> remedies = new ArrayList<>();
-        if (first.signal.equals("SIGKILL")) {
+        if (first.oom && first.signal.equals("SIGKILL")) {
+            remedies.add("The memory ran out: " + first.how + ". Lower the job's host memory (data loader workers and "
+                    + "prefetch, pinned buffers, the batch held on the CPU) or raise the pod's memory limit; the node's "
+                    + "kernel log and kubectl describe pod (Last State) show each kill.");
+        } else if (first.signal.equals("SIGKILL")) {
             remedies.add("SIGKILL (exit code -9, or 137 from a shell or container) comes from the kernel's OOM killer, "
                     + "the kubelet (OOMKilled, eviction) or a person or scheduler: read the node's kernel log "
                     + "(dmesg: Out of memory: Killed process), kubectl describe pod (Last State: Terminated, Reason: "
