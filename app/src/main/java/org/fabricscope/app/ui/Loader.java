@@ -95,13 +95,57 @@ public final class Loader {
     }
 
     /**
-     * Starts importing the paths named at launch before the window exists (on a thread of its own, in the
-     * default style); the window's first {@link #open} of the same paths takes it over.
+     * Past this many bytes of input the import is not started before the window: on two cores it would
+     * only hold the window back (ten times Selene, 27 MB: the window 2.4-2.8 s later, the map no sooner;
+     * BENCHMARKS.md), and a window with a progress bar is better than none.
      */
-    static void openEarly(List<Path> paths) {
-        if (!paths.isEmpty()) {
-            List<Path> all = List.copyOf(paths);
-            EarlyImport.start(all, ctx -> importAndBuild(all, DEFAULT_STYLE, ctx));
+    static final long EARLY_IMPORT_MAX_BYTES = 8L << 20;
+
+    /**
+     * Starts importing the paths named at launch before the window exists (on a thread of its own, in the
+     * default style); the window's first {@link #open} of the same paths takes it over. Only for inputs
+     * up to {@link #EARLY_IMPORT_MAX_BYTES}; returns whether it started.
+     */
+    static boolean openEarly(List<Path> paths) {
+        if (paths.isEmpty() || bytesUpTo(paths, EARLY_IMPORT_MAX_BYTES + 1) > EARLY_IMPORT_MAX_BYTES) {
+            return false;
+        }
+        List<Path> all = List.copyOf(paths);
+        EarlyImport.start(all, ctx -> importAndBuild(all, DEFAULT_STYLE, ctx));
+        return true;
+    }
+
+    /** The size of the files under {@code paths}, counted until it passes {@code stop}; unreadable ones count 0. */
+    static long bytesUpTo(List<Path> paths, long stop) {
+        long total = 0;
+        for (Path p : paths) {
+            if (java.nio.file.Files.isDirectory(p)) {
+                try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(p, 16)) {
+                    java.util.Iterator<Path> it = s.iterator();
+                    while (it.hasNext() && total < stop) {
+                        Path f = it.next();
+                        if (java.nio.file.Files.isRegularFile(f)) {
+                            total += size(f);
+                        }
+                    }
+                } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                    // unreadable: the import will say so
+                }
+            } else {
+                total += size(p);
+            }
+            if (total >= stop) {
+                return total;
+            }
+        }
+        return total;
+    }
+
+    private static long size(Path f) {
+        try {
+            return java.nio.file.Files.size(f);
+        } catch (java.io.IOException e) {
+            return 0;
         }
     }
 

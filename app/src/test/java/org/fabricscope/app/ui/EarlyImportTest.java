@@ -129,6 +129,24 @@ class EarlyImportTest {
     }
 
     @Test
+    void largeInputsAreNotImportedBeforeTheWindow(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path big = dir.resolve("fabric.txt");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(Loader.EARLY_IMPORT_MAX_BYTES + 1);
+        }
+        assertTrue(!Loader.openEarly(List.of(big)), "past the limit the window imports, as before");
+        assertNull(EarlyImport.take(List.of(big)));
+        assertTrue(!Loader.openEarly(List.of(dir)), "a folder counts its files");
+        Path small = java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(dir.resolve("small"))
+                .resolve("x.txt"), "x");
+        assertTrue(Loader.openEarly(List.of(small)), "a small input starts before the window");
+        EarlyImport early = EarlyImport.take(List.of(small));
+        assertTrue(early != null);
+        early.cancel();
+        assertEquals(Loader.EARLY_IMPORT_MAX_BYTES + 1, Loader.bytesUpTo(List.of(big, small), Long.MAX_VALUE) - 1);
+    }
+
+    @Test
     void aFailureReachesTheWaitingTaskAsItself() {
         IOException boom = new IOException("cannot read a.txt");
         EarlyImport.start(PATHS, ctx -> {
