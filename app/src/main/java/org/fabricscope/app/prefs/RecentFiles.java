@@ -5,10 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+
+import org.fabricscope.app.common.AtomicWrite;
 
 /**
  * File › Open Recent: the inputs opened together, newest first, at most {@link #MAX}; one entry a
@@ -90,10 +91,9 @@ public final class RecentFiles {
             return;
         }
         Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(FILE + ".tmp");
-        Files.writeString(tmp, entries.stream().map(e -> e.stream().map(Path::toString).collect(Collectors.joining("\t")))
-                .collect(Collectors.joining("\n", "", entries.isEmpty() ? "" : "\n")), StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        String text = entries.stream().map(e -> e.stream().map(Path::toString).collect(Collectors.joining("\t")))
+                .collect(Collectors.joining("\n", "", entries.isEmpty() ? "" : "\n"));
+        AtomicWrite.write(file, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** How an entry reads in the menu: the first path's name, with how many more. */

@@ -6,10 +6,11 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+
+import org.fabricscope.app.common.AtomicWrite;
 
 /**
  * The main window's place, size, maximised state and the map/side-pane divider, remembered in
@@ -99,10 +100,10 @@ public record WindowGeometry(double x, double y, double width, double height, bo
         p.setProperty("height", Double.toString(height));
         p.setProperty("maximized", Boolean.toString(maximized));
         p.setProperty("divider", Double.toString(divider));
-        Path tmp = directory.resolve(FILE + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+        AtomicWrite.write(directory.resolve(FILE), out -> {
+            Writer w = new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8);
             p.store(w, "FabricScope main window");
-        }
-        Files.move(tmp, directory.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            w.flush();
+        });
     }
 }

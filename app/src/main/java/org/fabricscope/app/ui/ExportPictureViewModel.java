@@ -1,18 +1,13 @@
 package org.fabricscope.app.ui;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 
+import org.fabricscope.app.common.AtomicWrite;
 import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.app.render.Viewport;
 import org.fabricscope.app.task.BackgroundTask;
@@ -127,31 +122,15 @@ public final class ExportPictureViewModel {
         dialogs.error("Export picture failed", "Could not write " + file + ":\n" + reason);
     }
 
-    /** Renders and writes beside the target, then moves the finished file into place (background thread). */
+    /** Renders and writes the picture in place of the target (background thread). */
     private static void write(MapPicture picture, Format format, Path target) throws IOException {
-        Path folder = target.getParent();
-        if (folder == null || !Files.isDirectory(folder)) {
-            throw new IOException("the folder " + folder + " does not exist");
-        }
-        // a new file (not a temp file, which only its owner could read): the picture gets the permissions any file would
-        Path part = folder.resolve("." + target.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".part");
-        try {
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(part, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE))) {
-                if (format == Format.PNG) {
-                    picture.writePng(out);
-                } else {
-                    out.write(picture.svg().getBytes(StandardCharsets.UTF_8));
-                }
+        AtomicWrite.write(target, out -> {
+            if (format == Format.PNG) {
+                picture.writePng(out);
+            } else {
+                out.write(picture.svg().getBytes(StandardCharsets.UTF_8));
             }
-            try {
-                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(part);
-        }
+        });
     }
 
     /** Why writing failed, in words (no exception class names, no stack). */
