@@ -16,7 +16,7 @@ import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.forensics.FlightRecorderDump;
-import org.fabricscope.model.forensics.FrEntry;
+import org.fabricscope.model.forensics.FrEntries;
 import org.fabricscope.model.forensics.FrPgStatus;
 import org.fabricscope.model.forensics.FrProcessGroup;
 
@@ -204,7 +204,9 @@ public final class FlightRecorderReader {
             for (var e : cfg.entrySet()) {
                 if (e.getValue() instanceof Map<?, ?> g) {
                     String name = g.containsKey("name") ? str(g.get("name")) : str(e.getKey());
-                    groups.put(name, new FrProcessGroup(name, str(g.get("desc")), ranks(g.get("ranks"), source, name, problems)));
+                    // every rank's dump lists the group's members: one list for all (1,024 dumps of 1,024 ranks: a million Integers)
+                    List<Integer> members = shared.share(List.copyOf(ranks(g.get("ranks"), source, name, problems)));
+                    groups.put(name, new FrProcessGroup(name, str(g.get("desc")), members));
                 }
             }
         }
@@ -218,7 +220,7 @@ public final class FlightRecorderReader {
                 }
             }
         }
-        List<FrEntry> entries = new ArrayList<>(Math.min(rawEntries.size(), MAX_ENTRIES));
+        FrEntries.Builder entries = new FrEntries.Builder(Math.min(rawEntries.size(), MAX_ENTRIES));
         Map<Frame, String> frameText = new HashMap<>();
         DumpMemo memo = new DumpMemo(shared);
         int bad = 0;
@@ -230,18 +232,15 @@ public final class FlightRecorderReader {
             if ((entries.size() & 0xfff) == 0 && cancel.isCancelled()) {
                 throw new ImportCancelledException();
             }
-            FrEntry e = o instanceof Map<?, ?> m ? entry(m, shared, frameText, memo) : null;
-            if (e == null) {
+            if (!(o instanceof Map<?, ?> m) || !entry(m, shared, frameText, memo, entries)) {
                 bad++;
-            } else {
-                entries.add(e);
             }
         }
         if (bad > 0) {
             problems.add(Diagnostic.warning(source, 0, bad + " flight recorder entr" + (bad == 1 ? "y" : "ies")
                     + " without a process group or sequence number; skipped"));
         }
-        return new FlightRecorderDump(source, rank, version, lib, groups, status, entries);
+        return new FlightRecorderDump(source, rank, version, lib, groups, status, entries.build());
     }
 
     /** A stack frame as the dump holds it; the key of the {@code name file:line} text made once per dump. */
@@ -316,7 +315,9 @@ public final class FlightRecorderReader {
         }
     }
 
-    private static FrEntry entry(Map<?, ?> m, SharedValues shared, Map<Frame, String> frameText, DumpMemo memo) {
+    /** Adds the entry of dict {@code m} to {@code out}; false (nothing added) when it has no process group or sequence number. */
+    private static boolean entry(Map<?, ?> m, SharedValues shared, Map<Frame, String> frameText, DumpMemo memo,
+                                 FrEntries.Builder out) {
         Fields f = new Fields(m);
         String pgName = "";
         String pgDesc = "";
@@ -328,7 +329,7 @@ public final class FlightRecorderReader {
         }
         long seq = num(f.collectiveSeqId, -1);
         if (pgName.isEmpty() || (seq < 0 && num(f.p2pSeqId, -1) < 0)) {
-            return null;
+            return false;
         }
         List<String> frames = new ArrayList<>();
         if (f.frames instanceof List<?> fs) {
@@ -369,13 +370,14 @@ public final class FlightRecorderReader {
                 }
             }
         }
-        return new FrEntry(num(f.recordId, -1), (int) num(f.pgId, -1), memo.string(pgName),
+        out.add(num(f.recordId, -1), (int) num(f.pgId, -1), memo.string(pgName),
                 memo.string(pgDesc), seq, num(f.p2pSeqId, -1), num(f.opId, -1),
                 memo.string(str(f.profilingName)), bool(f.isP2p), memo.sizes(f.inputSizes),
                 memo.strings(f.inputDtypes), memo.sizes(f.outputSizes),
                 memo.strings(f.outputDtypes), memo.string(str(f.state)),
                 num(f.created, 0), num(f.started, 0), num(f.completed, 0), dbl(f.durationMs), num(f.timeoutMs, -1),
                 bool(f.retired), memo.frames(frames));
+        return true;
     }
 
     /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */

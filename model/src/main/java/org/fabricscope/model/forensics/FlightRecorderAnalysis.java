@@ -40,8 +40,9 @@ public final class FlightRecorderAnalysis {
 
     private static long lastRecord(FlightRecorderDump d) {
         long m = -1;
-        for (FrEntry e : d.entries()) {
-            m = Math.max(m, e.recordId());
+        FrEntries t = d.entryTable();
+        for (int i = 0, n = t.size(); i < n; i++) {
+            m = Math.max(m, t.recordId(i));
         }
         return m;
     }
@@ -87,9 +88,13 @@ public final class FlightRecorderAnalysis {
             // each group's first description in this dump, in order of first appearance: what putting every
             // entry's would leave in desc and members, with one lookup per group instead of one per entry
             Map<String, String> named = new LinkedHashMap<>();
-            for (FrEntry e : d.entries()) {
-                if (!e.pgName().isEmpty()) {
-                    named.putIfAbsent(e.pgName(), e.pgDesc());
+            FrEntries t = d.entryTable();
+            String lastName = null;
+            for (int i = 0, n = t.size(); i < n; i++) {
+                String name = t.pgName(i);
+                if (name != lastName && !name.isEmpty()) { // readers share names: the same instance was just put
+                    named.putIfAbsent(name, t.pgDesc(i));
+                    lastName = name;
                 }
             }
             for (var e : named.entrySet()) {
@@ -120,39 +125,52 @@ public final class FlightRecorderAnalysis {
         return out;
     }
 
-    /** How far one dump's rank got in one process group. */
+    /** How far one dump's rank got in one process group (read from the entries' columns: no record per entry). */
     static RankProgress progress(FlightRecorderDump d, String pg) {
+        FrEntries t = d.entryTable();
         long maxSeq = -1;
         long maxCompleted = -1;
         long maxStarted = -1;
-        FrEntry last = null;
-        List<FrEntry> entries = new ArrayList<>();
-        Set<Integer> pgIds = new HashSet<>();
+        int last = -1;
+        int[] picked = new int[Math.min(t.size(), 64)];
+        int n = 0;
+        int pgId = 0;
+        int pgIds = 0; // 0, 1 or 2 (two or more) distinct pg_ids
         boolean p2p = false;
-        for (FrEntry e : d.entries()) {
-            if (!e.pgName().equals(pg)) {
+        for (int i = 0, size = t.size(); i < size; i++) {
+            String name = t.pgName(i);
+            if (name != pg && !name.equals(pg)) {
                 continue;
             }
-            pgIds.add(e.pgId());
-            if (e.p2p()) {
+            if (pgIds == 0) {
+                pgId = t.pgId(i);
+                pgIds = 1;
+            } else if (pgIds == 1 && t.pgId(i) != pgId) {
+                pgIds = 2;
+            }
+            if (t.p2p(i)) {
                 p2p = true;
                 continue;
             }
-            entries.add(e);
-            long s = e.collectiveSeqId();
-            if (s > maxSeq || last == null) {
-                last = e;
+            if (n == picked.length) {
+                picked = java.util.Arrays.copyOf(picked, n * 2);
+            }
+            picked[n++] = i;
+            long s = t.collectiveSeqId(i);
+            if (s > maxSeq || last < 0) {
+                last = i;
             }
             maxSeq = Math.max(maxSeq, s);
-            if (e.completed()) {
+            String state = t.state(i);
+            if (state.equals("completed")) {
                 maxCompleted = Math.max(maxCompleted, s);
                 maxStarted = Math.max(maxStarted, s);
-            } else if (e.state().equals("started")) {
+            } else if (state.equals("started")) {
                 maxStarted = Math.max(maxStarted, s);
             }
         }
         // pg_status counts point-to-point operations too (their p2p_seq_id): only a group without them can use it
-        FrPgStatus status = pgIds.size() == 1 && !p2p ? d.pgStatus().get(String.valueOf(pgIds.iterator().next())) : null;
+        FrPgStatus status = pgIds == 1 && !p2p ? d.pgStatus().get(String.valueOf(pgId)) : null;
         long enqueued = maxSeq;
         long started = maxStarted;
         long completed = maxCompleted;
@@ -162,87 +180,204 @@ public final class FlightRecorderAnalysis {
             completed = Math.max(status.lastCompleted(), maxCompleted);
         }
         // entries keep the state they had when last seen, so the progress numbers decide what is pending
-        FrEntry firstPending = null;
-        for (FrEntry e : entries) {
-            if (e.collectiveSeqId() > completed && !e.completed()
-                    && (firstPending == null || e.collectiveSeqId() < firstPending.collectiveSeqId())) {
-                firstPending = e;
+        int firstPending = -1;
+        for (int k = 0; k < n; k++) {
+            int i = picked[k];
+            long s = t.collectiveSeqId(i);
+            if (s > completed && !t.state(i).equals("completed")
+                    && (firstPending < 0 || s < t.collectiveSeqId(firstPending))) {
+                firstPending = i;
             }
         }
-        return new RankProgress(d.rank(), enqueued, started, completed, last, firstPending,
-                status == null && pgIds.isEmpty(), d.source(), entries);
+        return new RankProgress(d.rank(), enqueued, started, completed, last < 0 ? null : t.get(last),
+                firstPending < 0 ? null : t.get(firstPending), status == null && pgIds == 0, d.source(),
+                t.select(picked, n));
     }
 
-    /** The first collective of each process group on which two or more ranks disagree. */
+    /**
+     * The first collective of each process group on which two or more ranks disagree. Each group's
+     * sequence numbers are walked in order over every rank's entries (columns and indexes: no record or
+     * map entry per entry of 2 million); records are made only where the shared name, dtypes and shapes
+     * instances differ.
+     */
     public static List<FrMismatch> mismatches(List<FlightRecorderDump> dumps) {
         Map<Integer, FlightRecorderDump> ranks = byRank(dumps);
-        // process group -> seq -> rank -> entry
-        Map<String, TreeMap<Long, Map<Integer, FrEntry>>> bySeq = new TreeMap<>(NaturalOrder.INSTANCE);
+        // process group (first name seen of those the natural order takes as one) -> its ranks' sequences
+        Map<String, List<RankSeqs>> bySeq = new TreeMap<>(NaturalOrder.INSTANCE);
         Map<String, String> desc = new LinkedHashMap<>();
-        // Gathered in hash maps, then ordered once (2 million entries): the group's map by name (one
-        // natural-order lookup per name), its sequence numbers (sorted after), and per sequence number
-        // the ranks in insertion order, which is rank order since the dumps are visited by rank.
-        Map<String, Map<Long, Map<Integer, FrEntry>>> byName = new HashMap<>();
-        Map<Map<Long, Map<Integer, FrEntry>>, String> names = new java.util.IdentityHashMap<>();
+        Map<String, List<RankSeqs>> byName = new HashMap<>();
         for (FlightRecorderDump d : ranks.values()) {
-            for (FrEntry e : d.entries()) {
-                if (e.p2p() || e.pgName().isEmpty() || e.collectiveSeqId() < 0) {
+            FrEntries t = d.entryTable();
+            String lastName = null;
+            List<RankSeqs> group = null;
+            for (int i = 0, n = t.size(); i < n; i++) {
+                String name = t.pgName(i);
+                if (t.p2p(i) || name.isEmpty() || t.collectiveSeqId(i) < 0) {
                     continue;
                 }
-                desc.putIfAbsent(e.pgName(), e.pgDesc());
-                Map<Long, Map<Integer, FrEntry>> group = byName.get(e.pgName());
-                if (group == null) {
-                    if (bySeq.containsKey(e.pgName())) { // a name the natural order takes as one already seen
-                        for (var g : byName.entrySet()) {
-                            if (NaturalOrder.INSTANCE.compare(g.getKey(), e.pgName()) == 0) {
-                                group = g.getValue();
-                                break;
+                if (name != lastName) {
+                    desc.putIfAbsent(name, t.pgDesc(i));
+                    group = byName.get(name);
+                    if (group == null) {
+                        if (bySeq.containsKey(name)) { // a name the natural order takes as one already seen
+                            for (var g : byName.entrySet()) {
+                                if (NaturalOrder.INSTANCE.compare(g.getKey(), name) == 0) {
+                                    group = g.getValue();
+                                    break;
+                                }
                             }
+                        } else {
+                            group = new ArrayList<>();
+                            bySeq.put(name, group);
                         }
-                    } else {
-                        bySeq.put(e.pgName(), new TreeMap<>());
-                        group = new HashMap<>();
-                        names.put(group, e.pgName());
+                        byName.put(name, group);
                     }
-                    byName.put(e.pgName(), group);
+                    lastName = name;
                 }
-                group.computeIfAbsent(e.collectiveSeqId(), k -> new LinkedHashMap<>()).put(d.rank(), e);
+                RankSeqs r = group.isEmpty() ? null : group.get(group.size() - 1);
+                if (r == null || r.dump != d) {
+                    r = new RankSeqs(d);
+                    group.add(r);
+                }
+                r.add(t.collectiveSeqId(i), i);
             }
-        }
-        for (var g : names.entrySet()) {
-            bySeq.get(g.getValue()).putAll(g.getKey());
         }
         List<FrMismatch> out = new ArrayList<>();
         for (var pg : bySeq.entrySet()) {
-            for (var seq : pg.getValue().entrySet()) {
-                Map<Integer, FrEntry> entries = seq.getValue();
-                if (entries.size() < 2) {
-                    continue;
-                }
-                String what = disagreement(entries.values());
-                if (what == null) {
-                    continue;
-                }
-                Map<String, List<Integer>> groups = new LinkedHashMap<>();
-                for (var e : entries.entrySet()) {
-                    groups.computeIfAbsent(signature(e.getValue(), what), k -> new ArrayList<>()).add(e.getKey());
-                }
-                List<List<Integer>> sorted = new ArrayList<>(groups.values());
-                sorted.sort(Comparator.comparingInt(l -> -l.size()));
-                List<Integer> culprits = new ArrayList<>();
-                if (sorted.get(0).size() > sorted.get(1).size()) {
-                    for (int i = 1; i < sorted.size(); i++) {
-                        culprits.addAll(sorted.get(i));
+            List<RankSeqs> members = pg.getValue();
+            members.forEach(RankSeqs::order);
+            int[] cursor = new int[members.size()];
+            RankSeqs[] at = new RankSeqs[members.size()];
+            while (true) {
+                long seq = Long.MAX_VALUE;
+                for (int m = 0; m < at.length; m++) {
+                    RankSeqs r = members.get(m);
+                    if (cursor[m] < r.n) {
+                        seq = Math.min(seq, r.seqs[cursor[m]]);
                     }
-                    culprits.sort(null);
                 }
-                Map<Integer, String> sources = new TreeMap<>();
-                entries.keySet().forEach(r -> sources.put(r, ranks.get(r).source()));
-                out.add(new FrMismatch(pg.getKey(), desc.get(pg.getKey()), seq.getKey(), what, entries, culprits, sources));
-                break; // later collectives of the group follow from the first disagreement
+                if (seq == Long.MAX_VALUE) {
+                    break;
+                }
+                int k = 0;
+                for (int m = 0; m < at.length; m++) {
+                    RankSeqs r = members.get(m);
+                    if (cursor[m] < r.n && r.seqs[cursor[m]] == seq) {
+                        r.current = r.idx[cursor[m]++];
+                        at[k++] = r;
+                    }
+                }
+                if (k < 2 || sameShared(at, k)) {
+                    continue;
+                }
+                Map<Integer, FrEntry> entries = new LinkedHashMap<>();
+                for (int m = 0; m < k; m++) {
+                    entries.put(at[m].dump.rank(), at[m].dump.entryTable().get(at[m].current));
+                }
+                FrMismatch found = mismatch(pg.getKey(), desc.get(pg.getKey()), seq, entries, ranks);
+                if (found != null) {
+                    out.add(found);
+                    break; // later collectives of the group follow from the first disagreement
+                }
             }
         }
         return out;
+    }
+
+    /** Whether the k ranks' entries hold the same name, dtypes and shapes instances (readers share equal ones): they agree. */
+    private static boolean sameShared(RankSeqs[] at, int k) {
+        FrEntries t0 = at[0].dump.entryTable();
+        int i0 = at[0].current;
+        for (int m = 1; m < k; m++) {
+            FrEntries t = at[m].dump.entryTable();
+            int i = at[m].current;
+            if (t.profilingName(i) != t0.profilingName(i0) || t.inputDtypes(i) != t0.inputDtypes(i0)
+                    || t.inputSizes(i) != t0.inputSizes(i0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The mismatch of one collective, or null when its entries agree. */
+    private static FrMismatch mismatch(String pg, String desc, long seq, Map<Integer, FrEntry> entries,
+                                       Map<Integer, FlightRecorderDump> ranks) {
+        String what = disagreement(entries.values());
+        if (what == null) {
+            return null;
+        }
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (var e : entries.entrySet()) {
+            groups.computeIfAbsent(signature(e.getValue(), what), k -> new ArrayList<>()).add(e.getKey());
+        }
+        List<List<Integer>> sorted = new ArrayList<>(groups.values());
+        sorted.sort(Comparator.comparingInt(l -> -l.size()));
+        List<Integer> culprits = new ArrayList<>();
+        if (sorted.get(0).size() > sorted.get(1).size()) {
+            for (int i = 1; i < sorted.size(); i++) {
+                culprits.addAll(sorted.get(i));
+            }
+            culprits.sort(null);
+        }
+        Map<Integer, String> sources = new TreeMap<>();
+        entries.keySet().forEach(r -> sources.put(r, ranks.get(r).source()));
+        return new FrMismatch(pg, desc, seq, what, entries, culprits, sources);
+    }
+
+    /**
+     * One rank's collective entries of one process group: sequence numbers and entry indexes, ordered by
+     * sequence number with the last entry of a repeated number kept (what a map put per entry kept).
+     */
+    private static final class RankSeqs {
+        final FlightRecorderDump dump;
+        long[] seqs = new long[16];
+        int[] idx = new int[16];
+        int n;
+        /** The entry index of the sequence number the walk last took from this rank. */
+        int current;
+
+        RankSeqs(FlightRecorderDump dump) {
+            this.dump = dump;
+        }
+
+        void add(long seq, int index) {
+            if (n == seqs.length) {
+                seqs = java.util.Arrays.copyOf(seqs, n * 2);
+                idx = java.util.Arrays.copyOf(idx, n * 2);
+            }
+            seqs[n] = seq;
+            idx[n++] = index;
+        }
+
+        /** Sorts by sequence number (stable), keeping the last entry of each number. */
+        void order() {
+            boolean ascending = true;
+            for (int i = 1; i < n && ascending; i++) {
+                ascending = seqs[i] > seqs[i - 1];
+            }
+            if (!ascending) {
+                Integer[] order = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    order[i] = i;
+                }
+                java.util.Arrays.sort(order, Comparator.comparingLong(i -> seqs[i])); // stable
+                long[] s = new long[n];
+                int[] x = new int[n];
+                int m = 0;
+                for (int j = 0; j < n; j++) {
+                    int i = order[j];
+                    if (m > 0 && s[m - 1] == seqs[i]) {
+                        x[m - 1] = idx[i]; // a later entry of the same number replaces the earlier
+                    } else {
+                        s[m] = seqs[i];
+                        x[m++] = idx[i];
+                    }
+                }
+                seqs = s;
+                idx = x;
+                n = m;
+            }
+        }
     }
 
     /** {@code op}, {@code dtype} or {@code size}: the first property the entries disagree on; null when they agree. */

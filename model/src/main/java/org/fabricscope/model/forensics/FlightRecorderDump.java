@@ -21,6 +21,11 @@ public record FlightRecorderDump(String source, int rank, String version, String
         commLibVersion = commLibVersion == null ? "" : commLibVersion;
         processGroups = Collections.unmodifiableMap(new LinkedHashMap<>(processGroups));
         pgStatus = Collections.unmodifiableMap(new LinkedHashMap<>(pgStatus));
-        entries = List.copyOf(entries);
+        entries = FrEntries.copyOf(entries);
+    }
+
+    /** The entries as columns (what {@link #entries} always is): field accessors without making records. */
+    public FrEntries entryTable() {
+        return (FrEntries) entries;
     }
 }

@@ -33,7 +33,7 @@ public record FrEntry(long recordId, int pgId, String pgName, String pgDesc, lon
      * (a reader shares one list among the entries that have equal shapes: copying it per entry cost
      * gigabytes on 2 million entries).
      */
-    private static List<List<Long>> immutable(List<List<Long>> sizes) {
+    static List<List<Long>> immutable(List<List<Long>> sizes) {
         List<List<Long>> outer = List.copyOf(sizes); // returns its argument when that is already unmodifiable
         boolean same = outer == sizes;
         for (int i = 0; same && i < outer.size(); i++) {

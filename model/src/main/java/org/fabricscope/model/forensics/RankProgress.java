@@ -14,7 +14,7 @@ import java.util.List;
 public record RankProgress(int rank, long lastEnqueued, long lastStarted, long lastCompleted, FrEntry last,
                            FrEntry firstPending, boolean noRecord, String source, List<FrEntry> entries) {
     public RankProgress {
-        entries = List.copyOf(entries);
+        entries = FrEntries.isColumnar(entries) ? entries : List.copyOf(entries);
     }
 
     /** This rank's entry of the group's collective {@code seq}, or null when its buffer does not hold it. */
