@@ -95,11 +95,13 @@ public final class Loader {
     }
 
     /**
-     * Past this many bytes of input the import is not started before the window: on two cores it would
-     * only hold the window back (ten times Selene, 27 MB: the window 2.4-2.8 s later, the map no sooner;
-     * BENCHMARKS.md), and a window with a progress bar is better than none.
+     * Past this many bytes of input the import is not started before the window (the system property
+     * {@code fabricscope.earlyImportMaxBytes} overrides it, for benchmarks). With the launcher's C1-only
+     * JIT and class-data archive for such inputs, ten times Selene (27 MB) gets its map 0.8 s sooner
+     * started early, for a window 1.2 s later; past 64 MiB (a thousand flight recorder dumps) the
+     * launcher keeps C2 and the import would only hold the window back on two cores (BENCHMARKS.md).
      */
-    static final long EARLY_IMPORT_MAX_BYTES = 8L << 20;
+    static final long EARLY_IMPORT_MAX_BYTES = Long.getLong("fabricscope.earlyImportMaxBytes", 64L << 20);
 
     /**
      * Starts importing the paths named at launch before the window exists (on a thread of its own, in the
