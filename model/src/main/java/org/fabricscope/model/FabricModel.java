@@ -49,7 +49,13 @@ import org.jgrapht.graph.Pseudograph;
 public final class FabricModel {
     private final FabricLayer fabric;
     private final List<Diagnostic> diagnostics;
-    private final Graph<Vertex, FabricEdge> graph;
+    /**
+     * Made on the first call of {@link #graph} (the export and path queries use it; the checks, the
+     * layout and the window do not): building it was a quarter of a second of every import of ten
+     * times Selene with the window's C1 compiler.
+     */
+    private volatile Graph<Vertex, FabricEdge> graph;
+    private final Object graphLock = new Object();
     private final Map<String, HostTopology> hostTopologies;
     private final K8sLayer k8s;
     private final TrainingLog training;
@@ -66,6 +72,9 @@ public final class FabricModel {
         this.training = training == null ? TrainingLog.EMPTY : training;
         this.hostTopologies = Collections.unmodifiableMap(new LinkedHashMap<>(hostTopologies));
         this.diagnostics = List.copyOf(diagnostics);
+    }
+
+    private Graph<Vertex, FabricEdge> buildGraph() {
         Pseudograph<Vertex, FabricEdge> g = new Pseudograph<>(null, null, false);
         for (FabricNode n : fabric.nodes().values()) {
             g.addVertex(n);
@@ -87,7 +96,7 @@ public final class FabricModel {
             g.addVertex(h);
             t.addTo(g, h);
         }
-        this.graph = new AsUnmodifiableGraph<>(g);
+        return new AsUnmodifiableGraph<>(g);
     }
 
     /**
@@ -162,7 +171,17 @@ public final class FabricModel {
      * {@code C2cLink} edges), so GPU -> PCIe -> NIC -> net -> HCA -> cable -> leaf is one path.
      */
     public Graph<Vertex, FabricEdge> graph() {
-        return graph;
+        Graph<Vertex, FabricEdge> g = graph;
+        if (g == null) {
+            synchronized (graphLock) {
+                g = graph;
+                if (g == null) {
+                    g = buildGraph();
+                    graph = g;
+                }
+            }
+        }
+        return g;
     }
 
     /**
@@ -189,12 +208,12 @@ public final class FabricModel {
      * runs GPU -> PCIe -> NIC -> net -> HCA -> cable -> leaf -> cable -> spine.
      */
     public Graph<Vertex, FabricEdge> linkGraph() {
-        return new MaskSubgraph<>(graph, v -> v instanceof Host, e -> false);
+        return new MaskSubgraph<>(graph(), v -> v instanceof Host, e -> false);
     }
 
     /** A live view with only switches, CAs, routers and cables. */
     public Graph<Vertex, FabricEdge> cableGraph() {
-        return new MaskSubgraph<>(graph, v -> !(v instanceof FabricNode), e -> !(e instanceof Cable));
+        return new MaskSubgraph<>(graph(), v -> !(v instanceof FabricNode), e -> !(e instanceof Cable));
     }
 
     public Collection<FabricNode> nodes() {

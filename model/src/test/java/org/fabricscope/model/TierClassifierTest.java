@@ -157,6 +157,37 @@ class TierClassifierTest {
     }
 
     @Test
+    void theGraphIsMadeOnceWhenThreadsAskForItTogether() throws Exception {
+        Fabrics f = new Fabrics();
+        FabricNode a = f.sw("leaf-1");
+        FabricNode b = f.sw("spine-1");
+        for (int i = 0; i < 200; i++) {
+            f.cable(a, b);
+        }
+        FabricModel m = f.build();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Object>> got = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                got.add(pool.submit(() -> {
+                    go.await();
+                    return m.graph();
+                }));
+            }
+            go.countDown();
+            Object first = got.get(0).get();
+            for (var g : got) {
+                assertTrue(g.get() == first, "one graph for every thread");
+            }
+            assertEquals(200, m.graph().getAllEdges(a, b).size());
+            assertEquals(200, m.cableGraph().edgeSet().size());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void parallelCablesAreSeparateEdges() {
         Fabrics f = new Fabrics();
         FabricNode a = f.sw("leaf-1");
