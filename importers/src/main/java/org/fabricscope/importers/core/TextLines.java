@@ -21,6 +21,8 @@ public final class TextLines implements AutoCloseable {
     private int pos;
     private int len;
     private byte[] line = new byte[256];
+    /** Bytes of the line being read. */
+    private int n;
     private int lineNumber;
     private boolean truncated;
     private long bytesRead;
@@ -40,7 +42,7 @@ public final class TextLines implements AutoCloseable {
         if (eof && pos >= len) {
             return null;
         }
-        int n = 0;
+        n = 0;
         truncated = false;
         lineHasNul = false;
         boolean any = false;
@@ -65,38 +67,69 @@ public final class TextLines implements AutoCloseable {
                     }
                 }
             }
-            byte b = buf[pos++];
             if (afterCr) {
                 afterCr = false;
-                if (b == '\n') {
+                if (buf[pos] == '\n') {
+                    pos++;
                     continue; // the LF of a CRLF whose CR ended the line before
                 }
             }
+            // the run up to the next LF, CR or NUL, copied at once (a byte at a time was a tenth of
+            // reading ten times Selene with the C1 compiler)
+            int end = pos;
+            byte[] b = buf;
+            int stop = len;
+            while (end < stop) {
+                byte c = b[end];
+                if (c == '\n' || c == '\r' || c == 0) {
+                    break;
+                }
+                end++;
+            }
+            if (end > pos) {
+                any = true;
+                keep(pos, end - pos);
+                pos = end;
+            }
+            if (pos >= len) {
+                continue;
+            }
+            byte c = buf[pos++];
             any = true;
-            if (b == '\n') {
+            if (c == '\n') {
                 break;
             }
-            if (b == '\r') {
+            if (c == '\r') {
                 afterCr = true;
                 break;
             }
-            if (b == 0) {
-                nulBytes++;
-                lineHasNul = true;
-            }
-            if (n < MAX_LINE) {
-                if (n == line.length) {
-                    byte[] bigger = new byte[Math.min(MAX_LINE, line.length * 2)];
-                    System.arraycopy(line, 0, bigger, 0, n);
-                    line = bigger;
-                }
-                line[n++] = b;
-            } else {
-                truncated = true;
-            }
+            nulBytes++;
+            lineHasNul = true;
+            keep(pos - 1, 1);
         }
         lineNumber++;
         return new String(line, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** Appends {@code k} bytes of the buffer from {@code from} to the line, up to {@link #MAX_LINE} (past it: cut). */
+    private void keep(int from, int k) {
+        int room = MAX_LINE - n;
+        if (k > room) {
+            truncated = true;
+            k = room;
+        }
+        if (k <= 0) {
+            return;
+        }
+        if (n + k > line.length) {
+            int size = line.length;
+            while (size < n + k) {
+                size = Math.min(MAX_LINE, size * 2);
+            }
+            line = java.util.Arrays.copyOf(line, size);
+        }
+        System.arraycopy(buf, from, line, n, k);
+        n += k;
     }
 
     /** Drops EF BB BF at the start of the stream (read as one chunk of at least 3 bytes, or not at all). */
