@@ -92,9 +92,12 @@ public final class IbnetdiscoverImporter extends LineImporter {
         if (c0 == '[') {
             portLine(l);
         } else if (c0 == 'S' || c0 == 'C' || c0 == 'R') {
-            Matcher m = NODE_LINE.matcher(l);
-            if (m.matches()) {
-                nodeLine(m);
+            String[] g = quickNodeLine(l);
+            Matcher m = g != null ? null : NODE_LINE.matcher(l);
+            if (g != null) {
+                nodeLine(g);
+            } else if (m.matches()) {
+                nodeLine(new String[] {m.group(0), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)});
             } else if (!QUIET.matcher(l).matches()) {
                 current = null; // its port lines must not land on the node before it
                 bad("expected a node line like Switch<TAB>36 \"S-<guid>\" # \"<name>\" ...; got: " + shorten(l));
@@ -184,21 +187,81 @@ public final class IbnetdiscoverImporter extends LineImporter {
         }
     }
 
-    private void nodeLine(Matcher m) {
-        NodeKind kind = switch (m.group(1)) {
+    /**
+     * {@link #NODE_LINE}'s groups (0 to 5) for a node line whose spaces are blanks and tabs and whose
+     * comment holds no line separator, read without the regex; null for any other line, which the
+     * regex then decides. Package-private for the test that holds it to the regex.
+     */
+    static String[] quickNodeLine(String l) {
+        int n = l.length();
+        String kind = l.startsWith("Switch") ? "Switch" : l.startsWith("Ca") ? "Ca" : l.startsWith("Rt") ? "Rt" : null;
+        if (kind == null) {
+            return null;
+        }
+        int i = blanks(l, kind.length());
+        int digits = i;
+        while (i < n && l.charAt(i) >= '0' && l.charAt(i) <= '9') {
+            i++;
+        }
+        if (i == digits) {
+            return null;
+        }
+        String ports = l.substring(digits, i);
+        i = blanks(l, i);
+        if (i + 3 >= n || l.charAt(i) != '"' || "SHR?".indexOf(l.charAt(i + 1)) < 0 || l.charAt(i + 2) != '-') {
+            return null;
+        }
+        String type = l.substring(i + 1, i + 2);
+        int hex = i + 3;
+        i = hex;
+        while (i < n && asciiHex(l.charAt(i))) {
+            i++;
+        }
+        if (i == hex || i >= n || l.charAt(i) != '"') {
+            return null;
+        }
+        String guid = l.substring(hex, i);
+        i = blanks(l, i + 1);
+        String comment = null;
+        if (i < n) {
+            if (l.charAt(i) != '#') {
+                return null;
+            }
+            i = blanks(l, i + 1);
+            for (int j = i; j < n; j++) {
+                char c = l.charAt(j);
+                if (c == '\u0085' || c == '\u2028' || c == '\u2029' || c == '\n' || c == '\r' || c == '\u000b' || c == '\f') {
+                    return null; // '.' and '\s' in the regex treat these apart: let it decide
+                }
+            }
+            comment = l.substring(i);
+        }
+        return new String[] {l, kind, ports, type, guid, comment};
+    }
+
+    private static int blanks(String l, int i) {
+        while (i < l.length() && (l.charAt(i) == ' ' || l.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    /** A node line from its {@link #NODE_LINE} groups 0 to 5 (the line, kind, ports, type, GUID, comment). */
+    private void nodeLine(String[] m) {
+        NodeKind kind = switch (m[1]) {
             case "Switch" -> NodeKind.SWITCH;
             case "Ca" -> NodeKind.CA;
             default -> NodeKind.ROUTER;
         };
         current = null; // until this line is read: a bad one must not take the port lines below it
-        int numPorts = (int) Numbers.decimal(m.group(2), 0, Numbers.MAX_PORT, "port count");
-        long guid = Guids.parse(m.group(4));
+        int numPorts = (int) Numbers.decimal(m[2], 0, Numbers.MAX_PORT, "port count");
+        long guid = Guids.parse(m[4]);
         if (!Guids.isValid(guid)) {
-            bad("node id \"" + m.group(3) + "-" + m.group(4) + "\" is not a GUID"
-                    + (m.group(4).length() > 16 ? " (more than 64 bits)" : ""));
+            bad("node id \"" + m[3] + "-" + m[4] + "\" is not a GUID"
+                    + (m[4].length() > 16 ? " (more than 64 bits)" : ""));
             return;
         }
-        String comment = m.group(5);
+        String comment = m[5];
         Matcher c = null;
         int lid = -1;
         int lmc = 0;
@@ -220,9 +283,9 @@ public final class IbnetdiscoverImporter extends LineImporter {
             bad("GUID " + Guids.format(guid) + " was seen as a " + n.kind() + " before and as a " + kind + " here");
         }
         builder.setNodeInfo(n, numPorts, sysImgGuid, vendorId, deviceId);
-        builder.setEvidence(n, evidence(m.group(0)));
+        builder.setEvidence(n, evidence(m[0]));
         if (c != null) {
-            builder.setDescription(n, c.group(1), evidence(m.group(0)));
+            builder.setDescription(n, c.group(1), evidence(m[0]));
             if (lid >= 0) {
                 builder.setSwitchPort0(n, lid, lmc, "enhanced".equals(c.group(2)));
             }
