@@ -56,6 +56,9 @@ public final class FabricModel {
      */
     private volatile Graph<Vertex, FabricEdge> graph;
     private final Object graphLock = new Object();
+    /** Values computed once from this model by several readers ({@link #derived}), by key. */
+    private final java.util.concurrent.ConcurrentHashMap<Object, java.util.concurrent.FutureTask<Object>> derived =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, HostTopology> hostTopologies;
     private final K8sLayer k8s;
     private final TrainingLog training;
@@ -182,6 +185,49 @@ public final class FabricModel {
             }
         }
         return g;
+    }
+
+    /**
+     * A value computed from this model once, by {@code key}, however many readers ask for it and from
+     * whichever threads: the first caller computes it, concurrent callers wait for that result. For
+     * results several readers need (the degraded-link assessment: the checks and the map's colours).
+     * The model is immutable, so the value never goes stale; it must be immutable too. The function must
+     * not ask for the same key; an exception it throws reaches every caller and is not kept.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, java.util.function.Function<FabricModel, T> compute) {
+        java.util.concurrent.FutureTask<Object> task = derived.get(key);
+        if (task == null) {
+            java.util.concurrent.FutureTask<Object> mine = new java.util.concurrent.FutureTask<>(() -> compute.apply(this));
+            task = derived.putIfAbsent(key, mine);
+            if (task == null) {
+                task = mine;
+                mine.run();
+            }
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return (T) task.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the computation is short and shared: wait for it, then pass the interrupt on
+                }
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            derived.remove(key, task); // a later call tries again
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

@@ -222,4 +222,66 @@ class TierClassifierTest {
         assertEquals("4xNDR", m.cables().get(0).rateToken());
         assertEquals(1, m.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).count());
     }
+
+    @Test
+    void aPortCabledToItselfAndReportedAgainIsOneCable() {
+        Fabrics f = new Fabrics();
+        FabricNode a = f.sw("leaf-1");
+        FabricNode b = f.sw("spine-1");
+        FabricModelBuilder bl = f.builder();
+        Evidence e = new Evidence("x", 1, "t");
+        bl.link(bl.port(a, 3), bl.port(a, 3), LinkWidth.X4, null, e); // a loopback plug
+        bl.link(bl.port(a, 3), bl.port(a, 3), null, LinkSpeed.HDR, e);
+        bl.link(bl.port(a, 3), bl.port(b, 1), LinkWidth.X4, LinkSpeed.HDR, e); // port 3 is taken
+        bl.link(bl.port(b, 1), bl.port(a, 4), LinkWidth.X4, LinkSpeed.HDR, e);
+        FabricModel m = f.build();
+        assertEquals(2, m.cables().size());
+        assertEquals("4xHDR", m.cables().get(0).rateToken());
+        assertTrue(m.cables().get(0).a() == m.cables().get(0).b());
+        assertEquals(1, m.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).count());
+    }
+
+    @Test
+    void aDerivedValueIsComputedOnceForConcurrentCallersAndAFailureIsNotKept() throws Exception {
+        Fabrics f = new Fabrics();
+        f.cable(f.sw("leaf-1"), f.sw("spine-1"));
+        FabricModel m = f.build();
+        Object key = new Object();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Object>> got = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                got.add(pool.submit(() -> {
+                    go.await();
+                    return m.derived(key, model -> {
+                        runs.incrementAndGet();
+                        try {
+                            Thread.sleep(50); // long enough for the others to arrive while it runs
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return new Object();
+                    });
+                }));
+            }
+            go.countDown();
+            Object first = got.get(0).get();
+            for (var g : got) {
+                assertTrue(g.get() == first, "one value for every thread");
+            }
+            assertEquals(1, runs.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        Object other = new Object();
+        IllegalStateException thrown = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> m.derived(other, model -> {
+                    throw new IllegalStateException("boom");
+                }));
+        assertEquals("boom", thrown.getMessage());
+        assertEquals("again", m.derived(other, model -> "again"));
+        assertEquals("again", m.derived(other, model -> "not asked"));
+    }
 }
