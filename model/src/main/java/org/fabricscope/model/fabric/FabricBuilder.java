@@ -23,9 +23,11 @@ import java.util.regex.Pattern;
 public class FabricBuilder {
     private static final Pattern MANAGED_SWITCH_DESC = Pattern.compile("^MF0;([^:]+):([^/\\s]+)(?:/.*)?$");
 
-    private final Map<Long, FabricNode> nodes = new LinkedHashMap<>();
+    /** The nodes in the order first seen, and by GUID. */
+    private final List<FabricNode> nodes = new ArrayList<>();
+    private final LongIndex<FabricNode> nodeByGuid = new LongIndex<>();
     private final List<Cable> cables = new ArrayList<>();
-    private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
+    private final LongIndex<FabricNode> byPortGuid = new LongIndex<>();
     private final List<PendingCounters> pendingCounters = new ArrayList<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final List<String> sources = new ArrayList<>();
@@ -36,28 +38,29 @@ public class FabricBuilder {
 
     /** The node with this GUID, created on first mention. A known GUID keeps its first kind. */
     public FabricNode node(long guid, NodeKind kind) {
-        FabricNode n = nodes.get(guid);
+        FabricNode n = nodeByGuid.get(guid);
         if (n == null) {
             n = new FabricNode(guid, kind);
-            nodes.put(guid, n);
+            nodeByGuid.put(guid, n);
+            nodes.add(n);
         }
         return n;
     }
 
     public FabricNode findNode(long guid) {
-        return nodes.get(guid);
+        return nodeByGuid.get(guid);
     }
 
     /** The node with this node GUID, or owning a port with this port GUID; null if none. */
     public FabricNode findNodeByPortGuid(long guid) {
-        FabricNode n = nodes.get(guid);
+        FabricNode n = nodeByGuid.get(guid);
         return n != null ? n : byPortGuid.get(guid);
     }
 
     /** First node whose trimmed description or switch name equals {@code name}, or null. */
     public FabricNode findNodeByName(String name) {
         String key = name.strip();
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             if (n.description.strip().equals(key) || key.equals(n.switchName)) {
                 return n;
             }
@@ -70,7 +73,7 @@ public class FabricBuilder {
         if (lid <= 0) {
             return null;
         }
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             if (n.lid == lid) {
                 return n;
             }
@@ -86,7 +89,8 @@ public class FabricBuilder {
     }
 
     public Port port(FabricNode node, int number) {
-        return node.ports.computeIfAbsent(number, k -> new Port(node, k));
+        Port p = node.ports.get(number); // most calls find it: no capturing lambda made for them
+        return p != null ? p : node.ports.computeIfAbsent(number, k -> new Port(node, k));
     }
 
     public void setDescription(FabricNode n, String description) {
@@ -319,7 +323,7 @@ public class FabricBuilder {
         resolveCounters();
         classifyAdapters();
         Map<String, Host> hosts = groupHosts();
-        TierClassifier.assign(nodes.values(), cables);
+        TierClassifier.assign(nodes, cables);
         return new FabricLayer(nodes, cables, hosts, List.copyOf(sources));
     }
 
@@ -329,7 +333,7 @@ public class FabricBuilder {
         }
         Map<Integer, FabricNode> switchByLid = new HashMap<>();
         Map<Integer, Port> caPortByLid = new HashMap<>();
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             if (n.isSwitch()) {
                 if (n.lid != 0) {
                     switchByLid.put(n.lid, n);
@@ -348,7 +352,7 @@ public class FabricBuilder {
         for (PendingCounters pc : pendingCounters) {
             FabricNode node = null;
             if (Guids.isValid(pc.guid)) {
-                node = nodes.get(pc.guid);
+                node = nodeByGuid.get(pc.guid);
                 if (node == null) {
                     node = byPortGuid.get(pc.guid);
                 }
@@ -392,12 +396,12 @@ public class FabricBuilder {
     /** SHARP aggregation nodes and a switch's own management CA are not hosts. */
     private void classifyAdapters() {
         Map<Long, Boolean> switchSysImg = new HashMap<>();
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             if (n.isSwitch() && n.sysImgGuid != 0) {
                 switchSysImg.put(n.sysImgGuid, true);
             }
         }
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             if (n.kind() != NodeKind.CA) {
                 continue;
             }
@@ -415,7 +419,7 @@ public class FabricBuilder {
 
     private Map<String, Host> groupHosts() {
         Map<String, Host> hosts = new LinkedHashMap<>();
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             if (!n.isHostAdapter()) {
                 continue;
             }

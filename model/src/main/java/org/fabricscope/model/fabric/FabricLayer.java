@@ -12,7 +12,7 @@ import java.util.Map;
  * Immutable; the nodes and ports it holds are no longer changed once {@link FabricBuilder} made it.
  */
 public final class FabricLayer {
-    public static final FabricLayer EMPTY = new FabricLayer(Map.of(), List.of(), Map.of(), List.of());
+    public static final FabricLayer EMPTY = new FabricLayer(List.of(), List.of(), Map.of(), List.of());
 
     private final Map<Long, FabricNode> nodes;
     private final List<Cable> cables;
@@ -21,12 +21,17 @@ public final class FabricLayer {
     private final Map<Integer, FabricNode> byLid = new HashMap<>();
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
 
-    FabricLayer(Map<Long, FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources) {
-        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+    /** {@code nodes}: each node once, in the order they are to be listed. */
+    FabricLayer(List<FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources) {
+        Map<Long, FabricNode> byGuid = new LinkedHashMap<>(Math.max(16, nodes.size() * 4 / 3 + 1));
+        for (FabricNode n : nodes) {
+            byGuid.put(n.guid(), n);
+        }
+        this.nodes = Collections.unmodifiableMap(byGuid);
         this.cables = List.copyOf(cables);
         this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
         this.sources = List.copyOf(sources);
-        for (FabricNode n : nodes.values()) {
+        for (FabricNode n : nodes) {
             for (Port p : n.ports()) {
                 if (p.lid != 0) {
                     byLid.putIfAbsent(p.lid, n);
