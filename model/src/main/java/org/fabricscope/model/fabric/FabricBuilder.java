@@ -385,6 +385,10 @@ public class FabricBuilder {
                 continue;
             }
             Port p = port(node, pc.port);
+            if (p.counters.isEmpty()) {
+                p.counters = new LinkedHashMap<>();
+                p.counterSources = new HashMap<>();
+            }
             p.counters.putAll(pc.counters);
             p.counterEvidence = pc.evidence;
             for (String name : pc.counters.keySet()) {

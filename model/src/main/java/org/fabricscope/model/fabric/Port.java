@@ -3,7 +3,6 @@ package org.fabricscope.model.fabric;
 import org.fabricscope.model.core.Evidence;
 
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -27,8 +26,12 @@ public final class Port {
     Evidence evidence;
     Evidence stateEvidence;
     Evidence counterEvidence;
-    final Map<String, Long> counters = new LinkedHashMap<>();
-    final Map<String, Evidence> counterSources = new java.util.HashMap<>();
+    /**
+     * Empty and shared until counters are read for this port (most ports of a large fabric never are:
+     * two maps per port were 30 MB at ten times Selene); the builder then gives it maps of its own.
+     */
+    Map<String, Long> counters = Map.of();
+    Map<String, Evidence> counterSources = Map.of();
 
     Port(FabricNode node, int number) {
         this.node = node;
@@ -118,7 +121,7 @@ public final class Port {
 
     /** PMA counters by their perfquery field name (SymbolErrorCounter, ...). Empty when never read. */
     public Map<String, Long> counters() {
-        return Collections.unmodifiableMap(counters);
+        return counters.isEmpty() ? Map.of() : Collections.unmodifiableMap(counters);
     }
 
     /** A counter's value, 0 when never read. 64-bit unsigned: compare with {@link Long#compareUnsigned}. */
