@@ -1,6 +1,5 @@
 package org.fabricscope.importers;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -75,32 +74,35 @@ public final class FabricImporter {
         Map<String, String> formats = new LinkedHashMap<>();
         List<Sniffed> sniffed = new ArrayList<>();
         long total = 0;
-        for (ImportSource s : sources) {
-            total += Math.max(0, s.size());
-            Head head = head(s, builder);
-            if (head == null) {
-                formats.put(s.name(), null);
-                continue;
-            }
-            FormatReader r;
-            try {
-                r = registry.detect(head);
-            } catch (RuntimeException | Error e) {
-                rethrowIfFatal(e);
-                builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
-                        + ReaderFailure.describe(e) + "); skipped"));
-                LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
-                formats.put(s.name(), null);
-                continue;
-            }
-            formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
-            if (r == null) {
-                String why = registry.unknownFormatMessage();
-                builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
-            } else if (r.phase() == ImportPhase.SKIPPED) {
-                read(r, s, ctx); // says why it is skipped, in file order
-            } else {
-                sniffed.add(new Sniffed(s, r));
+        try (Sniffer sniffer = new Sniffer(sources, cancel)) {
+            for (int i = 0; i < sources.size(); i++) {
+                ImportSource s = sources.get(i);
+                total += Math.max(0, s.size());
+                Sniff sniff = sniffer.take(i);
+                sniff.problems().forEach(builder::diagnostic);
+                if (sniff.detectFailure() != null) {
+                    Throwable e = sniff.detectFailure();
+                    rethrowIfFatal(e);
+                    builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
+                            + ReaderFailure.describe(e) + "); skipped"));
+                    LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
+                    formats.put(s.name(), null);
+                    continue;
+                }
+                if (sniff.head() == null) {
+                    formats.put(s.name(), null);
+                    continue;
+                }
+                FormatReader r = sniff.reader();
+                formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
+                if (r == null) {
+                    String why = registry.unknownFormatMessage();
+                    builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
+                } else if (r.phase() == ImportPhase.SKIPPED) {
+                    read(r, s, ctx); // says why it is skipped, in file order
+                } else {
+                    sniffed.add(new Sniffed(s, r));
+                }
             }
         }
         sniffed.sort(Comparator.comparing(x -> x.reader.phase())); // stable: file order within a phase
@@ -268,35 +270,122 @@ public final class FabricImporter {
         }
     }
 
-    /** Reads the head that tells the format; null (with a diagnostic) when the file is unreadable, empty or binary. */
-    private Head head(ImportSource s, FabricModelBuilder builder) {
-        try (InputStream raw = s.open(); InputStream in = new BufferedInputStream(raw, Head.MAX_BYTES)) {
-            byte[] head = in.readNBytes(Head.MAX_BYTES);
-            if (head.length == 0) {
-                builder.diagnostic(Diagnostic.warning(s.name(), 0, "file is empty"));
-                return null;
+    /**
+     * What the head of one file tells: its {@link Head} (null when the file is unreadable, empty or binary,
+     * with the diagnostic that says so) and its reader (null: none claims it), or the failure of format
+     * detection. Made without the model builder, so that heads can be read on several threads and
+     * reported in file order.
+     */
+    private record Sniff(Head head, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
+    }
+
+    /** Each sniffing thread's read buffer for heads: a fresh 64 KB array per file was most of sniffing's allocation. */
+    private static final ThreadLocal<byte[]> HEAD_BUFFER = ThreadLocal.withInitial(() -> new byte[Head.MAX_BYTES]);
+
+    /** Reads the head of {@code s} and detects its format; touches nothing shared but its thread's buffer. */
+    private Sniff sniff(ImportSource s) {
+        List<Diagnostic> problems = new ArrayList<>(1);
+        try (InputStream in = s.open()) {
+            byte[] head = HEAD_BUFFER.get();
+            int length = 0;
+            for (int n; length < head.length && (n = in.read(head, length, head.length - length)) > 0; ) {
+                length += n;
+            }
+            if (length == 0) {
+                problems.add(Diagnostic.warning(s.name(), 0, "file is empty"));
+                return new Sniff(null, null, problems, null);
             }
             // Really binary (an image, a core dump, UTF-16) has NULs and control bytes throughout; a stray
             // NUL or two in a text dump only makes its own line unreadable, which the readers report.
             int binary = 0;
-            for (byte b : head) {
+            for (int i = 0; i < length; i++) {
+                byte b = head[i];
                 if (b >= 0 && b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != 0x0B && b != 0x1B) {
                     binary++;
                 }
             }
-            if (binary > Math.max(2, head.length / 200)) {
-                Head bin = Head.binary(head);
-                if (registry.detect(bin) != null) {
-                    return bin; // a binary format a reader knows (a flight recorder pickle)
+            if (binary > Math.max(2, length / 200)) {
+                Head bin = Head.binary(head, length);
+                FormatReader r = registry.detect(bin);
+                if (r != null) {
+                    return new Sniff(bin, r, problems, null); // a binary format a reader knows (a flight recorder pickle)
                 }
-                builder.diagnostic(Diagnostic.warning(s.name(), 1, "binary file (" + binary + " control bytes in the first "
-                        + head.length + " bytes), not a text dump; skipped"));
-                return null;
+                problems.add(Diagnostic.warning(s.name(), 1, "binary file (" + binary + " control bytes in the first "
+                        + length + " bytes), not a text dump; skipped"));
+                return new Sniff(null, null, problems, null);
             }
-            return Head.of(head);
+            Head text = Head.of(head, length);
+            return new Sniff(text, registry.detect(text), problems, null);
         } catch (IOException e) {
-            builder.diagnostic(Diagnostic.error(s.name(), 0, "cannot read: " + e.getMessage()));
-            return null;
+            problems.add(Diagnostic.error(s.name(), 0, "cannot read: " + e.getMessage()));
+            return new Sniff(null, null, problems, null);
+        } catch (RuntimeException | Error e) {
+            return new Sniff(null, null, problems, e);
+        }
+    }
+
+    /**
+     * The files' heads, read and detected a window ahead of the one being reported, on as many threads
+     * as there are cores (at most 4): 1,024 flight recorder dumps took a second to sniff one by one
+     * while the other core idled. One file, or one core: read here, when asked.
+     */
+    private final class Sniffer implements AutoCloseable {
+        private static final int THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        private static final int WINDOW = 16 * THREADS;
+
+        private final List<ImportSource> sources;
+        private final Cancellation cancel;
+        private final Map<Integer, java.util.concurrent.Future<Sniff>> submitted = new java.util.HashMap<>();
+        private java.util.concurrent.ExecutorService pool;
+        private int next;
+
+        Sniffer(List<ImportSource> sources, Cancellation cancel) {
+            this.sources = sources;
+            this.cancel = cancel;
+        }
+
+        Sniff take(int i) {
+            if (cancel.isCancelled()) {
+                throw new ImportCancelledException();
+            }
+            if (THREADS == 1 || sources.size() < 2) {
+                return sniff(sources.get(i));
+            }
+            next = Math.max(next, i);
+            while (next < sources.size() && next < i + WINDOW) {
+                ImportSource x = sources.get(next);
+                if (pool == null) {
+                    pool = java.util.concurrent.Executors.newFixedThreadPool(THREADS, r -> {
+                        Thread t = new Thread(r, "fabricscope-sniff");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                }
+                submitted.put(next, pool.submit(() -> sniff(x)));
+                next++;
+            }
+            java.util.concurrent.Future<Sniff> f = submitted.remove(i);
+            try {
+                return f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ImportCancelledException();
+            } catch (java.util.concurrent.ExecutionException e) {
+                // sniff() catches what detection throws; what is left (running out of memory) ends the import
+                Throwable cause = e.getCause();
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new IllegalStateException(cause);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (pool != null) {
+                submitted.values().forEach(f -> f.cancel(true));
+                pool.shutdownNow();
+            }
         }
     }
 }

@@ -42,7 +42,21 @@ public final class Head {
      * few readers of binary formats (PyTorch's flight recorder pickles).
      */
     public static Head binary(byte[] bytes) {
-        return new Head(List.of(), java.util.Arrays.copyOf(bytes, Math.min(bytes.length, MAX_BYTES)));
+        return binary(bytes, bytes.length);
+    }
+
+    /** {@link #binary(byte[])} of the first {@code length} bytes (a reused read buffer's). */
+    public static Head binary(byte[] bytes, int length) {
+        return new Head(List.of(), java.util.Arrays.copyOf(bytes, Math.min(length, MAX_BYTES)));
+    }
+
+    /**
+     * Whether the first bytes of a binary file pass {@code test}, without the copy {@link #bytes} makes
+     * (sniffing 1,024 flight recorder dumps copied 64 MB); the test must not change the bytes. False
+     * for a text file.
+     */
+    public boolean binaryMatches(java.util.function.Predicate<byte[]> test) {
+        return binary.length > 0 && test.test(binary);
     }
 
     /** Whether this is the head of a binary file ({@link #binary(byte[])}). */
@@ -57,7 +71,12 @@ public final class Head {
 
     /** The head of a file whose first bytes are these (only the first {@link #MAX_BYTES} are used). */
     public static Head of(byte[] bytes) {
-        return of(new String(bytes, 0, Math.min(bytes.length, MAX_BYTES), StandardCharsets.UTF_8));
+        return of(bytes, bytes.length);
+    }
+
+    /** {@link #of(byte[])} of the first {@code length} bytes (a reused read buffer's). */
+    public static Head of(byte[] bytes, int length) {
+        return of(new String(bytes, 0, Math.min(length, MAX_BYTES), StandardCharsets.UTF_8));
     }
 
     /** The head of a file with this content. */

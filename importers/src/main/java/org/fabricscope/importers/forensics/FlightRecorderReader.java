@@ -42,9 +42,27 @@ public final class FlightRecorderReader {
         if (!SafePickle.looksLikePickle(head)) {
             return false;
         }
-        String s = new String(head, StandardCharsets.ISO_8859_1);
-        return s.contains("pg_config") || s.contains("profiling_name")
-                || (s.contains("entries") && (s.contains("comm_lib_version") || s.contains("nccl_version")));
+        // searched as bytes: making a String of every dump's 64 KB head, twice, was a third of sniffing 1,024 dumps
+        return contains(head, "pg_config") || contains(head, "profiling_name")
+                || (contains(head, "entries") && (contains(head, "comm_lib_version") || contains(head, "nccl_version")));
+    }
+
+    /** Whether the ASCII text occurs in the bytes. */
+    static boolean contains(byte[] hay, String ascii) {
+        int n = ascii.length();
+        byte first = (byte) ascii.charAt(0);
+        for (int i = 0, last = hay.length - n; i <= last; i++) {
+            if (hay[i] == first) {
+                int j = 1;
+                while (j < n && hay[i + j] == (byte) ascii.charAt(j)) {
+                    j++;
+                }
+                if (j == n) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** JSON ({@code _dump_nccl_trace_json}) whose first lines name flight recorder fields. */

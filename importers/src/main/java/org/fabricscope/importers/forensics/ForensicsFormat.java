@@ -41,7 +41,7 @@ public final class ForensicsFormat implements FormatReader {
     public static List<FormatReader> all() {
         return List.of(
                 new ForensicsFormat(FlightRecorderReader.ID, FlightRecorderReader.LABEL,
-                        h -> h.isBinary() ? FlightRecorderReader.looksLikePickle(h.bytes()) : FlightRecorderReader.looksLike(h.lines()),
+                        h -> h.isBinary() ? h.binaryMatches(FlightRecorderReader::looksLikePickle) : FlightRecorderReader.looksLike(h.lines()),
                         (in, ctx) -> new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new))
                                 .read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
                 new ForensicsFormat(RasStatusReader.ID, RasStatusReader.LABEL, h -> RasStatusReader.looksLike(h.lines()),
