@@ -1,5 +1,6 @@
 package org.fabricscope.model;
 
+import org.fabricscope.model.core.Beside;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.FabricEdge;
 import org.fabricscope.model.core.Guids;
@@ -57,7 +58,7 @@ public final class FabricModel {
     private volatile Graph<Vertex, FabricEdge> graph;
     private final Object graphLock = new Object();
     /** Values computed once from this model by several readers ({@link #derived}), by key. */
-    private final java.util.concurrent.ConcurrentHashMap<Object, java.util.concurrent.FutureTask<Object>> derived =
+    private final java.util.concurrent.ConcurrentHashMap<Object, Beside<Object>> derived =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, HostTopology> hostTopologies;
     private final K8sLayer k8s;
@@ -196,37 +197,19 @@ public final class FabricModel {
      */
     @SuppressWarnings("unchecked")
     public <T> T derived(Object key, java.util.function.Function<FabricModel, T> compute) {
-        java.util.concurrent.FutureTask<Object> task = derived.get(key);
+        Beside<Object> task = derived.get(key);
         if (task == null) {
-            java.util.concurrent.FutureTask<Object> mine = new java.util.concurrent.FutureTask<>(() -> compute.apply(this));
+            Beside<Object> mine = Beside.deferred(() -> compute.apply(this));
             task = derived.putIfAbsent(key, mine);
             if (task == null) {
                 task = mine;
-                mine.run();
             }
         }
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    return (T) task.get();
-                } catch (InterruptedException e) {
-                    interrupted = true; // the computation is short and shared: wait for it, then pass the interrupt on
-                }
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
+            return (T) task.join(); // the first caller runs it; the others wait for it
+        } catch (RuntimeException | Error e) {
             derived.remove(key, task); // a later call tries again
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            throw e;
         }
     }
 

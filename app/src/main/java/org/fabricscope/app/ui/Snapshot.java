@@ -58,42 +58,13 @@ public record Snapshot(List<Path> paths, ImportResult result, Analysis analysis,
         ErrorThresholds t = result.thresholds() != null ? result.thresholds() : ErrorThresholds.defaults();
         // The layout and the analysis read the same immutable model: the layout runs beside the analysis
         // (ten times Selene: about a second each, cold, on two cores), or here after it when no thread took it.
-        java.util.concurrent.FutureTask<MapLayout> layoutTask = new java.util.concurrent.FutureTask<>(
+        org.fabricscope.model.core.Beside<MapLayout> layoutTask = org.fabricscope.model.core.Beside.start("fabricscope-layout",
                 () -> TieredLayout.compute(result.model(), collapsed, collapseAll));
-        Thread beside = new Thread(layoutTask, "fabricscope-layout");
-        beside.setDaemon(true);
-        beside.start();
         Analysis analysis = Analysis.of(result.model(), t);
-        layoutTask.run(); // nothing when the thread has started it
-        MapLayout layout = joined(layoutTask);
+        MapLayout layout = layoutTask.join();
         return new Snapshot(List.copyOf(paths), result, analysis, layout,
                 MapColouring.compute(result.model(), layout, mode, t, analysis.ranks(), job, analysis.findings(), palette), mode,
                 Set.copyOf(collapsed), collapseAll, job);
-    }
-
-    private static <T> T joined(java.util.concurrent.FutureTask<T> task) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return task.get();
-                } catch (InterruptedException e) {
-                    interrupted = true; // the layout is short: finish it, then pass the interrupt on
-                }
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /** The same data drawn another way (colour mode or collapsed hosts changed), in the same palette. */
