@@ -35,6 +35,36 @@ final class DumpMemo {
         return had;
     }
 
+    /** Tensor shapes, as one shared immutable list of immutable lists. */
+    static List<List<Long>> makeSizes(Object v, SharedValues shared) {
+        if (!(v instanceof List<?> l) || l.isEmpty()) {
+            return List.of();
+        }
+        List<List<Long>> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            List<Long> dims = new ArrayList<>();
+            if (o instanceof List<?> d) {
+                for (Object x : d) {
+                    dims.add(x instanceof Long boxed ? boxed : FlightRecorderReader.num(x, -1)); // the pickle's Long as it is: no second box
+                }
+            }
+            out.add(List.copyOf(dims));
+        }
+        return shared.share(List.copyOf(out));
+    }
+
+    /** Strings (dtypes), as one shared immutable list. */
+    static List<String> makeStrings(Object v, SharedValues shared) {
+        if (!(v instanceof List<?> l) || l.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            out.add(FlightRecorderReader.str(o));
+        }
+        return shared.share(List.copyOf(out));
+    }
+
     List<List<Long>> sizes(Object raw) {
         if (raw instanceof List<?> l && !l.isEmpty()) {
             for (List<List<Long>> r : recentSizes) {
@@ -43,7 +73,7 @@ final class DumpMemo {
                 }
             }
         }
-        List<List<Long>> made = FlightRecorderReader.sizes(raw, shared);
+        List<List<Long>> made = makeSizes(raw, shared);
         if (!made.isEmpty()) {
             remember(recentSizes, nextSizes++, made);
         }
@@ -58,7 +88,7 @@ final class DumpMemo {
                 }
             }
         }
-        List<String> made = FlightRecorderReader.strings(raw, shared);
+        List<String> made = makeStrings(raw, shared);
         if (!made.isEmpty()) {
             remember(recentStrings, nextStrings++, made);
         }

@@ -442,35 +442,6 @@ public final class FlightRecorderReader {
         return out;
     }
 
-    /** Tensor shapes, as one shared immutable list of immutable lists. */
-    static List<List<Long>> sizes(Object v, SharedValues shared) {
-        if (!(v instanceof List<?> l) || l.isEmpty()) {
-            return List.of();
-        }
-        List<List<Long>> out = new ArrayList<>(l.size());
-        for (Object o : l) {
-            List<Long> dims = new ArrayList<>();
-            if (o instanceof List<?> d) {
-                for (Object x : d) {
-                    dims.add(x instanceof Long boxed ? boxed : num(x, -1)); // the pickle's Long as it is: no second box
-                }
-            }
-            out.add(List.copyOf(dims));
-        }
-        return shared.share(List.copyOf(out));
-    }
-
-    static List<String> strings(Object v, SharedValues shared) {
-        if (!(v instanceof List<?> l) || l.isEmpty()) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>(l.size());
-        for (Object o : l) {
-            out.add(str(o));
-        }
-        return shared.share(List.copyOf(out));
-    }
-
     static String str(Object v) {
         if (v == null) {
             return "";
