@@ -18,52 +18,43 @@ final class LongIndex<V> {
     /** The value of {@code key}, or null. */
     @SuppressWarnings("unchecked")
     V get(long key) {
-        int mask = keys.length - 1;
-        for (int i = slot(key, mask); ; i = (i + 1) & mask) {
-            Object v = vals[i];
-            if (v == null) {
-                return null;
-            }
-            if (keys[i] == key) {
-                return (V) v;
-            }
-        }
+        return (V) vals[slotOf(key)];
     }
 
     /** Sets {@code key} to {@code value} only when it has none; returns the value it had, or null. */
     @SuppressWarnings("unchecked")
     V putIfAbsent(long key, V value) {
-        if (value == null) {
-            throw new NullPointerException("value");
+        java.util.Objects.requireNonNull(value, "value");
+        int i = slotOf(key);
+        if (vals[i] != null) {
+            return (V) vals[i];
         }
-        int mask = keys.length - 1;
-        int i = slot(key, mask);
-        for (; vals[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                return (V) vals[i];
-            }
-        }
-        keys[i] = key;
-        vals[i] = value;
-        if (++size * 2 > keys.length) {
-            grow();
-        }
+        insert(i, key, value);
         return null;
     }
 
     /** Sets {@code key} to {@code value}, replacing any value it had. */
     void put(long key, V value) {
-        if (value == null) {
-            throw new NullPointerException("value");
+        java.util.Objects.requireNonNull(value, "value");
+        int i = slotOf(key);
+        if (vals[i] != null) {
+            vals[i] = value;
+        } else {
+            insert(i, key, value);
         }
+    }
+
+    /** The slot holding {@code key}, or the empty slot where it would go. */
+    private int slotOf(long key) {
         int mask = keys.length - 1;
         int i = slot(key, mask);
-        for (; vals[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                vals[i] = value;
-                return;
-            }
+        while (vals[i] != null && keys[i] != key) {
+            i = (i + 1) & mask;
         }
+        return i;
+    }
+
+    private void insert(int i, long key, Object value) {
         keys[i] = key;
         vals[i] = value;
         if (++size * 2 > keys.length) {
