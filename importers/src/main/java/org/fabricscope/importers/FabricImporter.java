@@ -316,8 +316,9 @@ public final class FabricImporter {
             }
             Head text = Head.of(head, length);
             return new Sniff(text, registry.detect(text), problems, null);
-        } catch (IOException e) {
-            problems.add(Diagnostic.error(s.name(), 0, "cannot read: " + e.getMessage()));
+        } catch (IOException | UncheckedIOException e) {
+            String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
+            problems.add(Diagnostic.error(s.name(), 0, "cannot read: " + why));
             return new Sniff(null, null, problems, null);
         } catch (RuntimeException | Error e) {
             return new Sniff(null, null, problems, e);

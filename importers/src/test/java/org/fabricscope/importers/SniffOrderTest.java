@@ -40,7 +40,10 @@ class SniffOrderTest {
             case 2 -> new ImportSource(name, 20, () -> new ByteArrayInputStream(
                     ("nothing anyone reads " + i + "\n").getBytes(StandardCharsets.UTF_8)), true); // unknown text
             case 3 -> new ImportSource(name, 10, () -> {
-                throw new IOException("disk went away " + i); // cannot be opened
+                if (i % 2 == 0) {
+                    throw new IOException("disk went away " + i); // cannot be opened
+                }
+                throw new java.io.UncheckedIOException(new IOException("archive entry gone " + i));
             }, true);
             default -> new ImportSource(name, IBNET.length(), () -> new ByteArrayInputStream(
                     IBNET.getBytes(StandardCharsets.UTF_8)), true);
