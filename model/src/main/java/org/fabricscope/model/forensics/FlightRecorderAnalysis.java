@@ -246,6 +246,26 @@ public final class FlightRecorderAnalysis {
         for (var pg : bySeq.entrySet()) {
             List<RankSeqs> members = pg.getValue();
             members.forEach(RankSeqs::order);
+            if (sameSequences(members)) {
+                // every rank holds the same sequence numbers (the usual dump): walk them by position, with
+                // no merge over the ranks for each number (1,024 ranks x 2,000 collectives)
+                RankSeqs[] all = members.toArray(new RankSeqs[0]);
+                boolean[] differs = differing(all);
+                for (int p = 0; p < differs.length; p++) {
+                    if (!differs[p]) {
+                        continue;
+                    }
+                    for (RankSeqs r : all) {
+                        r.current = r.idx[p];
+                    }
+                    FrMismatch found = check(pg.getKey(), desc.get(pg.getKey()), all[0].seqs[p], all, all.length, ranks);
+                    if (found != null) {
+                        out.add(found);
+                        break;
+                    }
+                }
+                continue;
+            }
             int[] cursor = new int[members.size()];
             RankSeqs[] at = new RankSeqs[members.size()];
             while (true) {
@@ -267,14 +287,10 @@ public final class FlightRecorderAnalysis {
                         at[k++] = r;
                     }
                 }
-                if (k < 2 || sameShared(at, k)) {
+                if (k < 2) {
                     continue;
                 }
-                Map<Integer, FrEntry> entries = new LinkedHashMap<>();
-                for (int m = 0; m < k; m++) {
-                    entries.put(at[m].dump.rank(), at[m].dump.entryTable().get(at[m].current));
-                }
-                FrMismatch found = mismatch(pg.getKey(), desc.get(pg.getKey()), seq, entries, ranks);
+                FrMismatch found = check(pg.getKey(), desc.get(pg.getKey()), seq, at, k, ranks);
                 if (found != null) {
                     out.add(found);
                     break; // later collectives of the group follow from the first disagreement
@@ -282,6 +298,54 @@ public final class FlightRecorderAnalysis {
             }
         }
         return out;
+    }
+
+    /** Whether every rank holds the same sequence numbers (each rank's in order, once each). */
+    private static boolean sameSequences(List<RankSeqs> members) {
+        RankSeqs first = members.get(0);
+        for (RankSeqs r : members) {
+            if (!java.util.Arrays.equals(r.seqs, 0, r.n, first.seqs, 0, first.n)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * For ranks that hold the same sequence numbers: at which positions some rank's entry holds another
+     * name, dtypes or shapes instance than the first rank's ({@link #sameShared} for every position, rank
+     * by rank through the columns).
+     */
+    private static boolean[] differing(RankSeqs[] all) {
+        boolean[] differs = new boolean[all[0].n];
+        FrEntries t0 = all[0].dump.entryTable();
+        int[] idx0 = all[0].idx;
+        for (int m = 1; m < all.length; m++) {
+            FrEntries t = all[m].dump.entryTable();
+            int[] idx = all[m].idx;
+            for (int p = 0; p < differs.length; p++) {
+                if (!differs[p]) {
+                    int i = idx[p];
+                    int i0 = idx0[p];
+                    differs[p] = t.profilingName(i) != t0.profilingName(i0) || t.inputDtypes(i) != t0.inputDtypes(i0)
+                            || t.inputSizes(i) != t0.inputSizes(i0);
+                }
+            }
+        }
+        return differs;
+    }
+
+    /** The mismatch of the collective at each of the k ranks' current entries, or null when they agree. */
+    private static FrMismatch check(String pg, String desc, long seq, RankSeqs[] at, int k,
+                                    Map<Integer, FlightRecorderDump> ranks) {
+        if (sameShared(at, k)) {
+            return null;
+        }
+        Map<Integer, FrEntry> entries = new LinkedHashMap<>();
+        for (int m = 0; m < k; m++) {
+            entries.put(at[m].dump.rank(), at[m].dump.entryTable().get(at[m].current));
+        }
+        return mismatch(pg, desc, seq, entries, ranks);
     }
 
     /** Whether the k ranks' entries hold the same name, dtypes and shapes instances (readers share equal ones): they agree. */

@@ -19,11 +19,6 @@ public record RankProgress(int rank, long lastEnqueued, long lastStarted, long l
 
     /** This rank's entry of the group's collective {@code seq}, or null when its buffer does not hold it. */
     public FrEntry entry(long seq) {
-        for (FrEntry e : entries) {
-            if (e.collectiveSeqId() == seq) {
-                return e;
-            }
-        }
-        return null;
+        return FrEntries.firstWithCollectiveSeq(entries, seq);
     }
 }

@@ -53,6 +53,50 @@ class FrEntriesTest {
     }
 
     @Test
+    void theFirstEntryOfACollectiveIsFoundInEveryKindOfList() {
+        java.util.Random rnd = new java.util.Random(3);
+        for (int round = 0; round < 200; round++) {
+            List<FrEntry> plain = new ArrayList<>();
+            for (int i = 0, n = rnd.nextInt(12); i < n; i++) {
+                plain.add(new FrEntry(i, 0, "0", "", rnd.nextInt(6) - 1, 0, i, "nccl:all_reduce", false, EIGHT, FLOAT,
+                        EIGHT, FLOAT, "completed", i, i, i, 1, 600000, true, List.of()));
+            }
+            FrEntries t = FrEntries.copyOf(plain);
+            int[] picks = new int[plain.size()];
+            int n = 0;
+            for (int i = 0; i < plain.size(); i++) {
+                if (rnd.nextBoolean()) {
+                    picks[n++] = i;
+                }
+            }
+            List<FrEntry> picked = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                picked.add(plain.get(picks[i]));
+            }
+            List<FrEntry> selection = t.select(picks, n);
+            for (long seq = -2; seq < 6; seq++) {
+                FrEntry want = null;
+                for (FrEntry e : plain) {
+                    if (e.collectiveSeqId() == seq) {
+                        want = e;
+                        break;
+                    }
+                }
+                assertEquals(want, FrEntries.firstWithCollectiveSeq(plain, seq));
+                assertEquals(want, FrEntries.firstWithCollectiveSeq(t, seq));
+                FrEntry wantPicked = null;
+                for (FrEntry e : picked) {
+                    if (e.collectiveSeqId() == seq) {
+                        wantPicked = e;
+                        break;
+                    }
+                }
+                assertEquals(wantPicked, FrEntries.firstWithCollectiveSeq(selection, seq));
+            }
+        }
+    }
+
+    @Test
     void theAnalysisAnswersAsTheRecordPerEntryOne() {
         Random rnd = new Random(20261125);
         String[] names = {"0", "1", "00", "pg_a"};
