@@ -51,12 +51,11 @@ public final class FabricModel {
     private final FabricLayer fabric;
     private final List<Diagnostic> diagnostics;
     /**
-     * Made on the first call of {@link #graph} (the export and path queries use it; the checks, the
-     * layout and the window do not): building it was a quarter of a second of every import of ten
-     * times Selene with the window's C1 compiler.
+     * The key of {@link #graph} among the derived values: made on the first call (the export and path
+     * queries use it; the checks, the layout and the window do not), since building it was a quarter of
+     * a second of every import of ten times Selene with the window's C1 compiler.
      */
-    private volatile Graph<Vertex, FabricEdge> graph;
-    private final Object graphLock = new Object();
+    private static final Object GRAPH = new Object();
     /** Values computed once from this model by several readers ({@link #derived}), by key. */
     private final java.util.concurrent.ConcurrentHashMap<Object, Beside<Object>> derived =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -175,17 +174,7 @@ public final class FabricModel {
      * {@code C2cLink} edges), so GPU -> PCIe -> NIC -> net -> HCA -> cable -> leaf is one path.
      */
     public Graph<Vertex, FabricEdge> graph() {
-        Graph<Vertex, FabricEdge> g = graph;
-        if (g == null) {
-            synchronized (graphLock) {
-                g = graph;
-                if (g == null) {
-                    g = buildGraph();
-                    graph = g;
-                }
-            }
-        }
-        return g;
+        return derived(GRAPH, FabricModel::buildGraph);
     }
 
     /**
