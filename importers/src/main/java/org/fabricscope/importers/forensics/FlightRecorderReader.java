@@ -137,10 +137,17 @@ public final class FlightRecorderReader {
         }
         Object root;
         String format;
+        FrEntryFields.Maker maker = null;
         if (SafePickle.looksLikePickle(bytes)) {
             format = "pickle";
             try {
-                root = SafePickle.read(bytes);
+                // entries straight into their fields; read again as plain values when it cannot be read so
+                maker = new FrEntryFields.Maker(shared);
+                root = SafePickle.readItems(bytes, SafePickle.Limits.DEFAULT, maker);
+                if (root == null) {
+                    maker = null;
+                    root = SafePickle.read(bytes);
+                }
             } catch (SafePickle.PickleException e) {
                 problems.add(Diagnostic.error(source, 0, "flight recorder pickle not read: " + e.getMessage()
                         + (e.refused() ? " (a dump holds only plain values; this pickle asks to run code)" : "")));
@@ -160,7 +167,7 @@ public final class FlightRecorderReader {
             problems.add(Diagnostic.error(source, 0, "flight recorder " + format + " is not a dict; not read"));
             return new Parsed(null, problems);
         }
-        FlightRecorderDump dump = dump(top, source, problems, cancel, shared);
+        FlightRecorderDump dump = dump(top, source, problems, cancel, maker != null ? maker : new FrEntryFields.Maker(shared));
         return new Parsed(dump, problems);
     }
 
@@ -200,7 +207,8 @@ public final class FlightRecorderReader {
     }
 
     static FlightRecorderDump dump(Map<?, ?> top, String source, List<Diagnostic> problems, Cancellation cancel,
-                                   SharedValues shared) {
+                                   FrEntryFields.Maker maker) {
+        SharedValues shared = maker.shared;
         Object entriesValue = top.get("entries");
         if (!(entriesValue instanceof List<?> rawEntries)) {
             problems.add(Diagnostic.error(source, 0, "no 'entries' list: not a flight recorder dump; not read"));
@@ -239,8 +247,6 @@ public final class FlightRecorderReader {
             }
         }
         FrEntries.Builder entries = new FrEntries.Builder(Math.min(rawEntries.size(), MAX_ENTRIES));
-        Map<Frame, String> frameText = new HashMap<>();
-        DumpMemo memo = new DumpMemo(shared);
         int bad = 0;
         for (Object o : rawEntries) {
             if (entries.size() >= MAX_ENTRIES) {
@@ -250,7 +256,8 @@ public final class FlightRecorderReader {
             if ((entries.size() & 0xfff) == 0 && cancel.isCancelled()) {
                 throw new ImportCancelledException();
             }
-            if (!(o instanceof Map<?, ?> m) || !entry(m, shared, frameText, memo, entries)) {
+            FrEntryFields f = o instanceof FrEntryFields read ? read : o instanceof Map<?, ?> m ? maker.of(m) : null;
+            if (f == null || !f.addTo(entries)) {
                 bad++;
             }
         }
@@ -259,153 +266,6 @@ public final class FlightRecorderReader {
                     + " without a process group or sequence number; skipped"));
         }
         return new FlightRecorderDump(source, rank, version, lib, groups, status, entries.build());
-    }
-
-    /** A stack frame as the dump holds it; the key of the {@code name file:line} text made once per dump. */
-    private record Frame(Object name, Object filename, Object line) {
-    }
-
-    /** An entry's fields, taken in one pass over its dict (what {@code get} of each would give). */
-    private static final class Fields {
-        Object processGroup;
-        Object collectiveSeqId;
-        Object p2pSeqId;
-        Object frames;
-        Object recordId;
-        Object pgId;
-        Object opId;
-        Object profilingName;
-        Object isP2p;
-        Object inputSizes;
-        Object inputDtypes;
-        Object outputSizes;
-        Object outputDtypes;
-        Object state;
-        Object created;
-        Object started;
-        Object completed;
-        Object durationMs;
-        Object timeoutMs;
-        Object retired;
-
-        Fields(Map<?, ?> m) {
-            if (m instanceof PickleDict d) {
-                for (int i = 0, n = d.size(); i < n; i++) {
-                    if (d.keyAt(i) instanceof String k) {
-                        set(k, d.valueAt(i));
-                    }
-                }
-            } else {
-                for (var e : m.entrySet()) {
-                    if (e.getKey() instanceof String k) {
-                        set(k, e.getValue());
-                    }
-                }
-            }
-        }
-
-        private void set(String key, Object v) {
-            switch (key) {
-                case "process_group" -> processGroup = v;
-                case "collective_seq_id" -> collectiveSeqId = v;
-                case "p2p_seq_id" -> p2pSeqId = v;
-                case "frames" -> frames = v;
-                case "record_id" -> recordId = v;
-                case "pg_id" -> pgId = v;
-                case "op_id" -> opId = v;
-                case "profiling_name" -> profilingName = v;
-                case "is_p2p" -> isP2p = v;
-                case "input_sizes" -> inputSizes = v;
-                case "input_dtypes" -> inputDtypes = v;
-                case "output_sizes" -> outputSizes = v;
-                case "output_dtypes" -> outputDtypes = v;
-                case "state" -> state = v;
-                case "time_created_ns" -> created = v;
-                case "time_discovered_started_ns" -> started = v;
-                case "time_discovered_completed_ns" -> completed = v;
-                case "duration_ms" -> durationMs = v;
-                case "timeout_ms" -> timeoutMs = v;
-                case "retired" -> retired = v;
-                default -> {
-                    // thread_name, thread_id, ...: not used
-                }
-            }
-        }
-    }
-
-    /** Adds the entry of dict {@code m} to {@code out}; false (nothing added) when it has no process group or sequence number. */
-    private static boolean entry(Map<?, ?> m, SharedValues shared, Map<Frame, String> frameText, DumpMemo memo,
-                                 FrEntries.Builder out) {
-        Fields f = new Fields(m);
-        String pgName = "";
-        String pgDesc = "";
-        if (f.processGroup instanceof List<?> pg && !pg.isEmpty()) {
-            pgName = str(pg.get(0));
-            pgDesc = pg.size() > 1 ? str(pg.get(1)) : "";
-        } else if (f.processGroup != null) {
-            pgName = str(f.processGroup);
-        }
-        long seq = num(f.collectiveSeqId, -1);
-        if (pgName.isEmpty() || (seq < 0 && num(f.p2pSeqId, -1) < 0)) {
-            return false;
-        }
-        List<String> frames = frameTexts(f.frames, shared, frameText);
-        out.add(num(f.recordId, -1), (int) num(f.pgId, -1), memo.string(pgName),
-                memo.string(pgDesc), seq, num(f.p2pSeqId, -1), num(f.opId, -1),
-                memo.string(str(f.profilingName)), bool(f.isP2p), memo.sizes(f.inputSizes),
-                memo.strings(f.inputDtypes), memo.sizes(f.outputSizes),
-                memo.strings(f.outputDtypes), memo.string(str(f.state)),
-                num(f.created, 0), num(f.started, 0), num(f.completed, 0), dbl(f.durationMs), num(f.timeoutMs, -1),
-                bool(f.retired), memo.frames(frames));
-        return true;
-    }
-
-    /**
-     * An entry's stack frames as {@code name file:line} texts, each distinct frame's text made once per dump.
-     * Its own method, like the field pass: a loop inside {@link #entry} made the JIT compile that large
-     * method on-stack first and then again (about 0.4 s of compiler time each on two cores).
-     */
-    private static List<String> frameTexts(Object v, SharedValues shared, Map<Frame, String> frameText) {
-        List<String> frames = new ArrayList<>();
-        if (v instanceof List<?> fs) {
-            for (Object o : fs) {
-                if (o instanceof Map<?, ?> fm && frames.size() < 64) {
-                    Object name = null;
-                    Object file = null;
-                    Object line = null;
-                    if (fm instanceof PickleDict d) { // one pass, as for the entry's fields
-                        for (int i = 0, n = d.size(); i < n; i++) {
-                            if (d.keyAt(i) instanceof String k) {
-                                switch (k) {
-                                    case "name" -> name = d.valueAt(i);
-                                    case "filename" -> file = d.valueAt(i);
-                                    case "line" -> line = d.valueAt(i);
-                                    default -> {
-                                        // not used
-                                    }
-                                }
-                            }
-                        }
-                    } else {
-                        name = fm.get("name");
-                        file = fm.get("filename");
-                        line = fm.get("line");
-                    }
-                    // byte[] has identity equality: such frames (never written by PyTorch) are not cached
-                    boolean cacheable = !(name instanceof byte[]) && !(file instanceof byte[]) && !(line instanceof byte[]);
-                    Frame key = cacheable ? new Frame(name, file, line) : null;
-                    String text = cacheable ? frameText.get(key) : null;
-                    if (text == null) {
-                        text = shared.share(str(name) + " " + str(file) + ":" + num(line, 0));
-                        if (cacheable && frameText.size() < 100_000) {
-                            frameText.put(key, text);
-                        }
-                    }
-                    frames.add(text);
-                }
-            }
-        }
-        return frames;
     }
 
     /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */
@@ -468,14 +328,6 @@ public final class FlightRecorderReader {
             return b ? 1 : 0;
         }
         return dflt;
-    }
-
-    private static double dbl(Object v) {
-        return v instanceof Number n ? n.doubleValue() : -1;
-    }
-
-    private static boolean bool(Object v) {
-        return v instanceof Boolean b ? b : v instanceof Number n && n.longValue() != 0;
     }
 
     static String abbreviate(String s) {

@@ -24,6 +24,10 @@ final class PickleDict extends AbstractMap<Object, Object> {
     private Object[] keys;
     private Object[] vals;
     private int size;
+    /** As {@link PickleList#height}, {@link PickleList#count} and {@link PickleList#shared}; kept by {@link SafePickle}. */
+    int height = 1;
+    int count = 1;
+    boolean shared;
     /** Slot -> index + 1 (0: empty); null while the dict is small enough to scan. */
     private int[] index;
     /**

@@ -70,10 +70,40 @@ public final class SafePickle {
     private int memoSize;
     /** A stored None in {@link #memoArray}, where null means never stored. */
     private static final Object NONE = new Object();
+    /** Whether a container held in two places (memo get, DUP) was changed after: see {@link #needsWalk}. */
+    private boolean changedShared;
+    /** What makes the items of {@link #itemList}; null when reading plain values only. */
+    private final Items items;
+    /** The list under {@code items.key()} of the root dict, once begun; its dict items are sinks. */
+    private PickleList itemList;
 
-    private SafePickle(byte[] bytes, Limits limits) {
+    /**
+     * The maker of the dicts that are items of one list of the root dict (a flight recorder dump's
+     * {@code entries}): each such dict, when the pickle builds it as a plain dict item of that list, is
+     * the {@link PickleSink} this makes, which takes its keys as they are set instead of holding them.
+     */
+    interface Items {
+        /** The root dict's key whose list holds the items. */
+        String key();
+
+        /** A new, empty item. */
+        PickleSink newItem();
+    }
+
+    /** Thrown while reading with {@link Items} when the pickle is one that must be read without them. */
+    private static final class Unstreamable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Unstreamable INSTANCE = new Unstreamable();
+
+        private Unstreamable() {
+            super("read without items", null, false, false);
+        }
+    }
+
+    private SafePickle(byte[] bytes, Limits limits, Items items) {
         this.b = bytes;
         this.limits = limits;
+        this.items = items;
         // picklers memoize about every 16th byte's value: sized from the input, the array rarely grows
         this.memoArray = new Object[Math.max(1024, Math.min(bytes.length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
     }
@@ -87,10 +117,155 @@ public final class SafePickle {
         if (bytes.length > limits.maxBytes()) {
             throw new PickleException("pickle larger than " + limits.maxBytes() + " bytes", 0, false);
         }
-        SafePickle p = new SafePickle(bytes, limits);
+        SafePickle p = new SafePickle(bytes, limits, null);
         Object v = p.run();
-        p.checkShape(v);
+        if (p.needsWalk(v)) {
+            p.checkShape(v);
+        }
         return v;
+    }
+
+    /**
+     * Reads one pickle whose root is a dict, the dict items of its list under {@code items.key()} made by
+     * {@code items} (so that they are never held as dicts). Null when the pickle must be read without
+     * them, by {@link #read(byte[], Limits)}, for the value or the error it gives: it is not read with
+     * them when a container held in two places changes after (a sink must see each value complete), a
+     * sink would end up anywhere but in that list, the value would fail the limits, or it is not a
+     * pickle that can be read. What it gives otherwise equals what {@code read} gives, but for the sinks.
+     */
+    static Object readItems(byte[] bytes, Limits limits, Items items) {
+        if (bytes.length > limits.maxBytes()) {
+            return null;
+        }
+        SafePickle p = new SafePickle(bytes, limits, items);
+        try {
+            Object v = p.run();
+            if (p.needsWalk(v)) {
+                return null;
+            }
+            if (p.itemList != null && !(v instanceof PickleDict root && root.get(items.key()) == p.itemList)) {
+                return null;
+            }
+            return v;
+        } catch (Unstreamable | PickleException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether the walk must look at the value: a container was changed after it was pushed a second time
+     * (only such a value can contain itself, or have a part that changed after it was added), or it
+     * nests or counts past the limits. Otherwise the walk would pass, and is not made.
+     */
+    private boolean needsWalk(Object root) {
+        int height;
+        int count;
+        if (root instanceof PickleDict d) {
+            height = d.height;
+            count = d.count;
+        } else if (root instanceof PickleList l) {
+            height = l.height;
+            count = l.count;
+        } else {
+            return false; // a scalar; a sink is never the root
+        }
+        return changedShared || height > limits.maxDepth() + 1 || count > limits.maxValues();
+    }
+
+    /**
+     * Records that {@code v} was added into the container {@code into}: its nesting and count, and whether a
+     * container held twice changed. A sink may only be an item of the item list, and is given no value that
+     * could nest deeper than the limit (it takes values apart).
+     */
+    private void nest(Object into, Object v) {
+        int h;
+        int c;
+        if (v instanceof PickleDict d) {
+            h = d.height + 1;
+            c = d.count;
+        } else if (v instanceof PickleList l) {
+            h = l.height + 1;
+            c = l.count;
+        } else if (v instanceof PickleSink s) {
+            if (into != itemList) {
+                throw Unstreamable.INSTANCE;
+            }
+            h = s.height + 1;
+            c = s.count;
+        } else {
+            h = 1;
+            c = 1;
+        }
+        if (into instanceof PickleList l) {
+            changed(l.shared);
+            l.height = Math.max(l.height, h);
+            l.count = saturated(l.count + c);
+        } else if (into instanceof PickleDict d) {
+            changed(d.shared);
+            d.height = Math.max(d.height, h);
+            d.count = saturated(d.count + c);
+        } else if (into instanceof PickleSink s) {
+            changed(s.shared);
+            // root dict, item list, sink, value: a value nesting deeper than that leaves is refused anyway
+            if (h + 2 > limits.maxDepth() + 1) {
+                throw Unstreamable.INSTANCE;
+            }
+            s.height = Math.max(s.height, h);
+            s.count = saturated(s.count + c);
+        }
+    }
+
+    private static int saturated(int n) {
+        return n < 0 ? Integer.MAX_VALUE : n;
+    }
+
+    private void changed(boolean shared) {
+        if (shared) {
+            changedShared = true;
+            if (items != null) {
+                throw Unstreamable.INSTANCE; // a sink may have taken it apart before the change
+            }
+        }
+    }
+
+    /** A value pushed again (memo get, DUP): a container is now held in two places. */
+    private Object again(Object v) {
+        // the classes this reader makes containers of: a class test is one compare, an interface test on a
+        // string (most memo gets) a scan of its interfaces
+        if (v instanceof PickleList l) {
+            if (l == itemList) {
+                throw Unstreamable.INSTANCE; // its sinks would be in two places
+            }
+            l.shared = true;
+        } else if (v instanceof PickleDict d) {
+            d.shared = true;
+        } else if (v instanceof PickleSink s) {
+            s.shared = true;
+        }
+        return v;
+    }
+
+    /** A new empty list: the item list when the root dict's next key is the items' key. */
+    private PickleList emptyList(int capacity) {
+        PickleList l = new PickleList(capacity);
+        if (items != null && sp >= 2 && stack[sp - 1] instanceof String k && k.equals(items.key())
+                && stack[0] instanceof PickleDict
+                && ((mp == 0 && sp == 2) || (mp == 1 && marks[0] == 1 && (sp - 1) % 2 == 0))) {
+            if (itemList != null) {
+                throw Unstreamable.INSTANCE; // a second list under that key
+            }
+            itemList = l;
+        }
+        return l;
+    }
+
+    /** A new empty dict: a sink when it is begun as an item of the item list. */
+    private Map<Object, Object> emptyDict() {
+        if (itemList != null && sp > 0 && (stack[sp - 1] == itemList
+                || (mp > 0 && marks[mp - 1] > 0 && stack[marks[mp - 1] - 1] == itemList))) {
+            return items.newItem();
+        }
+        return new PickleDict();
     }
 
     /** Whether the bytes start like a pickle of protocol 2 to 5 ({@code PROTO n}). */
@@ -136,12 +311,12 @@ public final class SafePickle {
                 }
                 case '0' -> pop(); // POP
                 case '1' -> dropMark(popMark()); // POP_MARK
-                case '2' -> push(peek()); // DUP
-                case '}' -> push(new PickleDict()); // EMPTY_DICT
+                case '2' -> push(again(peek())); // DUP
+                case '}' -> push(emptyDict()); // EMPTY_DICT
                 // Picklers fill a list with one APPEND when it has one item, else with APPENDS (which sizes it):
                 // room for one, not ArrayList's default ten, saves an array per list (half of them in a dump).
-                case ']' -> push(new ArrayList<>(1)); // EMPTY_LIST
-                case ')' -> push(new ArrayList<>(0)); // EMPTY_TUPLE
+                case ']' -> push(emptyList(1)); // EMPTY_LIST
+                case ')' -> push(new PickleList(0)); // EMPTY_TUPLE
                 case 'd' -> { // DICT
                     int at = popMark();
                     Map<Object, Object> m = new PickleDict((sp - at - 1) / 2);
@@ -150,37 +325,18 @@ public final class SafePickle {
                 }
                 case 'l', 't' -> { // LIST, TUPLE
                     int at = popMark();
-                    List<Object> l = new ArrayList<>(sp - at - 1);
+                    List<Object> l = new PickleList(sp - at - 1);
                     addItems(l, at);
                     push(l);
                 }
-                case 0x85 -> { // TUPLE1
-                    List<Object> t = new ArrayList<>(1);
-                    t.add(pop());
-                    push(t);
-                }
-                case 0x86 -> { // TUPLE2
-                    Object y = pop();
-                    Object x = pop();
-                    List<Object> t = new ArrayList<>(2);
-                    t.add(x);
-                    t.add(y);
-                    push(t);
-                }
-                case 0x87 -> { // TUPLE3
-                    Object z = pop();
-                    Object y = pop();
-                    Object x = pop();
-                    List<Object> t = new ArrayList<>(3);
-                    t.add(x);
-                    t.add(y);
-                    t.add(z);
-                    push(t);
-                }
+                case 0x85, 0x86, 0x87 -> push(tuple(op - 0x84)); // TUPLE1, TUPLE2, TUPLE3
                 case 's' -> { // SETITEM
                     Object v = pop();
                     Object k = pop();
-                    map(peek(), "SETITEM").put(key(k), v);
+                    Map<Object, Object> m = map(peek(), "SETITEM");
+                    Object key = key(k);
+                    nest(m, v); // before a sink takes the value apart
+                    m.put(key, v);
                 }
                 case 'u' -> { // SETITEMS
                     int at = popMark();
@@ -188,7 +344,9 @@ public final class SafePickle {
                 }
                 case 'a' -> { // APPEND
                     Object v = pop();
-                    list(peek(), "APPEND").add(v);
+                    List<Object> l = list(peek(), "APPEND");
+                    nest(l, v);
+                    l.add(v);
                 }
                 case 'e' -> { // APPENDS
                     int at = popMark();
@@ -225,9 +383,9 @@ public final class SafePickle {
                 case 'p' -> memoPut(decimalLine(), peek()); // PUT
                 case 'q' -> memoPut(u8(), peek()); // BINPUT
                 case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
-                case 'g' -> push(memoGet(decimalLine())); // GET
-                case 'h' -> push(memoGet(u8())); // BINGET
-                case 'j' -> push(memoGet(u32())); // LONG_BINGET
+                case 'g' -> push(again(memoGet(decimalLine()))); // GET
+                case 'h' -> push(again(memoGet(u8()))); // BINGET
+                case 'j' -> push(again(memoGet(u32()))); // LONG_BINGET
                 case 'c' -> throw refuse("GLOBAL (imports a Python name)");
                 case 0x93 -> throw refuse("STACK_GLOBAL (imports a Python name)");
                 case 'R' -> throw refuse("REDUCE (calls a Python callable)");
@@ -328,9 +486,24 @@ public final class SafePickle {
 
     private void addItems(List<Object> l, int at) {
         for (int i = at + 1; i < sp; i++) {
+            nest(l, stack[i]);
             l.add(stack[i]);
         }
         dropMark(at);
+    }
+
+    /** TUPLE1 to TUPLE3: the top {@code n} values as a tuple. */
+    private PickleList tuple(int n) throws PickleException {
+        PickleList t = new PickleList(n);
+        for (int i = 0; i < n; i++) {
+            t.add(null);
+        }
+        for (int i = n - 1; i >= 0; i--) {
+            Object v = pop();
+            nest(t, v);
+            t.set(i, v);
+        }
+        return t;
     }
 
 
@@ -359,7 +532,9 @@ public final class SafePickle {
             d.ensureRoom((sp - at - 1) / 2);
         }
         for (int i = at + 1; i < sp; i += 2) {
-            m.put(key(stack[i]), stack[i + 1]);
+            Object key = key(stack[i]);
+            nest(m, stack[i + 1]); // before a sink takes the value apart
+            m.put(key, stack[i + 1]);
         }
         dropMark(at);
     }

@@ -10,58 +10,60 @@ import java.util.RandomAccess;
  * entry; {@link #get} makes the record on demand, equal to the one that was added. An import of 1,024
  * dumps holds 2 million entries: as records they were 2 million objects that every young collection
  * of the import copied once more, about 1.6 s of the 1,024-dump benchmark's collector pauses on two
- * cores (BENCHMARKS.md); as columns they are 20 arrays a dump. Unmodifiable; the column accessors let
- * a pass over millions of entries read a field without making a record.
+ * cores (BENCHMARKS.md); as columns they are 20 arrays a dump, each held compactly ({@link Columns}:
+ * counting fields as a progression, repeated instances as a byte per entry). Unmodifiable; the column
+ * accessors let a pass over millions of entries read a field without making a record.
  */
 public final class FrEntries extends AbstractList<FrEntry> implements RandomAccess {
     private static final FrEntries EMPTY = new Builder(0).build();
 
     private final int size;
-    private final long[] recordId;
-    private final int[] pgId;
-    private final String[] pgName;
-    private final String[] pgDesc;
-    private final long[] collectiveSeqId;
-    private final long[] p2pSeqId;
-    private final long[] opId;
-    private final String[] profilingName;
+    private final Columns.Longs recordId;
+    private final Columns.Longs pgId;
+    private final Columns.Refs pgName;
+    private final Columns.Refs pgDesc;
+    private final Columns.Longs collectiveSeqId;
+    private final Columns.Longs p2pSeqId;
+    private final Columns.Longs opId;
+    private final Columns.Refs profilingName;
     /** Bit 0: p2p, bit 1: retired. */
-    private final byte[] flags;
-    private final Object[] inputSizes;
-    private final Object[] inputDtypes;
-    private final Object[] outputSizes;
-    private final Object[] outputDtypes;
-    private final String[] state;
-    private final long[] createdNs;
-    private final long[] startedNs;
-    private final long[] completedNs;
-    private final double[] durationMs;
-    private final long[] timeoutMs;
-    private final Object[] frames;
+    private final Columns.Longs flags;
+    private final Columns.Refs inputSizes;
+    private final Columns.Refs inputDtypes;
+    private final Columns.Refs outputSizes;
+    private final Columns.Refs outputDtypes;
+    private final Columns.Refs state;
+    private final Columns.Longs createdNs;
+    private final Columns.Longs startedNs;
+    private final Columns.Longs completedNs;
+    /** The doubles' bits. */
+    private final Columns.Longs durationMs;
+    private final Columns.Longs timeoutMs;
+    private final Columns.Refs frames;
 
     private FrEntries(Builder b) {
         int n = b.size;
         size = n;
-        recordId = Arrays.copyOf(b.recordId, n);
-        pgId = Arrays.copyOf(b.pgId, n);
-        pgName = Arrays.copyOf(b.pgName, n);
-        pgDesc = Arrays.copyOf(b.pgDesc, n);
-        collectiveSeqId = Arrays.copyOf(b.collectiveSeqId, n);
-        p2pSeqId = Arrays.copyOf(b.p2pSeqId, n);
-        opId = Arrays.copyOf(b.opId, n);
-        profilingName = Arrays.copyOf(b.profilingName, n);
-        flags = Arrays.copyOf(b.flags, n);
-        inputSizes = Arrays.copyOf(b.inputSizes, n);
-        inputDtypes = Arrays.copyOf(b.inputDtypes, n);
-        outputSizes = Arrays.copyOf(b.outputSizes, n);
-        outputDtypes = Arrays.copyOf(b.outputDtypes, n);
-        state = Arrays.copyOf(b.state, n);
-        createdNs = Arrays.copyOf(b.createdNs, n);
-        startedNs = Arrays.copyOf(b.startedNs, n);
-        completedNs = Arrays.copyOf(b.completedNs, n);
-        durationMs = Arrays.copyOf(b.durationMs, n);
-        timeoutMs = Arrays.copyOf(b.timeoutMs, n);
-        frames = Arrays.copyOf(b.frames, n);
+        recordId = Columns.Longs.of(b.recordId, n);
+        pgId = Columns.Longs.of(b.pgId, n);
+        pgName = Columns.Refs.of(b.pgName, n);
+        pgDesc = Columns.Refs.of(b.pgDesc, n);
+        collectiveSeqId = Columns.Longs.of(b.collectiveSeqId, n);
+        p2pSeqId = Columns.Longs.of(b.p2pSeqId, n);
+        opId = Columns.Longs.of(b.opId, n);
+        profilingName = Columns.Refs.of(b.profilingName, n);
+        flags = Columns.Longs.of(b.flags, n);
+        inputSizes = Columns.Refs.of(b.inputSizes, n);
+        inputDtypes = Columns.Refs.of(b.inputDtypes, n);
+        outputSizes = Columns.Refs.of(b.outputSizes, n);
+        outputDtypes = Columns.Refs.of(b.outputDtypes, n);
+        state = Columns.Refs.of(b.state, n);
+        createdNs = Columns.Longs.of(b.createdNs, n);
+        startedNs = Columns.Longs.of(b.startedNs, n);
+        completedNs = Columns.Longs.of(b.completedNs, n);
+        durationMs = Columns.Longs.of(b.durationMs, n);
+        timeoutMs = Columns.Longs.of(b.timeoutMs, n);
+        frames = Columns.Refs.of(b.frames, n);
     }
 
     /** No entries. */
@@ -90,71 +92,73 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
     @SuppressWarnings("unchecked")
     public FrEntry get(int i) {
         java.util.Objects.checkIndex(i, size);
-        return new FrEntry(recordId[i], pgId[i], pgName[i], pgDesc[i], collectiveSeqId[i], p2pSeqId[i], opId[i],
-                profilingName[i], (flags[i] & 1) != 0, (List<List<Long>>) inputSizes[i], (List<String>) inputDtypes[i],
-                (List<List<Long>>) outputSizes[i], (List<String>) outputDtypes[i], state[i], createdNs[i],
-                startedNs[i], completedNs[i], durationMs[i], timeoutMs[i], (flags[i] & 2) != 0,
-                (List<String>) frames[i]);
+        long flag = flags.get(i);
+        return new FrEntry(recordId.get(i), (int) pgId.get(i), (String) pgName.get(i), (String) pgDesc.get(i),
+                collectiveSeqId.get(i), p2pSeqId.get(i), opId.get(i), (String) profilingName.get(i), (flag & 1) != 0,
+                (List<List<Long>>) inputSizes.get(i), (List<String>) inputDtypes.get(i),
+                (List<List<Long>>) outputSizes.get(i), (List<String>) outputDtypes.get(i), (String) state.get(i),
+                createdNs.get(i), startedNs.get(i), completedNs.get(i), Double.longBitsToDouble(durationMs.get(i)),
+                timeoutMs.get(i), (flag & 2) != 0, (List<String>) frames.get(i));
     }
 
     /** {@link FrEntry#recordId()} of entry {@code i}, without making the record. */
     public long recordId(int i) {
         java.util.Objects.checkIndex(i, size);
-        return recordId[i];
+        return recordId.get(i);
     }
 
     /** {@link FrEntry#pgId()} of entry {@code i}. */
     public int pgId(int i) {
         java.util.Objects.checkIndex(i, size);
-        return pgId[i];
+        return (int) pgId.get(i);
     }
 
     /** {@link FrEntry#pgName()} of entry {@code i}. */
     public String pgName(int i) {
         java.util.Objects.checkIndex(i, size);
-        return pgName[i];
+        return (String) pgName.get(i);
     }
 
     /** {@link FrEntry#pgDesc()} of entry {@code i}. */
     public String pgDesc(int i) {
         java.util.Objects.checkIndex(i, size);
-        return pgDesc[i];
+        return (String) pgDesc.get(i);
     }
 
     /** {@link FrEntry#collectiveSeqId()} of entry {@code i}. */
     public long collectiveSeqId(int i) {
         java.util.Objects.checkIndex(i, size);
-        return collectiveSeqId[i];
+        return collectiveSeqId.get(i);
     }
 
     /** {@link FrEntry#p2p()} of entry {@code i}. */
     public boolean p2p(int i) {
         java.util.Objects.checkIndex(i, size);
-        return (flags[i] & 1) != 0;
+        return (flags.get(i) & 1) != 0;
     }
 
     /** {@link FrEntry#state()} of entry {@code i}. */
     public String state(int i) {
         java.util.Objects.checkIndex(i, size);
-        return state[i];
+        return (String) state.get(i);
     }
 
     /** {@link FrEntry#profilingName()} of entry {@code i}. */
     public String profilingName(int i) {
         java.util.Objects.checkIndex(i, size);
-        return profilingName[i];
+        return (String) profilingName.get(i);
     }
 
     /** {@link FrEntry#inputDtypes()} of entry {@code i}: the instance the record would hold. */
     public Object inputDtypes(int i) {
         java.util.Objects.checkIndex(i, size);
-        return inputDtypes[i];
+        return inputDtypes.get(i);
     }
 
     /** {@link FrEntry#inputSizes()} of entry {@code i}: the instance the record would hold. */
     public Object inputSizes(int i) {
         java.util.Objects.checkIndex(i, size);
-        return inputSizes[i];
+        return inputSizes.get(i);
     }
 
     /**
@@ -177,7 +181,7 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
     public static FrEntry firstWithCollectiveSeq(List<FrEntry> list, long seq) {
         if (list instanceof FrEntries t) {
             for (int i = 0; i < t.size; i++) {
-                if (t.collectiveSeqId[i] == seq) {
+                if (t.collectiveSeqId.get(i) == seq) {
                     return t.get(i);
                 }
             }
@@ -185,7 +189,7 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
         }
         if (list instanceof Selection s) {
             for (int i : s.at) {
-                if (s.table.collectiveSeqId[i] == seq) {
+                if (s.table.collectiveSeqId.get(i) == seq) {
                     return s.table.get(i);
                 }
             }
@@ -228,14 +232,14 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
     public static final class Builder {
         private int size;
         private long[] recordId;
-        private int[] pgId;
+        private long[] pgId;
         private String[] pgName;
         private String[] pgDesc;
         private long[] collectiveSeqId;
         private long[] p2pSeqId;
         private long[] opId;
         private String[] profilingName;
-        private byte[] flags;
+        private long[] flags;
         private Object[] inputSizes;
         private Object[] inputDtypes;
         private Object[] outputSizes;
@@ -244,7 +248,7 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
         private long[] createdNs;
         private long[] startedNs;
         private long[] completedNs;
-        private double[] durationMs;
+        private long[] durationMs;
         private long[] timeoutMs;
         private Object[] frames;
 
@@ -254,14 +258,14 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
 
         private void allocate(int n) {
             recordId = recordId == null ? new long[n] : Arrays.copyOf(recordId, n);
-            pgId = pgId == null ? new int[n] : Arrays.copyOf(pgId, n);
+            pgId = pgId == null ? new long[n] : Arrays.copyOf(pgId, n);
             pgName = pgName == null ? new String[n] : Arrays.copyOf(pgName, n);
             pgDesc = pgDesc == null ? new String[n] : Arrays.copyOf(pgDesc, n);
             collectiveSeqId = collectiveSeqId == null ? new long[n] : Arrays.copyOf(collectiveSeqId, n);
             p2pSeqId = p2pSeqId == null ? new long[n] : Arrays.copyOf(p2pSeqId, n);
             opId = opId == null ? new long[n] : Arrays.copyOf(opId, n);
             profilingName = profilingName == null ? new String[n] : Arrays.copyOf(profilingName, n);
-            flags = flags == null ? new byte[n] : Arrays.copyOf(flags, n);
+            flags = flags == null ? new long[n] : Arrays.copyOf(flags, n);
             inputSizes = inputSizes == null ? new Object[n] : Arrays.copyOf(inputSizes, n);
             inputDtypes = inputDtypes == null ? new Object[n] : Arrays.copyOf(inputDtypes, n);
             outputSizes = outputSizes == null ? new Object[n] : Arrays.copyOf(outputSizes, n);
@@ -270,7 +274,7 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
             createdNs = createdNs == null ? new long[n] : Arrays.copyOf(createdNs, n);
             startedNs = startedNs == null ? new long[n] : Arrays.copyOf(startedNs, n);
             completedNs = completedNs == null ? new long[n] : Arrays.copyOf(completedNs, n);
-            durationMs = durationMs == null ? new double[n] : Arrays.copyOf(durationMs, n);
+            durationMs = durationMs == null ? new long[n] : Arrays.copyOf(durationMs, n);
             timeoutMs = timeoutMs == null ? new long[n] : Arrays.copyOf(timeoutMs, n);
             frames = frames == null ? new Object[n] : Arrays.copyOf(frames, n);
         }
@@ -309,7 +313,7 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
             this.p2pSeqId[i] = p2pSeqId;
             this.opId[i] = opId;
             this.profilingName[i] = profilingName == null ? "" : profilingName;
-            this.flags[i] = (byte) ((p2p ? 1 : 0) | (retired ? 2 : 0));
+            this.flags[i] = (p2p ? 1 : 0) | (retired ? 2 : 0);
             this.inputSizes[i] = FrEntry.immutable(inputSizes);
             this.inputDtypes[i] = List.copyOf(inputDtypes);
             this.outputSizes[i] = FrEntry.immutable(outputSizes);
@@ -318,7 +322,7 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
             this.createdNs[i] = createdNs;
             this.startedNs[i] = startedNs;
             this.completedNs[i] = completedNs;
-            this.durationMs[i] = durationMs;
+            this.durationMs[i] = Double.doubleToRawLongBits(durationMs);
             this.timeoutMs[i] = timeoutMs;
             this.frames[i] = List.copyOf(frames);
             return this;
