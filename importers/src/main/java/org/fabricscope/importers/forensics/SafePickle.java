@@ -281,24 +281,6 @@ public final class SafePickle {
             opAt = pos;
             int op = b[pos++] & 0xff;
             switch (op) {
-                case 0x80 -> { // PROTO
-                    int v = u8();
-                    if (v < 2 || v > 5) {
-                        throw fail("unsupported pickle protocol " + v);
-                    }
-                }
-                case 0x95 -> { // FRAME: an 8-byte length; the frame's opcodes follow inline
-                    long n = u64();
-                    if (n < 0 || n > b.length - pos) {
-                        throw fail("FRAME length " + n + " beyond the end of the input");
-                    }
-                }
-                case '.' -> { // STOP
-                    if (sp != 1 || mp != 0) {
-                        throw fail("STOP with " + sp + " values on the stack");
-                    }
-                    return stack[0];
-                }
                 case '(' -> { // MARK
                     if (mp >= limits.maxDepth() * 4) {
                         throw fail("more than " + limits.maxDepth() * 4 + " nested MARKs");
@@ -309,27 +291,10 @@ public final class SafePickle {
                     marks[mp++] = sp;
                     stackAdd(MARK);
                 }
-                case '0' -> pop(); // POP
-                case '1' -> dropMark(popMark()); // POP_MARK
-                case '2' -> push(again(peek())); // DUP
                 case '}' -> push(emptyDict()); // EMPTY_DICT
                 // Picklers fill a list with one APPEND when it has one item, else with APPENDS (which sizes it):
                 // room for one, not ArrayList's default ten, saves an array per list (half of them in a dump).
                 case ']' -> push(emptyList(1)); // EMPTY_LIST
-                case ')' -> push(new PickleList(0)); // EMPTY_TUPLE
-                case 'd' -> { // DICT
-                    int at = popMark();
-                    Map<Object, Object> m = new PickleDict((sp - at - 1) / 2);
-                    setItems(m, at);
-                    push(m);
-                }
-                case 'l', 't' -> { // LIST, TUPLE
-                    int at = popMark();
-                    List<Object> l = new PickleList(sp - at - 1);
-                    addItems(l, at);
-                    push(l);
-                }
-                case 0x85, 0x86, 0x87 -> push(tuple(op - 0x84)); // TUPLE1, TUPLE2, TUPLE3
                 case 's' -> { // SETITEM
                     Object v = pop();
                     Object k = pop();
@@ -360,6 +325,68 @@ public final class SafePickle {
                 case 'K' -> push(boxed(u8())); // BININT1
                 case 'M' -> push(boxed(u8() | (u8() << 8))); // BININT2
                 case 0x8a -> push(longLe(u8())); // LONG1
+                case 'G' -> push(Double.longBitsToDouble(u64be())); // BINFLOAT
+                case 0x8c -> push(utf8(u8())); // SHORT_BINUNICODE
+                case 'X' -> push(utf8(u32())); // BINUNICODE
+                case 'N' -> push(null); // NONE
+                case 0x88 -> push(Boolean.TRUE); // NEWTRUE
+                case 0x89 -> push(Boolean.FALSE); // NEWFALSE
+                case 0x94 -> memoPut(memoSize, peek()); // MEMOIZE
+                case 'q' -> memoPut(u8(), peek()); // BINPUT
+                case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
+                case 'h' -> push(again(memoGet(u8()))); // BINGET
+                case 'j' -> push(again(memoGet(u32()))); // LONG_BINGET
+                case 0x85, 0x86, 0x87 -> push(tuple(op - 0x84)); // TUPLE1, TUPLE2, TUPLE3
+                default -> {
+                    if (rare(op)) {
+                        return stack[0];
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The opcodes flight recorder dumps seldom or never hold (and the refused ones): out of {@link #run}'s
+     * switch, so that the compiler makes that loop from the common opcodes alone (its on-stack
+     * compilation of the whole switch was the largest compile of an import of 1,024 dumps). True at STOP.
+     */
+    private boolean rare(int op) throws PickleException {
+        switch (op) {
+                case 0x80 -> { // PROTO
+                    int v = u8();
+                    if (v < 2 || v > 5) {
+                        throw fail("unsupported pickle protocol " + v);
+                    }
+                }
+                case 0x95 -> { // FRAME: an 8-byte length; the frame's opcodes follow inline
+                    long n = u64();
+                    if (n < 0 || n > b.length - pos) {
+                        throw fail("FRAME length " + n + " beyond the end of the input");
+                    }
+                }
+                case '.' -> { // STOP
+                    if (sp != 1 || mp != 0) {
+                        throw fail("STOP with " + sp + " values on the stack");
+                    }
+                    return true;
+                }
+                case '0' -> pop(); // POP
+                case '1' -> dropMark(popMark()); // POP_MARK
+                case '2' -> push(again(peek())); // DUP
+                case ')' -> push(new PickleList(0)); // EMPTY_TUPLE
+                case 'd' -> { // DICT
+                    int at = popMark();
+                    Map<Object, Object> m = new PickleDict((sp - at - 1) / 2);
+                    setItems(m, at);
+                    push(m);
+                }
+                case 'l', 't' -> { // LIST, TUPLE
+                    int at = popMark();
+                    List<Object> l = new PickleList(sp - at - 1);
+                    addItems(l, at);
+                    push(l);
+                }
                 case 0x8b -> { // LONG4
                     long n = i32();
                     if (n < 0 || n > 64) {
@@ -367,25 +394,14 @@ public final class SafePickle {
                     }
                     push(longLe((int) n));
                 }
-                case 'G' -> push(Double.longBitsToDouble(u64be())); // BINFLOAT
-                case 0x8c -> push(utf8(u8())); // SHORT_BINUNICODE
-                case 'X' -> push(utf8(u32())); // BINUNICODE
                 case 0x8d -> push(utf8(u64())); // BINUNICODE8
                 case 'U' -> push(latin1(u8())); // SHORT_BINSTRING (protocol 2's str)
                 case 'T' -> push(latin1(u32())); // BINSTRING
                 case 'C' -> push(bytes(u8())); // SHORT_BINBYTES
                 case 'B' -> push(bytes(u32())); // BINBYTES
                 case 0x8e, 0x96 -> push(bytes(u64())); // BINBYTES8, BYTEARRAY8
-                case 'N' -> push(null); // NONE
-                case 0x88 -> push(Boolean.TRUE); // NEWTRUE
-                case 0x89 -> push(Boolean.FALSE); // NEWFALSE
-                case 0x94 -> memoPut(memoSize, peek()); // MEMOIZE
                 case 'p' -> memoPut(decimalLine(), peek()); // PUT
-                case 'q' -> memoPut(u8(), peek()); // BINPUT
-                case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
                 case 'g' -> push(again(memoGet(decimalLine()))); // GET
-                case 'h' -> push(again(memoGet(u8()))); // BINGET
-                case 'j' -> push(again(memoGet(u32()))); // LONG_BINGET
                 case 'c' -> throw refuse("GLOBAL (imports a Python name)");
                 case 0x93 -> throw refuse("STACK_GLOBAL (imports a Python name)");
                 case 'R' -> throw refuse("REDUCE (calls a Python callable)");
@@ -402,8 +418,9 @@ public final class SafePickle {
                         + " (out-of-band buffers)");
                 default -> throw fail("unsupported pickle opcode 0x" + Integer.toHexString(op)
                         + (op >= 0x20 && op < 0x7f ? " ('" + (char) op + "')" : ""));
-            }
+
         }
+        return false;
     }
 
     /** Boxes of 0 to 65,535 (every BININT1 and BININT2, most sizes, ids and line numbers), made once. */
