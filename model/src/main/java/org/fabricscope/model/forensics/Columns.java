@@ -30,6 +30,15 @@ final class Columns {
             this.values = values;
         }
 
+        /** The first {@code n} of each array, each held compactly (the arrays are not kept). */
+        static Longs[] of(int n, long[]... columns) {
+            Longs[] out = new Longs[columns.length];
+            for (int k = 0; k < columns.length; k++) {
+                out[k] = of(columns[k], n);
+            }
+            return out;
+        }
+
         /** The first {@code n} of {@code v}, held compactly ({@code v} is not kept). */
         static Longs of(long[] v, int n) {
             if (n == 0) {
@@ -79,6 +88,15 @@ final class Columns {
             this.table = table;
             this.codes = codes;
             this.values = values;
+        }
+
+        /** The first {@code n} of each array, each held compactly (the arrays are not kept). */
+        static Refs[] of(int n, Object[]... columns) {
+            Refs[] out = new Refs[columns.length];
+            for (int k = 0; k < columns.length; k++) {
+                out[k] = of(columns[k], n);
+            }
+            return out;
         }
 
         /** The first {@code n} of {@code v}, held compactly ({@code v} is not kept); instances, not equality. */

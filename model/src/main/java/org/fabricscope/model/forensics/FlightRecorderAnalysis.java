@@ -39,12 +39,7 @@ public final class FlightRecorderAnalysis {
     }
 
     private static long lastRecord(FlightRecorderDump d) {
-        long m = -1;
-        FrEntries t = d.entryTable();
-        for (int i = 0, n = t.size(); i < n; i++) {
-            m = Math.max(m, t.recordId(i));
-        }
-        return m;
+        return d.entryTable().maxRecordId();
     }
 
     /** The last {@link #progress(List)} answer, for the unmodifiable list of dumps it was computed from. */
@@ -87,19 +82,11 @@ public final class FlightRecorderAnalysis {
             }
             // each group's first description in this dump, in order of first appearance: what putting every
             // entry's would leave in desc and members, with one lookup per group instead of one per entry
-            Map<String, String> named = new LinkedHashMap<>();
-            FrEntries t = d.entryTable();
-            String lastName = null;
-            for (int i = 0, n = t.size(); i < n; i++) {
-                String name = t.pgName(i);
-                if (name != lastName && !name.isEmpty()) { // readers share names: the same instance was just put
-                    named.putIfAbsent(name, t.pgDesc(i));
-                    lastName = name;
+            for (PgIndex.Group g : d.entryTable().index().groups()) {
+                if (!g.name.isEmpty()) {
+                    desc.putIfAbsent(g.name, g.firstDesc);
+                    members.computeIfAbsent(g.name, k -> new TreeSet<>()).add(d.rank());
                 }
-            }
-            for (var e : named.entrySet()) {
-                desc.putIfAbsent(e.getKey(), e.getValue());
-                members.computeIfAbsent(e.getKey(), k -> new TreeSet<>()).add(d.rank());
             }
         }
         List<ProcessGroupProgress> out = new ArrayList<>();
@@ -128,49 +115,14 @@ public final class FlightRecorderAnalysis {
     /** How far one dump's rank got in one process group (read from the entries' columns: no record per entry). */
     static RankProgress progress(FlightRecorderDump d, String pg) {
         FrEntries t = d.entryTable();
-        long maxSeq = -1;
-        long maxCompleted = -1;
-        long maxStarted = -1;
-        int last = -1;
-        int[] picked = new int[Math.min(t.size(), 64)];
-        int n = 0;
-        int pgId = 0;
-        int pgIds = 0; // 0, 1 or 2 (two or more) distinct pg_ids
-        boolean p2p = false;
-        for (int i = 0, size = t.size(); i < size; i++) {
-            String name = t.pgName(i);
-            if (name != pg && !name.equals(pg)) {
-                continue;
-            }
-            if (pgIds == 0) {
-                pgId = t.pgId(i);
-                pgIds = 1;
-            } else if (pgIds == 1 && t.pgId(i) != pgId) {
-                pgIds = 2;
-            }
-            if (t.p2p(i)) {
-                p2p = true;
-                continue;
-            }
-            if (n == picked.length) {
-                picked = java.util.Arrays.copyOf(picked, n * 2);
-            }
-            picked[n++] = i;
-            long s = t.collectiveSeqId(i);
-            if (s > maxSeq || last < 0) {
-                last = i;
-            }
-            maxSeq = Math.max(maxSeq, s);
-            String state = t.state(i);
-            if (state.equals("completed")) {
-                maxCompleted = Math.max(maxCompleted, s);
-                maxStarted = Math.max(maxStarted, s);
-            } else if (state.equals("started")) {
-                maxStarted = Math.max(maxStarted, s);
-            }
-        }
+        PgIndex.Group g = t.index().group(pg);
+        int pgIds = g == null ? 0 : g.pgIds;
+        boolean p2p = g != null && g.p2p;
+        long maxSeq = g == null ? -1 : g.maxSeq;
+        long maxStarted = g == null ? -1 : g.maxStarted;
+        long maxCompleted = g == null ? -1 : g.maxCompleted;
         // pg_status counts point-to-point operations too (their p2p_seq_id): only a group without them can use it
-        FrPgStatus status = pgIds == 1 && !p2p ? d.pgStatus().get(String.valueOf(pgId)) : null;
+        FrPgStatus status = pgIds == 1 && !p2p ? d.pgStatus().get(String.valueOf(g.pgId)) : null;
         long enqueued = maxSeq;
         long started = maxStarted;
         long completed = maxCompleted;
@@ -181,17 +133,18 @@ public final class FlightRecorderAnalysis {
         }
         // entries keep the state they had when last seen, so the progress numbers decide what is pending
         int firstPending = -1;
-        for (int k = 0; k < n; k++) {
-            int i = picked[k];
-            long s = t.collectiveSeqId(i);
-            if (s > completed && !t.state(i).equals("completed")
-                    && (firstPending < 0 || s < t.collectiveSeqId(firstPending))) {
-                firstPending = i;
+        if (g != null) {
+            for (int k = 0; k < g.nPending; k++) {
+                int i = g.pending[k];
+                long s = t.collectiveSeqId(i);
+                if (s > completed && (firstPending < 0 || s < t.collectiveSeqId(firstPending))) {
+                    firstPending = i;
+                }
             }
         }
-        return new RankProgress(d.rank(), enqueued, started, completed, last < 0 ? null : t.get(last),
+        return new RankProgress(d.rank(), enqueued, started, completed, g == null || g.last < 0 ? null : t.get(g.last),
                 firstPending < 0 ? null : t.get(firstPending), status == null && pgIds == 0, d.source(),
-                t.select(picked, n));
+                g == null ? t.select(new int[0], 0) : t.select(g.picked, g.nPicked));
     }
 
     /**
@@ -207,39 +160,40 @@ public final class FlightRecorderAnalysis {
         Map<String, String> desc = new LinkedHashMap<>();
         Map<String, List<RankSeqs>> byName = new HashMap<>();
         for (FlightRecorderDump d : ranks.values()) {
-            FrEntries t = d.entryTable();
-            String lastName = null;
-            List<RankSeqs> group = null;
-            for (int i = 0, n = t.size(); i < n; i++) {
-                String name = t.pgName(i);
-                if (t.p2p(i) || name.isEmpty() || t.collectiveSeqId(i) < 0) {
-                    continue;
+            // the dump's groups with collective entries, in the order of their first collective entry
+            List<PgIndex.Group> groups = new ArrayList<>();
+            for (PgIndex.Group g : d.entryTable().index().groups()) {
+                if (g.nCollective > 0) {
+                    groups.add(g);
                 }
-                if (name != lastName) {
-                    desc.putIfAbsent(name, t.pgDesc(i));
-                    group = byName.get(name);
-                    if (group == null) {
-                        if (bySeq.containsKey(name)) { // a name the natural order takes as one already seen
-                            for (var g : byName.entrySet()) {
-                                if (NaturalOrder.INSTANCE.compare(g.getKey(), name) == 0) {
-                                    group = g.getValue();
-                                    break;
-                                }
+            }
+            if (groups.size() > 1) {
+                groups.sort(Comparator.comparingInt(g -> g.collective[0]));
+            }
+            for (PgIndex.Group g : groups) {
+                String name = g.name;
+                desc.putIfAbsent(name, g.collectiveDesc);
+                List<RankSeqs> group = byName.get(name);
+                if (group == null) {
+                    if (bySeq.containsKey(name)) { // a name the natural order takes as one already seen
+                        for (var e : byName.entrySet()) {
+                            if (NaturalOrder.INSTANCE.compare(e.getKey(), name) == 0) {
+                                group = e.getValue();
+                                break;
                             }
-                        } else {
-                            group = new ArrayList<>();
-                            bySeq.put(name, group);
                         }
-                        byName.put(name, group);
+                    } else {
+                        group = new ArrayList<>();
+                        bySeq.put(name, group);
                     }
-                    lastName = name;
+                    byName.put(name, group);
                 }
                 RankSeqs r = group.isEmpty() ? null : group.get(group.size() - 1);
                 if (r == null || r.dump != d) {
-                    r = new RankSeqs(d);
-                    group.add(r);
+                    group.add(new RankSeqs(d, g.seqs, g.collective, g.nCollective));
+                } else {
+                    r.merge(g.seqs, g.collective, g.nCollective); // two names the natural order takes as one
                 }
-                r.add(t.collectiveSeqId(i), i);
             }
         }
         List<FrMismatch> out = new ArrayList<>();

@@ -7,23 +7,39 @@ package org.fabricscope.model.forensics;
  */
 final class RankSeqs {
     final FlightRecorderDump dump;
-    long[] seqs = new long[16];
-    int[] idx = new int[16];
+    /** Shared with the dump's {@link PgIndex} until changed: never written in place. */
+    long[] seqs;
+    int[] idx;
     int n;
     /** The entry index of the sequence number the walk last took from this rank. */
     int current;
 
-    RankSeqs(FlightRecorderDump dump) {
+    /** The first {@code n} sequence numbers and entry indexes, in entry order (the arrays are not changed). */
+    RankSeqs(FlightRecorderDump dump, long[] seqs, int[] idx, int n) {
         this.dump = dump;
+        this.seqs = seqs;
+        this.idx = idx;
+        this.n = n;
     }
 
-    void add(long seq, int index) {
-        if (n == seqs.length) {
-            seqs = java.util.Arrays.copyOf(seqs, n * 2);
-            idx = java.util.Arrays.copyOf(idx, n * 2);
+    /** Adds another group's entries of this dump, keeping entry order (both are in entry order). */
+    void merge(long[] moreSeqs, int[] moreIdx, int more) {
+        long[] s = new long[n + more];
+        int[] x = new int[n + more];
+        int a = 0;
+        int b = 0;
+        for (int k = 0; k < s.length; k++) {
+            if (b >= more || (a < n && idx[a] < moreIdx[b])) {
+                s[k] = seqs[a];
+                x[k] = idx[a++];
+            } else {
+                s[k] = moreSeqs[b];
+                x[k] = moreIdx[b++];
+            }
         }
-        seqs[n] = seq;
-        idx[n++] = index;
+        seqs = s;
+        idx = x;
+        n += more;
     }
 
     /** Sorts by sequence number (stable), keeping the last entry of each number. */
