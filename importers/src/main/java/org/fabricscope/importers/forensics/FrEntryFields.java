@@ -21,6 +21,7 @@ final class FrEntryFields extends PickleSink {
         final SharedValues shared;
         final DumpMemo memo;
         private final Map<Frame, String> frameText = new HashMap<>();
+        private final java.util.function.Supplier<PickleSink> frame = FrameFields::new;
 
         Maker(SharedValues shared) {
             this.shared = shared;
@@ -82,6 +83,31 @@ final class FrEntryFields extends PickleSink {
 
     private FrEntryFields(Maker maker) {
         this.maker = maker;
+    }
+
+    /** An entry's stack frames are read as sinks too: a frame's dict is never held. */
+    @Override
+    protected java.util.function.Supplier<PickleSink> listItems(String key) {
+        return key.equals("frames") ? maker.frame : null;
+    }
+
+    /** A stack frame's fields as its dict is read. */
+    private static final class FrameFields extends PickleSink {
+        private Object name;
+        private Object file;
+        private Object line;
+
+        @Override
+        protected void set(String key, Object v) {
+            switch (key) {
+                case "name" -> name = v;
+                case "filename" -> file = v;
+                case "line" -> line = v;
+                default -> {
+                    // not used
+                }
+            }
+        }
     }
 
     @Override
@@ -154,7 +180,11 @@ final class FrEntryFields extends PickleSink {
                     Object name = null;
                     Object file = null;
                     Object line = null;
-                    if (fm instanceof PickleDict d) { // one pass, as for the entry's fields
+                    if (fm instanceof FrameFields f) {
+                        name = f.name;
+                        file = f.file;
+                        line = f.line;
+                    } else if (fm instanceof PickleDict d) { // one pass, as for the entry's fields
                         for (int i = 0, n = d.size(); i < n; i++) {
                             if (d.keyAt(i) instanceof String k) {
                                 switch (k) {

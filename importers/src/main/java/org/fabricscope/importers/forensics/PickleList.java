@@ -7,7 +7,7 @@ import java.util.ArrayList;
  * containers nest in it, kept up as items are added, so that a pickle whose containers form a tree (no
  * container referenced twice) needs no walk to be held to the nesting limit.
  */
-final class PickleList extends ArrayList<Object> {
+class PickleList extends ArrayList<Object> {
     private static final long serialVersionUID = 1L;
 
 

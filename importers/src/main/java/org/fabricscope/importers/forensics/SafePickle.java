@@ -75,7 +75,7 @@ public final class SafePickle {
     /** What makes the items of {@link #itemList}; null when reading plain values only. */
     private final Items items;
     /** The list under {@code items.key()} of the root dict, once begun; its dict items are sinks. */
-    private PickleList itemList;
+    private SinkList itemList;
 
     /**
      * The maker of the dicts that are items of one list of the root dict (a flight recorder dump's
@@ -184,10 +184,15 @@ public final class SafePickle {
             h = d.height + 1;
             c = d.count;
         } else if (v instanceof PickleList l) {
+            if (l instanceof SinkList sl && into != sl.owner) {
+                throw Unstreamable.INSTANCE; // its sinks belong under its key of its owner only
+            }
             h = l.height + 1;
             c = l.count;
         } else if (v instanceof PickleSink s) {
-            if (into != itemList) {
+            // into the list that made it, or (fetched back from the memo: PyTorch shares equal stack frames
+            // between entries) into a list whose items are made the same way
+            if (into != s.owner && !(into instanceof SinkList l && l.items == ((SinkList) s.owner).items)) {
                 throw Unstreamable.INSTANCE;
             }
             h = s.height + 1;
@@ -206,12 +211,19 @@ public final class SafePickle {
             d.count = saturated(d.count + c);
         } else if (into instanceof PickleSink s) {
             changed(s.shared);
-            // root dict, item list, sink, value: a value nesting deeper than that leaves is refused anyway
-            if (h + 2 > limits.maxDepth() + 1) {
+            // the root dict down to the sink, then the value: a value nesting deeper than that leaves is refused anyway
+            if (h + s.depth > limits.maxDepth() + 1) {
                 throw Unstreamable.INSTANCE;
             }
             s.height = Math.max(s.height, h);
             s.count = saturated(s.count + c);
+        }
+    }
+
+    /** A {@link SinkList} may only be set under the key it was made for. */
+    private static void underKey(Object key, Object v) {
+        if (v instanceof SinkList l && !l.key.equals(key)) {
+            throw Unstreamable.INSTANCE;
         }
     }
 
@@ -233,7 +245,7 @@ public final class SafePickle {
         // the classes this reader makes containers of: a class test is one compare, an interface test on a
         // string (most memo gets) a scan of its interfaces
         if (v instanceof PickleList l) {
-            if (l == itemList) {
+            if (l instanceof SinkList) {
                 throw Unstreamable.INSTANCE; // its sinks would be in two places
             }
             l.shared = true;
@@ -245,25 +257,41 @@ public final class SafePickle {
         return v;
     }
 
-    /** A new empty list: the item list when the root dict's next key is the items' key. */
+    /**
+     * A new empty list: a {@link SinkList} when it is begun as the value of the items' key of the root dict,
+     * or of a key whose list a sink makes sinks for (SETITEMS or SETITEM into that dict or sink next).
+     */
     private PickleList emptyList(int capacity) {
-        PickleList l = new PickleList(capacity);
-        if (items != null && sp >= 2 && stack[sp - 1] instanceof String k && k.equals(items.key())
-                && stack[0] instanceof PickleDict
-                && ((mp == 0 && sp == 2) || (mp == 1 && marks[0] == 1 && (sp - 1) % 2 == 0))) {
+        if (items == null || sp < 2 || !(stack[sp - 1] instanceof String k)) {
+            return new PickleList(capacity);
+        }
+        // the dict the key is about to be set into: below the innermost MARK (SETITEMS), or just below the key
+        int m = mp > 0 ? marks[mp - 1] : -1;
+        Object into = m > 0 && (sp - 1 - (m + 1)) % 2 == 0 ? stack[m - 1] : m < sp - 2 ? stack[sp - 2] : null;
+        if (into instanceof PickleSink s) {
+            java.util.function.Supplier<PickleSink> f = s.listItems(k);
+            if (f != null) {
+                return new SinkList(f, s, k, s.depth + 1);
+            }
+        } else if (into == stack[0] && into instanceof PickleDict && (m <= 1) && k.equals(items.key())) {
             if (itemList != null) {
                 throw Unstreamable.INSTANCE; // a second list under that key
             }
-            itemList = l;
+            itemList = new SinkList(items::newItem, into, k, 1);
+            return itemList;
         }
-        return l;
+        return new PickleList(capacity);
     }
 
-    /** A new empty dict: a sink when it is begun as an item of the item list. */
+    /** A new empty dict: a sink when it is begun as an item of a {@link SinkList}. */
     private Map<Object, Object> emptyDict() {
-        if (itemList != null && sp > 0 && (stack[sp - 1] == itemList
-                || (mp > 0 && marks[mp - 1] > 0 && stack[marks[mp - 1] - 1] == itemList))) {
-            return items.newItem();
+        if (itemList != null && sp > 0) {
+            if (stack[sp - 1] instanceof SinkList l) {
+                return l.newItem();
+            }
+            if (mp > 0 && marks[mp - 1] > 0 && stack[marks[mp - 1] - 1] instanceof SinkList l) {
+                return l.newItem();
+            }
         }
         return new PickleDict();
     }
@@ -301,6 +329,7 @@ public final class SafePickle {
                     Map<Object, Object> m = map(peek(), "SETITEM");
                     Object key = key(k);
                     nest(m, v); // before a sink takes the value apart
+                    underKey(key, v);
                     m.put(key, v);
                 }
                 case 'u' -> { // SETITEMS
@@ -551,6 +580,7 @@ public final class SafePickle {
         for (int i = at + 1; i < sp; i += 2) {
             Object key = key(stack[i]);
             nest(m, stack[i + 1]); // before a sink takes the value apart
+            underKey(key, stack[i + 1]);
             m.put(key, stack[i + 1]);
         }
         dropMark(at);

@@ -121,6 +121,8 @@ class FlightRecorderItemsTest {
         /** Memo indexes of containers written so far (Python's pickler fetches a repeated one back). */
         private final java.util.List<Integer> containers = new java.util.ArrayList<>();
         private int sharedTuple = -1;
+        /** Memo indexes of stack frame dicts written so far. */
+        private final java.util.List<Integer> frames = new java.util.ArrayList<>();
 
         Writer(Random r) {
             this.r = r;
@@ -266,8 +268,19 @@ class FlightRecorderItemsTest {
                     put(true);
                     o.write('(');
                     for (int k = 0, n = r.nextInt(4); k < n; k++) {
+                        if (!frames.isEmpty() && r.nextInt(3) == 0) {
+                            // a frame written before, fetched back (PyTorch's pickler shares equal frames)
+                            get(frames.get(r.nextInt(frames.size())));
+                            if (r.nextInt(25) == 0) { // and changed
+                                str("line");
+                                o.write('K');
+                                o.write(7);
+                                o.write('s');
+                            }
+                            continue;
+                        }
                         o.write('}');
-                        put(true);
+                        int at = python ? put(true) : -1;
                         o.write('(');
                         str("name");
                         str("f" + r.nextInt(3));
@@ -278,6 +291,17 @@ class FlightRecorderItemsTest {
                         o.write(r.nextInt(256));
                         o.write(1);
                         o.write('u');
+                        if (!python) { // the C++ pickler memoizes a value once it is written
+                            at = memo++;
+                            if (at < 256) {
+                                o.write('q');
+                                o.write(at);
+                            } else {
+                                o.write('r');
+                                o.writeBytes(new byte[] {(byte) at, (byte) (at >> 8), 0, 0});
+                            }
+                        }
+                        frames.add(at);
                     }
                     o.write('e');
                 }
