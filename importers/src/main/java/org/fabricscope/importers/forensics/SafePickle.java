@@ -3,7 +3,6 @@ package org.fabricscope.importers.forensics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -70,13 +69,6 @@ public final class SafePickle {
     private int memoSize;
     /** A stored None in {@link #memoArray}, where null means never stored. */
     private static final Object NONE = new Object();
-    /** Whether a container held in two places (memo get, DUP) was changed after: see {@link #needsWalk}. */
-    private boolean changedShared;
-    /** What makes the items of {@link #itemList}; null when reading plain values only. */
-    private final Items items;
-    /** The list under {@code items.key()} of the root dict, once begun; its dict items are sinks. */
-    private SinkList itemList;
-
     /**
      * The maker of the dicts that are items of one list of the root dict (a flight recorder dump's
      * {@code entries}): each such dict, when the pickle builds it as a plain dict item of that list, is
@@ -90,20 +82,13 @@ public final class SafePickle {
         PickleSink newItem();
     }
 
-    /** Thrown while reading with {@link Items} when the pickle is one that must be read without them. */
-    private static final class Unstreamable extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        static final Unstreamable INSTANCE = new Unstreamable();
-
-        private Unstreamable() {
-            super("read without items", null, false, false);
-        }
-    }
+    /** The bookkeeping of nesting, counts, sharing and sinks. */
+    private final PickleNesting nesting;
 
     private SafePickle(byte[] bytes, Limits limits, Items items) {
         this.b = bytes;
         this.limits = limits;
-        this.items = items;
+        this.nesting = new PickleNesting(limits, items);
         // picklers memoize about every 16th byte's value: sized from the input, the array rarely grows
         this.memoArray = new Object[Math.max(1024, Math.min(bytes.length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
     }
@@ -119,8 +104,8 @@ public final class SafePickle {
         }
         SafePickle p = new SafePickle(bytes, limits, null);
         Object v = p.run();
-        if (p.needsWalk(v)) {
-            p.checkShape(v);
+        if (p.nesting.needsWalk(v)) {
+            new PickleWalk(limits, bytes.length).check(v);
         }
         return v;
     }
@@ -140,160 +125,16 @@ public final class SafePickle {
         SafePickle p = new SafePickle(bytes, limits, items);
         try {
             Object v = p.run();
-            if (p.needsWalk(v)) {
+            if (p.nesting.needsWalk(v)) {
                 return null;
             }
-            if (p.itemList != null && !(v instanceof PickleDict root && root.get(items.key()) == p.itemList)) {
+            if (!p.nesting.itemListIsUnder(v)) {
                 return null;
             }
             return v;
-        } catch (Unstreamable | PickleException e) {
+        } catch (PickleNesting.Unstreamable | PickleException e) {
             return null;
         }
-    }
-
-    /**
-     * Whether the walk must look at the value: a container was changed after it was pushed a second time
-     * (only such a value can contain itself, or have a part that changed after it was added), or it
-     * nests or counts past the limits. Otherwise the walk would pass, and is not made.
-     */
-    private boolean needsWalk(Object root) {
-        int height;
-        int count;
-        if (root instanceof PickleDict d) {
-            height = d.height;
-            count = d.count;
-        } else if (root instanceof PickleList l) {
-            height = l.height;
-            count = l.count;
-        } else {
-            return false; // a scalar; a sink is never the root
-        }
-        return changedShared || height > limits.maxDepth() + 1 || count > limits.maxValues();
-    }
-
-    /**
-     * Records that {@code v} was added into the container {@code into}: its nesting and count, and whether a
-     * container held twice changed. A sink may only be an item of the item list, and is given no value that
-     * could nest deeper than the limit (it takes values apart).
-     */
-    private void nest(Object into, Object v) {
-        int h;
-        int c;
-        if (v instanceof PickleDict d) {
-            h = d.height + 1;
-            c = d.count;
-        } else if (v instanceof PickleList l) {
-            if (l instanceof SinkList sl && into != sl.owner) {
-                throw Unstreamable.INSTANCE; // its sinks belong under its key of its owner only
-            }
-            h = l.height + 1;
-            c = l.count;
-        } else if (v instanceof PickleSink s) {
-            // into the list that made it, or (fetched back from the memo: PyTorch shares equal stack frames
-            // between entries) into a list whose items are made the same way
-            if (into != s.owner && !(into instanceof SinkList l && l.items == ((SinkList) s.owner).items)) {
-                throw Unstreamable.INSTANCE;
-            }
-            h = s.height + 1;
-            c = s.count;
-        } else {
-            h = 1;
-            c = 1;
-        }
-        if (into instanceof PickleList l) {
-            changed(l.shared);
-            l.height = Math.max(l.height, h);
-            l.count = saturated(l.count + c);
-        } else if (into instanceof PickleDict d) {
-            changed(d.shared);
-            d.height = Math.max(d.height, h);
-            d.count = saturated(d.count + c);
-        } else if (into instanceof PickleSink s) {
-            changed(s.shared);
-            // the root dict down to the sink, then the value: a value nesting deeper than that leaves is refused anyway
-            if (h + s.depth > limits.maxDepth() + 1) {
-                throw Unstreamable.INSTANCE;
-            }
-            s.height = Math.max(s.height, h);
-            s.count = saturated(s.count + c);
-        }
-    }
-
-    /** A {@link SinkList} may only be set under the key it was made for. */
-    private static void underKey(Object key, Object v) {
-        if (v instanceof SinkList l && !l.key.equals(key)) {
-            throw Unstreamable.INSTANCE;
-        }
-    }
-
-    private static int saturated(int n) {
-        return n < 0 ? Integer.MAX_VALUE : n;
-    }
-
-    private void changed(boolean shared) {
-        if (shared) {
-            changedShared = true;
-            if (items != null) {
-                throw Unstreamable.INSTANCE; // a sink may have taken it apart before the change
-            }
-        }
-    }
-
-    /** A value pushed again (memo get, DUP): a container is now held in two places. */
-    private Object again(Object v) {
-        // the classes this reader makes containers of: a class test is one compare, an interface test on a
-        // string (most memo gets) a scan of its interfaces
-        if (v instanceof PickleList l) {
-            if (l instanceof SinkList) {
-                throw Unstreamable.INSTANCE; // its sinks would be in two places
-            }
-            l.shared = true;
-        } else if (v instanceof PickleDict d) {
-            d.shared = true;
-        } else if (v instanceof PickleSink s) {
-            s.shared = true;
-        }
-        return v;
-    }
-
-    /**
-     * A new empty list: a {@link SinkList} when it is begun as the value of the items' key of the root dict,
-     * or of a key whose list a sink makes sinks for (SETITEMS or SETITEM into that dict or sink next).
-     */
-    private PickleList emptyList(int capacity) {
-        if (items == null || sp < 2 || !(stack[sp - 1] instanceof String k)) {
-            return new PickleList(capacity);
-        }
-        // the dict the key is about to be set into: below the innermost MARK (SETITEMS), or just below the key
-        int m = mp > 0 ? marks[mp - 1] : -1;
-        Object into = m > 0 && (sp - 1 - (m + 1)) % 2 == 0 ? stack[m - 1] : m < sp - 2 ? stack[sp - 2] : null;
-        if (into instanceof PickleSink s) {
-            java.util.function.Supplier<PickleSink> f = s.listItems(k);
-            if (f != null) {
-                return new SinkList(f, s, k, s.depth + 1);
-            }
-        } else if (into == stack[0] && into instanceof PickleDict && (m <= 1) && k.equals(items.key())) {
-            if (itemList != null) {
-                throw Unstreamable.INSTANCE; // a second list under that key
-            }
-            itemList = new SinkList(items::newItem, into, k, 1);
-            return itemList;
-        }
-        return new PickleList(capacity);
-    }
-
-    /** A new empty dict: a sink when it is begun as an item of a {@link SinkList}. */
-    private Map<Object, Object> emptyDict() {
-        if (itemList != null && sp > 0) {
-            if (stack[sp - 1] instanceof SinkList l) {
-                return l.newItem();
-            }
-            if (mp > 0 && marks[mp - 1] > 0 && stack[marks[mp - 1] - 1] instanceof SinkList l) {
-                return l.newItem();
-            }
-        }
-        return new PickleDict();
     }
 
     /** Whether the bytes start like a pickle of protocol 2 to 5 ({@code PROTO n}). */
@@ -319,17 +160,17 @@ public final class SafePickle {
                     marks[mp++] = sp;
                     stackAdd(MARK);
                 }
-                case '}' -> push(emptyDict()); // EMPTY_DICT
+                case '}' -> push(nesting.emptyDict(stack, sp, marks, mp)); // EMPTY_DICT
                 // Picklers fill a list with one APPEND when it has one item, else with APPENDS (which sizes it):
                 // room for one, not ArrayList's default ten, saves an array per list (half of them in a dump).
-                case ']' -> push(emptyList(1)); // EMPTY_LIST
+                case ']' -> push(nesting.emptyList(stack, sp, marks, mp, 1)); // EMPTY_LIST
                 case 's' -> { // SETITEM
                     Object v = pop();
                     Object k = pop();
                     Map<Object, Object> m = map(peek(), "SETITEM");
                     Object key = key(k);
-                    nest(m, v); // before a sink takes the value apart
-                    underKey(key, v);
+                    nesting.nest(m, v); // before a sink takes the value apart
+                    PickleNesting.underKey(key, v);
                     m.put(key, v);
                 }
                 case 'u' -> { // SETITEMS
@@ -339,7 +180,7 @@ public final class SafePickle {
                 case 'a' -> { // APPEND
                     Object v = pop();
                     List<Object> l = list(peek(), "APPEND");
-                    nest(l, v);
+                    nesting.nest(l, v);
                     l.add(v);
                 }
                 case 'e' -> { // APPENDS
@@ -363,8 +204,8 @@ public final class SafePickle {
                 case 0x94 -> memoPut(memoSize, peek()); // MEMOIZE
                 case 'q' -> memoPut(u8(), peek()); // BINPUT
                 case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
-                case 'h' -> push(again(memoGet(u8()))); // BINGET
-                case 'j' -> push(again(memoGet(u32()))); // LONG_BINGET
+                case 'h' -> push(nesting.again(memoGet(u8()))); // BINGET
+                case 'j' -> push(nesting.again(memoGet(u32()))); // LONG_BINGET
                 case 0x85, 0x86, 0x87 -> push(tuple(op - 0x84)); // TUPLE1, TUPLE2, TUPLE3
                 default -> {
                     if (rare(op)) {
@@ -402,7 +243,7 @@ public final class SafePickle {
                 }
                 case '0' -> pop(); // POP
                 case '1' -> dropMark(popMark()); // POP_MARK
-                case '2' -> push(again(peek())); // DUP
+                case '2' -> push(nesting.again(peek())); // DUP
                 case ')' -> push(new PickleList(0)); // EMPTY_TUPLE
                 case 'd' -> { // DICT
                     int at = popMark();
@@ -430,7 +271,7 @@ public final class SafePickle {
                 case 'B' -> push(bytes(u32())); // BINBYTES
                 case 0x8e, 0x96 -> push(bytes(u64())); // BINBYTES8, BYTEARRAY8
                 case 'p' -> memoPut(decimalLine(), peek()); // PUT
-                case 'g' -> push(again(memoGet(decimalLine()))); // GET
+                case 'g' -> push(nesting.again(memoGet(decimalLine()))); // GET
                 case 'c' -> throw refuse("GLOBAL (imports a Python name)");
                 case 0x93 -> throw refuse("STACK_GLOBAL (imports a Python name)");
                 case 'R' -> throw refuse("REDUCE (calls a Python callable)");
@@ -532,7 +373,7 @@ public final class SafePickle {
 
     private void addItems(List<Object> l, int at) {
         for (int i = at + 1; i < sp; i++) {
-            nest(l, stack[i]);
+            nesting.nest(l, stack[i]);
             l.add(stack[i]);
         }
         dropMark(at);
@@ -546,7 +387,7 @@ public final class SafePickle {
         }
         for (int i = n - 1; i >= 0; i--) {
             Object v = pop();
-            nest(t, v);
+            nesting.nest(t, v);
             t.set(i, v);
         }
         return t;
@@ -579,8 +420,8 @@ public final class SafePickle {
         }
         for (int i = at + 1; i < sp; i += 2) {
             Object key = key(stack[i]);
-            nest(m, stack[i + 1]); // before a sink takes the value apart
-            underKey(key, stack[i + 1]);
+            nesting.nest(m, stack[i + 1]); // before a sink takes the value apart
+            PickleNesting.underKey(key, stack[i + 1]);
             m.put(key, stack[i + 1]);
         }
         dropMark(at);
@@ -747,100 +588,5 @@ public final class SafePickle {
     private static String typeName(Object v) {
         return v == null ? "None" : v instanceof Map ? "dict" : v instanceof List ? "list/tuple"
                 : v instanceof String ? "str" : v instanceof byte[] ? "bytes" : v.getClass().getSimpleName();
-    }
-
-    /**
-     * Refuses a value that contains itself (memo references can build one) or nests deeper than the
-     * limit, and bounds the walk: containers shared through the memo are allowed (PyTorch's pickler
-     * shares identical stack frames), but a small pickle that shares containers to encode an
-     * exponential tree is refused before its readers walk it.
-     */
-    private void checkShape(Object root) throws PickleException {
-        opAt = b.length;
-        long[] budget = {limits.maxValues()};
-        if (!fits(root, 0, budget)) {
-            // a cycle is also infinitely deep: tell the two apart, off the common path
-            walk(root, 0, new IdentityHashMap<>(), new long[] {limits.maxValues()});
-        }
-    }
-
-    /**
-     * The common path: false when the value nests deeper than the limit (which a value that
-     * contains itself does too); the walk budget bounds a tree of shared containers.
-     */
-    private boolean fits(Object v, int depth, long[] budget) throws PickleException {
-        if (--budget[0] < 0) {
-            throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
-        }
-        // the concrete classes this reader makes, tested first: a class test is one compare, while a
-        // failed test against an interface (Map, List) scans the value's interfaces every time
-        if (v == null || v instanceof String || v instanceof Long) {
-            return true;
-        }
-        if (v instanceof ArrayList<?> l) {
-            if (depth > limits.maxDepth()) {
-                return false;
-            }
-            for (int i = 0, n = l.size(); i < n; i++) {
-                if (!fits(l.get(i), depth + 1, budget)) {
-                    return false;
-                }
-            }
-        } else if (v instanceof PickleDict m) {
-            if (depth > limits.maxDepth()) {
-                return false;
-            }
-            for (int i = 0, n = m.size(); i < n; i++) {
-                if (!fits(m.valueAt(i), depth + 1, budget)) {
-                    return false;
-                }
-            }
-        } else if (v instanceof Map<?, ?> m) {
-            if (depth > limits.maxDepth()) {
-                return false;
-            }
-            for (Object x : m.values()) {
-                if (!fits(x, depth + 1, budget)) {
-                    return false;
-                }
-            }
-        } else if (v instanceof List<?> l) {
-            if (depth > limits.maxDepth()) {
-                return false;
-            }
-            for (Object x : l) {
-                if (!fits(x, depth + 1, budget)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private void walk(Object v, int depth, IdentityHashMap<Object, Boolean> onPath, long[] budget)
-            throws PickleException {
-        if (--budget[0] < 0) {
-            throw fail("more than " + limits.maxValues() + " values when shared containers are counted each time");
-        }
-        if (!(v instanceof Map) && !(v instanceof List)) {
-            return;
-        }
-        if (depth > limits.maxDepth()) {
-            throw fail("values nested deeper than " + limits.maxDepth());
-        }
-        if (onPath.containsKey(v)) {
-            throw fail("a value that contains itself");
-        }
-        onPath.put(v, Boolean.TRUE);
-        if (v instanceof Map<?, ?> m) {
-            for (Object x : m.values()) {
-                walk(x, depth + 1, onPath, budget);
-            }
-        } else {
-            for (Object x : (List<?>) v) {
-                walk(x, depth + 1, onPath, budget);
-            }
-        }
-        onPath.remove(v);
     }
 }
