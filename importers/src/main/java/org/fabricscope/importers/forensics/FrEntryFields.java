@@ -54,8 +54,33 @@ final class FrEntryFields extends PickleSink {
         }
     }
 
-    /** A stack frame as the dump holds it; the key of the {@code name file:line} text made once per dump. */
-    private record Frame(Object name, Object filename, Object line) {
+    /**
+     * A stack frame as the dump holds it; the key of the {@code name file:line} text made once per dump. Not
+     * a record: a record's equals and hashCode are method handles, whose classes are spun at their first
+     * call, one of the largest start-up costs of a flight recorder import.
+     */
+    private static final class Frame {
+        private final Object name;
+        private final Object filename;
+        private final Object line;
+
+        Frame(Object name, Object filename, Object line) {
+            this.name = name;
+            this.filename = filename;
+            this.line = line;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Frame f && java.util.Objects.equals(name, f.name)
+                    && java.util.Objects.equals(filename, f.filename) && java.util.Objects.equals(line, f.line);
+        }
+
+        @Override
+        public int hashCode() {
+            return (java.util.Objects.hashCode(name) * 31 + java.util.Objects.hashCode(filename)) * 31
+                    + java.util.Objects.hashCode(line);
+        }
     }
 
     private final Maker maker;
