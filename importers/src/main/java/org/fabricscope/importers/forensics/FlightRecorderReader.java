@@ -246,6 +246,16 @@ public final class FlightRecorderReader {
                 }
             }
         }
+        return new FlightRecorderDump(source, rank, version, lib, groups, status,
+                entries(rawEntries, source, problems, cancel, maker));
+    }
+
+    /**
+     * The entries' columns. A method of its own, so that the compiler's copies of this loop (on-stack, then
+     * whole) are not also copies of the dump's header parsing around it.
+     */
+    private static FrEntries entries(List<?> rawEntries, String source, List<Diagnostic> problems, Cancellation cancel,
+                                     FrEntryFields.Maker maker) {
         FrEntries.Builder entries = new FrEntries.Builder(Math.min(rawEntries.size(), MAX_ENTRIES));
         int bad = 0;
         for (Object o : rawEntries) {
@@ -265,7 +275,7 @@ public final class FlightRecorderReader {
             problems.add(Diagnostic.warning(source, 0, bad + " flight recorder entr" + (bad == 1 ? "y" : "ies")
                     + " without a process group or sequence number; skipped"));
         }
-        return new FlightRecorderDump(source, rank, version, lib, groups, status, entries.build());
+        return entries.build();
     }
 
     /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */
