@@ -129,5 +129,10 @@ final class Columns {
             }
             return codes == null ? table[0] : table[codes[i] & 0xff];
         }
+
+        /** The one instance every entry holds, or null when they hold more than one (or there are none). */
+        Object constant() {
+            return values == null && codes == null && table.length == 1 ? table[0] : null;
+        }
     }
 }

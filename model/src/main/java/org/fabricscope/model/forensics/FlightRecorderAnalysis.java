@@ -275,6 +275,9 @@ public final class FlightRecorderAnalysis {
         FrEntries t0 = all[0].dump.entryTable();
         int[] idx0 = all[0].idx;
         for (int m = 1; m < all.length; m++) {
+            if (all[m].agreesEverywhereWith(all[0])) {
+                continue;
+            }
             FrEntries t = all[m].dump.entryTable();
             int[] idx = all[m].idx;
             for (int p = 0; p < differs.length; p++) {
@@ -307,6 +310,9 @@ public final class FlightRecorderAnalysis {
         FrEntries t0 = at[0].dump.entryTable();
         int i0 = at[0].current;
         for (int m = 1; m < k; m++) {
+            if (at[m].agreesEverywhereWith(at[0])) {
+                continue;
+            }
             FrEntries t = at[m].dump.entryTable();
             int i = at[m].current;
             if (t.profilingName(i) != t0.profilingName(i0) || t.inputDtypes(i) != t0.inputDtypes(i0)

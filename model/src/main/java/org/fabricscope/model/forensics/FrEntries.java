@@ -44,6 +44,8 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
     private final PgIndex index;
     /** The highest record id, -1 when there are no entries. */
     private final long maxRecordId;
+    /** See {@link #sharedSignature}. */
+    private final Object[] signature;
 
     private FrEntries(Builder b) {
         int n = b.size;
@@ -76,6 +78,10 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
         outputDtypes = refs[6];
         state = refs[7];
         frames = refs[8];
+        Object name = profilingName.constant();
+        Object dtypes = inputDtypes.constant();
+        Object sizes = inputSizes.constant();
+        signature = name == null || dtypes == null || sizes == null ? null : new Object[] {name, dtypes, sizes};
     }
 
     private static long max(long[] v, int n) {
@@ -183,6 +189,15 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
     public Object inputDtypes(int i) {
         java.util.Objects.checkIndex(i, size);
         return inputDtypes.get(i);
+    }
+
+    /**
+     * The name, dtypes and shapes instances every entry holds, when each of the three is one instance for
+     * all entries (the usual dump of a training loop's one collective); null otherwise. Two dumps whose
+     * signatures hold the same three instances agree on those fields at every entry.
+     */
+    Object[] sharedSignature() {
+        return signature;
     }
 
     /** {@link FrEntry#inputSizes()} of entry {@code i}: the instance the record would hold. */

@@ -13,10 +13,13 @@ final class RankSeqs {
     int n;
     /** The entry index of the sequence number the walk last took from this rank. */
     int current;
+    /** {@link FrEntries#sharedSignature} of the dump's entries. */
+    final Object[] signature;
 
     /** The first {@code n} sequence numbers and entry indexes, in entry order (the arrays are not changed). */
     RankSeqs(FlightRecorderDump dump, long[] seqs, int[] idx, int n) {
         this.dump = dump;
+        this.signature = dump.entryTable().sharedSignature();
         this.seqs = seqs;
         this.idx = idx;
         this.n = n;
@@ -70,5 +73,12 @@ final class RankSeqs {
             idx = x;
             n = m;
         }
+    }
+
+    /** Whether both ranks' entries all hold the same name, dtypes and shapes instances: they agree at every entry. */
+    boolean agreesEverywhereWith(RankSeqs other) {
+        Object[] a = signature;
+        Object[] b = other.signature;
+        return a != null && b != null && a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
     }
 }
