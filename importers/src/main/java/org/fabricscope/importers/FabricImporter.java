@@ -89,7 +89,7 @@ public final class FabricImporter {
                     formats.put(s.name(), null);
                     continue;
                 }
-                if (sniff.head() == null) {
+                if (!sniff.read()) {
                     formats.put(s.name(), null);
                     continue;
                 }
@@ -276,7 +276,8 @@ public final class FabricImporter {
      * detection. Made without the model builder, so that heads can be read on several threads and
      * reported in file order.
      */
-    private record Sniff(Head head, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
+    /** What sniffing one file found: whether its head was read, the reader that claims it, problems. */
+    private record Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
     }
 
     /** Each sniffing thread's read buffer for heads: a fresh 64 KB array per file was most of sniffing's allocation. */
@@ -308,7 +309,7 @@ public final class FabricImporter {
             }
             if (length == 0) {
                 problems.add(Diagnostic.warning(s.name(), 0, "file is empty"));
-                return new Sniff(null, null, problems, null);
+                return new Sniff(false, null, problems, null);
             }
             // Really binary (an image, a core dump, UTF-16) has NULs and control bytes throughout; a stray
             // NUL or two in a text dump only makes its own line unreadable, which the readers report.
@@ -316,23 +317,22 @@ public final class FabricImporter {
             // counted only until past the limit: a pickle is decided in its first kilobyte, not its 64 KB (while
             // the JIT is cold, the full count was most of sniffing 1,024 flight recorder dumps)
             if (controlBytes(head, length, limit) > limit) {
-                Head bin = Head.binary(head, length);
-                FormatReader r = registry.detect(bin);
+                // a view of this thread's buffer, for the detection only: nothing keeps it
+                FormatReader r = registry.detect(Head.binaryView(head, length));
                 if (r != null) {
-                    return new Sniff(bin, r, problems, null); // a binary format a reader knows (a flight recorder pickle)
+                    return new Sniff(true, r, problems, null); // a binary format a reader knows (a flight recorder pickle)
                 }
                 problems.add(Diagnostic.warning(s.name(), 1, "binary file (" + controlBytes(head, length, length)
                         + " control bytes in the first " + length + " bytes), not a text dump; skipped"));
-                return new Sniff(null, null, problems, null);
+                return new Sniff(false, null, problems, null);
             }
-            Head text = Head.of(head, length);
-            return new Sniff(text, registry.detect(text), problems, null);
+            return new Sniff(true, registry.detect(Head.of(head, length)), problems, null);
         } catch (IOException | UncheckedIOException e) {
             String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
             problems.add(Diagnostic.error(s.name(), 0, "cannot read: " + why));
-            return new Sniff(null, null, problems, null);
+            return new Sniff(false, null, problems, null);
         } catch (RuntimeException | Error e) {
-            return new Sniff(null, null, problems, e);
+            return new Sniff(false, null, problems, e);
         }
     }
 
