@@ -22,6 +22,9 @@ final class FrEntryFields extends PickleSink {
         final DumpMemo memo;
         private final Map<Frame, String> frameText = new HashMap<>();
         private final java.util.function.Supplier<PickleSink> frame = FrameFields::new;
+        /** What {@link #frameTexts} works in: a lookup key and the texts of the entry being read. */
+        private final Frame probe = new Frame(null, null, null);
+        private final List<String> texts = new ArrayList<>();
 
         Maker(SharedValues shared) {
             this.shared = shared;
@@ -60,14 +63,20 @@ final class FrEntryFields extends PickleSink {
      * call, one of the largest start-up costs of a flight recorder import.
      */
     private static final class Frame {
-        private final Object name;
-        private final Object filename;
-        private final Object line;
+        private Object name;
+        private Object filename;
+        private Object line;
 
         Frame(Object name, Object filename, Object line) {
+            set(name, filename, line);
+        }
+
+        /** The dump's probe is set to each frame looked up; only new frames get a key of their own. */
+        Frame set(Object name, Object filename, Object line) {
             this.name = name;
             this.filename = filename;
             this.line = line;
+            return this;
         }
 
         @Override
@@ -88,6 +97,7 @@ final class FrEntryFields extends PickleSink {
     private String pgDesc = "";
     private Object collectiveSeqId;
     private Object p2pSeqId;
+    /** The stack frames' texts, as the dump's shared list. */
     private List<String> frames = List.of();
     private Object recordId;
     private Object pgId;
@@ -141,7 +151,7 @@ final class FrEntryFields extends PickleSink {
             case "process_group" -> processGroup(v);
             case "collective_seq_id" -> collectiveSeqId = v;
             case "p2p_seq_id" -> p2pSeqId = v;
-            case "frames" -> frames = frameTexts(v, maker.shared, maker.frameText);
+            case "frames" -> frames = frameTexts(v, maker);
             case "record_id" -> recordId = v;
             case "pg_id" -> pgId = v;
             case "op_id" -> opId = v;
@@ -188,7 +198,7 @@ final class FrEntryFields extends PickleSink {
                 memo.string(FlightRecorderReader.str(profilingName)), bool(isP2p), inputSizes, inputDtypes, outputSizes,
                 outputDtypes, memo.string(FlightRecorderReader.str(state)), FlightRecorderReader.num(created, 0),
                 FlightRecorderReader.num(started, 0), FlightRecorderReader.num(completed, 0), dbl(durationMs),
-                FlightRecorderReader.num(timeoutMs, -1), bool(retired), memo.frames(frames));
+                FlightRecorderReader.num(timeoutMs, -1), bool(retired), frames);
         return true;
     }
 
@@ -197,8 +207,11 @@ final class FrEntryFields extends PickleSink {
      * Its own method: a loop inside a large method made the JIT compile that method on-stack first and then
      * again (about 0.4 s of compiler time each on two cores).
      */
-    private static List<String> frameTexts(Object v, SharedValues shared, Map<Frame, String> frameText) {
-        List<String> frames = new ArrayList<>();
+    private static List<String> frameTexts(Object v, Maker maker) {
+        SharedValues shared = maker.shared;
+        Map<Frame, String> frameText = maker.frameText;
+        List<String> frames = maker.texts;
+        frames.clear();
         if (v instanceof List<?> fs) {
             for (Object o : fs) {
                 if (o instanceof Map<?, ?> fm && frames.size() < 64) {
@@ -229,20 +242,19 @@ final class FrEntryFields extends PickleSink {
                     }
                     // byte[] has identity equality: such frames (never written by PyTorch) are not cached
                     boolean cacheable = !(name instanceof byte[]) && !(file instanceof byte[]) && !(line instanceof byte[]);
-                    Frame key = cacheable ? new Frame(name, file, line) : null;
-                    String text = cacheable ? frameText.get(key) : null;
+                    String text = cacheable ? frameText.get(maker.probe.set(name, file, line)) : null;
                     if (text == null) {
                         text = shared.share(FlightRecorderReader.str(name) + " " + FlightRecorderReader.str(file) + ":"
                                 + FlightRecorderReader.num(line, 0));
                         if (cacheable && frameText.size() < 100_000) {
-                            frameText.put(key, text);
+                            frameText.put(new Frame(name, file, line), text);
                         }
                     }
                     frames.add(text);
                 }
             }
         }
-        return frames;
+        return maker.memo.frames(frames); // the last entry's list when the same, else a copy shared by the import
     }
 
     private static double dbl(Object v) {
