@@ -54,6 +54,8 @@ public final class SafePickle {
     };
 
     private final byte[] b;
+    /** Where the pickle's bytes end in {@link #b} (a reused buffer is longer). */
+    private final int end;
     private final Limits limits;
     private int pos;
     private int opAt;
@@ -85,12 +87,13 @@ public final class SafePickle {
     /** The bookkeeping of nesting, counts, sharing and sinks. */
     private final PickleNesting nesting;
 
-    private SafePickle(byte[] bytes, Limits limits, Items items) {
+    private SafePickle(byte[] bytes, int length, Limits limits, Items items) {
         this.b = bytes;
+        this.end = length;
         this.limits = limits;
         this.nesting = new PickleNesting(limits, items);
         // picklers memoize about every 16th byte's value: sized from the input, the array rarely grows
-        this.memoArray = new Object[Math.max(1024, Math.min(bytes.length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
+        this.memoArray = new Object[Math.max(1024, Math.min(length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
     }
 
     /** Reads one pickle with the default limits. */
@@ -99,13 +102,18 @@ public final class SafePickle {
     }
 
     public static Object read(byte[] bytes, Limits limits) throws PickleException {
-        if (bytes.length > limits.maxBytes()) {
+        return read(bytes, bytes.length, limits);
+    }
+
+    /** Reads the pickle in the first {@code length} bytes (of a reused buffer). */
+    static Object read(byte[] bytes, int length, Limits limits) throws PickleException {
+        if (length > limits.maxBytes()) {
             throw new PickleException("pickle larger than " + limits.maxBytes() + " bytes", 0, false);
         }
-        SafePickle p = new SafePickle(bytes, limits, null);
+        SafePickle p = new SafePickle(bytes, length, limits, null);
         Object v = p.run();
         if (p.nesting.needsWalk(v)) {
-            new PickleWalk(limits, bytes.length).check(v);
+            new PickleWalk(limits, length).check(v);
         }
         return v;
     }
@@ -119,10 +127,15 @@ public final class SafePickle {
      * pickle that can be read. What it gives otherwise equals what {@code read} gives, but for the sinks.
      */
     static Object readItems(byte[] bytes, Limits limits, Items items) {
-        if (bytes.length > limits.maxBytes()) {
+        return readItems(bytes, bytes.length, limits, items);
+    }
+
+    /** {@link #readItems(byte[], Limits, Items)} of the first {@code length} bytes (of a reused buffer). */
+    static Object readItems(byte[] bytes, int length, Limits limits, Items items) {
+        if (length > limits.maxBytes()) {
             return null;
         }
-        SafePickle p = new SafePickle(bytes, limits, items);
+        SafePickle p = new SafePickle(bytes, length, limits, items);
         try {
             Object v = p.run();
             if (p.nesting.needsWalk(v)) {
@@ -144,7 +157,7 @@ public final class SafePickle {
 
     private Object run() throws PickleException {
         while (true) {
-            if (pos >= b.length) {
+            if (pos >= end) {
                 throw fail("truncated pickle: no STOP opcode");
             }
             opAt = pos;
@@ -231,7 +244,7 @@ public final class SafePickle {
                 }
                 case 0x95 -> { // FRAME: an 8-byte length; the frame's opcodes follow inline
                     long n = u64();
-                    if (n < 0 || n > b.length - pos) {
+                    if (n < 0 || n > end - pos) {
                         throw fail("FRAME length " + n + " beyond the end of the input");
                     }
                 }
@@ -509,8 +522,8 @@ public final class SafePickle {
     }
 
     private void need(long n) throws PickleException {
-        if (n < 0 || n > b.length - pos) {
-            throw fail("truncated pickle: " + n + " bytes wanted, " + (b.length - pos) + " left");
+        if (n < 0 || n > end - pos) {
+            throw fail("truncated pickle: " + n + " bytes wanted, " + (end - pos) + " left");
         }
     }
 
@@ -567,13 +580,13 @@ public final class SafePickle {
 
     private long decimalLine() throws PickleException {
         int start = pos;
-        while (pos < b.length && b[pos] != '\n') {
+        while (pos < end && b[pos] != '\n') {
             pos++;
             if (pos - start > 20) {
                 throw fail("memo index line too long");
             }
         }
-        if (pos >= b.length) {
+        if (pos >= end) {
             throw fail("truncated pickle in a memo index line");
         }
         String s = new String(b, start, pos - start, StandardCharsets.US_ASCII);

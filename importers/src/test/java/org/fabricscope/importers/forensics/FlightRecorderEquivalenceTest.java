@@ -122,6 +122,16 @@ class FlightRecorderEquivalenceTest {
                     "hint " + hint);
         }
         assertEquals(0, FlightRecorderReader.readAll(new ByteArrayInputStream(new byte[0]), 5).length);
+        // the same through the thread's reused buffer, a long dump then shorter ones, so stale bytes would show
+        byte[] small = java.util.Arrays.copyOf(data, 1000);
+        for (byte[] d : List.of(data, small, data, new byte[0])) {
+            for (long hint : new long[] {-1, 0, 1, d.length - 1, d.length, d.length + 1, 10L * d.length,
+                    FlightRecorderReader.REUSED_MAX + 1L}) {
+                FlightRecorderReader.Bytes r = FlightRecorderReader.read(new ByteArrayInputStream(d), hint);
+                assertEquals(d.length, r.length(), "hint " + hint);
+                assertTrue(java.util.Arrays.equals(d, 0, d.length, r.buf(), 0, r.length()), "hint " + hint);
+            }
+        }
     }
 
     @Test
