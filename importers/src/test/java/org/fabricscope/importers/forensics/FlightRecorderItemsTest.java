@@ -292,14 +292,7 @@ class FlightRecorderItemsTest {
                         o.write(1);
                         o.write('u');
                         if (!python) { // the C++ pickler memoizes a value once it is written
-                            at = memo++;
-                            if (at < 256) {
-                                o.write('q');
-                                o.write(at);
-                            } else {
-                                o.write('r');
-                                o.writeBytes(new byte[] {(byte) at, (byte) (at >> 8), 0, 0});
-                            }
+                            at = memoPut();
                         }
                         frames.add(at);
                     }
@@ -361,28 +354,33 @@ class FlightRecorderItemsTest {
             if (!python && container) {
                 return -1; // PyTorch's C++ pickler memoizes only what is referenced twice
             }
-            int at = memo++;
-            if (at < 256) {
-                o.write('q');
-                o.write(at);
-            } else {
-                o.write('r');
-                o.writeBytes(new byte[] {(byte) at, (byte) (at >> 8), 0, 0});
-            }
+            int at = memoPut();
             if (container) {
                 containers.add(at);
             }
             return at;
         }
 
-        private void get(int at) {
+        /** BINPUT or LONG_BINPUT of the next memo index; that index. */
+        private int memoPut() {
+            int at = memo++;
+            memoOp('q', 'r', at);
+            return at;
+        }
+
+        /** The one-byte form of a memo opcode for indexes below 256, else the four-byte one. */
+        private void memoOp(int shortOp, int longOp, int at) {
             if (at < 256) {
-                o.write('h');
+                o.write(shortOp);
                 o.write(at);
             } else {
-                o.write('j');
+                o.write(longOp);
                 o.writeBytes(new byte[] {(byte) at, (byte) (at >> 8), 0, 0});
             }
+        }
+
+        private void get(int at) {
+            memoOp('h', 'j', at);
         }
 
         private void str(String s) {
