@@ -9,14 +9,16 @@ import java.util.Map;
 /**
  * A Python pickle reader for plain data only: dicts, lists, tuples (read as lists), strings, bytes,
  * integers, floats, booleans and None, as PyTorch's flight recorder writes its dumps (dicts are
- * {@link PickleDict}s, insertion-ordered like Python's; lists and tuples {@code ArrayList}s). It interprets
+ * {@link PickleDict}s, insertion-ordered like Python's; lists and tuples {@link PickleList}s). It interprets
  * the opcodes of protocols 2 to 5 that build such values and refuses, before doing anything, every
  * opcode that would import a name or call one ({@code GLOBAL}, {@code STACK_GLOBAL}, {@code REDUCE},
  * {@code BUILD}, {@code INST}, {@code OBJ}, {@code NEWOBJ}, {@code NEWOBJ_EX}, {@code EXT1/2/4},
  * {@code PERSID}, {@code BINPERSID}) and every opcode it does not know. Nothing is ever executed:
  * this is a stack machine over Java maps and lists. Input size, container nesting, memo size, string
- * length and the number of values are bounded; a value that contains itself is refused. See
- * {@code docs/decisions/0007-flight-recorder-pickle.md}.
+ * length and the number of values are bounded; a value that contains itself is refused ({@link PickleWalk},
+ * made only when {@link PickleNesting}'s bookkeeping cannot vouch for the value). {@link #readItems} reads a
+ * dump's entries into sinks instead of dicts, and gives up (the caller reads plain values) wherever that
+ * could give another value. See {@code docs/decisions/0007-flight-recorder-pickle.md}.
  */
 public final class SafePickle {
     /** Limits; the defaults fit a flight recorder dump of 20000 entries with stack frames. */
