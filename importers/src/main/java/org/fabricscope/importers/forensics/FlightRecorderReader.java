@@ -266,8 +266,17 @@ public final class FlightRecorderReader {
             for (var e : cfg.entrySet()) {
                 if (e.getValue() instanceof Map<?, ?> g) {
                     String name = g.containsKey("name") ? str(g.get("name")) : str(e.getKey());
-                    // every rank's dump lists the group's members: one list for all (1,024 dumps of 1,024 ranks: a million Integers)
-                    List<Integer> members = shared.share(List.copyOf(ranks(g.get("ranks"), source, name, problems)));
+                    // every rank's dump lists the group's members: one list for all (1,024 dumps of 1,024 ranks: a
+                    // million Integers), parsed once per distinct text of the import
+                    Object raw = g.get("ranks");
+                    List<Integer> members = raw instanceof String text ? shared.parsedRanks(text) : null;
+                    if (members == null) {
+                        int problemsBefore = problems.size();
+                        members = shared.share(List.copyOf(ranks(raw, source, name, problems)));
+                        if (raw instanceof String text && problems.size() == problemsBefore) {
+                            shared.rememberRanks(text, members); // only a text that parsed without a warning
+                        }
+                    }
                     groups.put(name, new FrProcessGroup(name, str(g.get("desc")), members));
                 }
             }

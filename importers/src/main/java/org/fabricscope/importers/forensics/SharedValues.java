@@ -19,6 +19,20 @@ final class SharedValues implements ImportState {
     private static final int MAX_VALUES = 1_000_000;
 
     private final ConcurrentHashMap<Object, Object> values = new ConcurrentHashMap<>();
+    /** Process group members as dumps write them ({@code "[0, 1, ...]"}) and the list each parsed to. */
+    private final ConcurrentHashMap<String, java.util.List<Integer>> ranks = new ConcurrentHashMap<>();
+
+    /** The members a text parsed to before, without a warning; null when not seen. */
+    java.util.List<Integer> parsedRanks(String text) {
+        return ranks.get(text);
+    }
+
+    /** Remembers what a text parsed to (a few texts: one per process group of the job). */
+    void rememberRanks(String text, java.util.List<Integer> members) {
+        if (ranks.size() < 1_000) {
+            ranks.putIfAbsent(text, members);
+        }
+    }
 
     /** The value equal to {@code v} that was seen first (or {@code v} itself). */
     @SuppressWarnings("unchecked")

@@ -70,6 +70,28 @@ class ForensicsFlightRecorderTest {
         assertTrue(ForensicsFixtures.findings(m, "collective-mismatch").isEmpty());
     }
 
+    /** Process group members are parsed once per text in an import; a text that warned warns for every dump. */
+    @Test
+    void membersTextsAreParsedOnceAndBadOnesWarnEveryTime() throws Exception {
+        FlightRecorderReader reader = new FlightRecorderReader(new SharedValues());
+        org.fabricscope.model.FabricModelBuilder b = new org.fabricscope.model.FabricModelBuilder();
+        for (int r = 0; r < 4; r++) {
+            String ranks = r < 2 ? "[0, 1, 2, 3]" : "[0, one]";
+            String json = "{\"version\": \"2.10\", \"pg_config\": {\"0\": {\"name\": \"0\", \"desc\": \"default_pg\", "
+                    + "\"ranks\": \"" + ranks + "\"}}, \"entries\": [{\"process_group\": [\"0\", \"default_pg\"], "
+                    + "\"collective_seq_id\": 1, \"profiling_name\": \"nccl:all_reduce\", \"state\": \"completed\"}]}";
+            reader.read(new java.io.ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "nccl_trace_rank_" + r, b,
+                    org.fabricscope.importers.core.Cancellation.NEVER);
+        }
+        FabricModel m = b.build();
+        List<FlightRecorderDump> dumps = m.forensics().flightRecorder();
+        assertEquals(List.of(0, 1, 2, 3), dumps.get(0).processGroups().get("0").ranks());
+        assertTrue(dumps.get(0).processGroups().get("0").ranks() == dumps.get(1).processGroups().get("0").ranks());
+        assertEquals(List.of(), dumps.get(2).processGroups().get("0").ranks());
+        assertEquals(2, m.diagnostics().stream().filter(d -> d.message().contains("are not a list of numbers")).count(),
+                m.diagnostics().toString());
+    }
+
     @Test
     void realHangJsonDumpsReadTheSameAsThePickles() {
         assumeTrue(Files.isDirectory(ForensicsFixtures.CAPTURES), "captures not present");
