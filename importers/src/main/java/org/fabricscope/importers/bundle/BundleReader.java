@@ -119,8 +119,11 @@ public final class BundleReader {
                 out.add(new ImportSource(name, size, () -> Files.newInputStream(f), named));
                 return;
             }
-            readArchive(kind, new BufferedInputStream(new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head),
-                    raw)), name, out);
+            // an archive is read from a stream of its own: the file's stream skips by seeking (a tar's entries
+            // that are not read), where one that replays the first bytes would read through them
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
+                readArchive(kind, in, name, out);
+            }
         } catch (IOException e) {
             diagnostics.add(Diagnostic.error(name, 0, "cannot read: " + message(e)));
         }

@@ -10,6 +10,8 @@ import java.util.Map;
  */
 final class PickleNesting {
     private final SafePickle.Limits limits;
+    /** The values given to sinks so far, a container held twice counted twice. */
+    private long sinkValues;
     /** Whether a container held in two places (memo get, DUP) was changed after: see {@link #needsWalk}. */
     private boolean changedShared;
     /** What makes the items of {@link #itemList}; null when reading plain values only. */
@@ -101,9 +103,21 @@ final class PickleNesting {
             if (h + s.depth > limits.maxDepth() + 1) {
                 throw Unstreamable.INSTANCE;
             }
+            // sinks take their values apart (a text of a list walks all of it) before the count is checked at
+            // the end: all they are given together stays within the count a read may walk (tuples shared
+            // through the memo can stand for 2^n values in n opcodes)
+            sinkValues += c;
+            if (c > limits.maxValues() || sinkValues > limits.maxValues()) {
+                throw Unstreamable.INSTANCE;
+            }
             s.height = Math.max(s.height, h);
             s.count = saturated(s.count + c);
         }
+    }
+
+    /** Whether a container held twice was changed: kept heights and counts may then be short of the truth. */
+    boolean heightsMayBeStale() {
+        return changedShared;
     }
 
     /** A {@link SinkList} may only be set under the key it was made for. */

@@ -98,6 +98,32 @@ class FlightRecorderItemsTest {
         assertEquals(legacy.diagnostics(), fast.diagnostics());
     }
 
+    /**
+     * A process group of 2^40 values in 40 shared tuples: the sink that would take it apart (its text walks
+     * all of it) gives up at once, and the plain read refuses it by its count, as before there were sinks.
+     */
+    @Test
+    void sharedTuplesThatStandForAnExponentialValueAreNotTakenApartBySinks() {
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        o.writeBytes(new byte[] {(byte) 0x80, 2, '}', '('});
+        str(o, "entries");
+        o.writeBytes(new byte[] {']', '}', '('});
+        str(o, "process_group");
+        o.writeBytes(new byte[] {'K', 1, (byte) 0x85, 'q', 0});
+        for (int i = 1; i <= 40; i++) {
+            o.writeBytes(new byte[] {'h', (byte) (i - 1), (byte) 0x86, 'q', (byte) i}); // t(i) = (t(i-1), t(i-1))
+        }
+        o.writeBytes(new byte[] {'u', 'a', 'u', '.'});
+        byte[] p = o.toByteArray();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+            assertNull(SafePickle.readItems(p, SafePickle.Limits.DEFAULT, new FrEntryFields.Maker(new SharedValues())));
+            FabricModel fast = read(p, "nccl_trace_rank_0", false);
+            assertTrue(fast.forensics().flightRecorder().isEmpty());
+            assertTrue(fast.diagnostics().stream().anyMatch(d -> d.message().contains("values when shared containers")),
+                    fast.diagnostics().toString());
+        });
+    }
+
     private static FabricModel read(byte[] p, String name, boolean legacy) {
         FabricModelBuilder b = new FabricModelBuilder();
         try {

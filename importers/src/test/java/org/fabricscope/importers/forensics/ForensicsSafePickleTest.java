@@ -111,6 +111,19 @@ class ForensicsSafePickleTest {
         assertTrue(e.getMessage().contains("shared containers") || e.getMessage().contains("deeper"), e.getMessage());
     }
 
+    /** A dict key is hashed recursively: one nested 200,000 deep is refused, not a stack overflow. */
+    @Test
+    void aDictKeyNestedDeeperThanTheLimitIsRefused() {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        o.writeBytes(new byte[] {(byte) 0x80, 2, '}', 'K', 1});
+        for (int i = 0; i < 200_000; i++) {
+            o.write(0x85); // TUPLE1
+        }
+        o.writeBytes(new byte[] {'K', 2, 's', '.'});
+        var e = assertThrows(SafePickle.PickleException.class, () -> SafePickle.read(o.toByteArray()));
+        assertTrue(e.getMessage().contains("dict key nested deeper than 64"), e.getMessage());
+    }
+
     @Test
     void nestingDeeperThanTheLimitIsRefused() {
         var e = assertThrows(SafePickle.PickleException.class,
