@@ -451,35 +451,17 @@ public final class SafePickle {
         if (k instanceof List<?> l) {
             // hashed and compared recursively: a key nested past the limit would overflow the stack (its kept
             // height tells, unless a container held twice changed since: then it is measured, within bounds)
-            if (k instanceof PickleList p && (p.height > limits.maxDepth()
-                    || (nesting.heightsMayBeStale() && !keyFits(p, 0, new long[] {limits.maxValues()})))) {
-                throw fail("dict key nested deeper than " + limits.maxDepth() + " or larger than " + limits.maxValues()
-                        + " values");
+            if (k instanceof PickleList p) {
+                if (p.height > limits.maxDepth()) {
+                    throw fail("dict key nested deeper than " + limits.maxDepth());
+                }
+                if (nesting.heightsMayBeStale()) {
+                    new PickleWalk(limits, opAt).check(p);
+                }
             }
             return List.copyOf(l.stream().map(x -> x == null ? "None" : x).toList()); // a tuple key
         }
         throw fail("dict key of type " + typeName(k));
-    }
-
-    /** Whether a key nests no deeper than the limit and holds no more values than the walk's budget. */
-    private boolean keyFits(Object v, int depth, long[] budget) {
-        if (--budget[0] < 0 || depth > limits.maxDepth()) {
-            return false;
-        }
-        if (v instanceof List<?> l) {
-            for (Object x : l) {
-                if (!keyFits(x, depth + 1, budget)) {
-                    return false;
-                }
-            }
-        } else if (v instanceof Map<?, ?> m) {
-            for (Object x : m.values()) {
-                if (!keyFits(x, depth + 1, budget)) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     private void memoPut(long index, Object v) throws PickleException {
