@@ -64,11 +64,14 @@ public final class FabricModel {
     private final TrainingLog training;
     private final ForensicsLayer forensics;
     private final Map<String, HostEvidence> hostEvidence;
+    private final org.fabricscope.model.incident.IncidentLog incident;
 
     /** Built by {@link FabricModelBuilder}; every layer is complete and immutable when it gets here. */
     FabricModel(FabricLayer fabric, List<Diagnostic> diagnostics, Map<String, HostTopology> hostTopologies,
-                K8sLayer k8s, TrainingLog training, ForensicsLayer forensics, Map<String, HostEvidence> hostEvidence) {
+                K8sLayer k8s, TrainingLog training, ForensicsLayer forensics, Map<String, HostEvidence> hostEvidence,
+                org.fabricscope.model.incident.IncidentLog incident) {
         this.fabric = fabric;
+        this.incident = incident == null ? org.fabricscope.model.incident.IncidentLog.EMPTY : incident;
         this.forensics = forensics == null ? ForensicsLayer.EMPTY : forensics;
         this.hostEvidence = Collections.unmodifiableMap(new LinkedHashMap<>(hostEvidence == null ? Map.of() : hostEvidence));
         this.k8s = k8s == null ? K8sLayer.EMPTY : k8s;
@@ -116,6 +119,10 @@ public final class FabricModel {
     }
 
     /** What NCCL and PyTorch logs said: ranks, channel transports, events. Empty when no log was read. */
+    public org.fabricscope.model.incident.IncidentLog incidentLog() {
+        return incident;
+    }
+
     public TrainingLog trainingLog() {
         return training;
     }

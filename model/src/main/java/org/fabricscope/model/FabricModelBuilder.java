@@ -29,6 +29,7 @@ public final class FabricModelBuilder extends FabricBuilder {
     private final List<HostTopologyBuilder> hostTopologies = new ArrayList<>();
     private final K8sLayerBuilder k8s = new K8sLayerBuilder();
     private final TrainingLogBuilder training = new TrainingLogBuilder();
+    private final org.fabricscope.model.incident.IncidentLogBuilder incident = new org.fabricscope.model.incident.IncidentLogBuilder();
     private final ForensicsBuilder forensics = new ForensicsBuilder();
     private final HostEvidenceBuilder hostEvidence = new HostEvidenceBuilder();
 
@@ -38,6 +39,11 @@ public final class FabricModelBuilder extends FabricBuilder {
      */
     public void hostTopology(HostTopologyBuilder draft) {
         hostTopologies.add(draft);
+    }
+
+    /** The incident layer: the failure-signature matches of every log read (one scanner per file). */
+    public org.fabricscope.model.incident.IncidentLogBuilder incident() {
+        return incident;
     }
 
     /** The training layer that log importers fill (ranks, channels, events). */
@@ -81,6 +87,6 @@ public final class FabricModelBuilder extends FabricBuilder {
             return n == null || n.host() == null ? null : n.host().name();
         });
         return new FabricModel(fabric, diagnosticList(), topologies, k8sLayer, training.build(), forensics.build(),
-                evidence);
+                evidence, incident.build());
     }
 }

@@ -76,7 +76,7 @@ public final class LogKeeper {
         }
         for (List<LogLine> stream : copy) {
             List<Diagnostic> problems = new ArrayList<>();
-            NcclLogParser parser = new NcclLogParser(builder.training(), problems);
+            NcclLogParser parser = new NcclLogParser(builder.training(), builder.incident(), problems);
             for (LogLine l : stream) {
                 parser.line(l.text(), sourcePrefix + l.source(), l.lineNumber());
             }

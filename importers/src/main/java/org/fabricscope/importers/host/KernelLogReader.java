@@ -11,6 +11,7 @@ import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 import org.fabricscope.model.evidence.OomKill;
+import org.fabricscope.model.incident.LineScanner;
 
 /**
  * A host's kernel log ({@code dmesg}, {@code dmesg -T}, {@code dmesg -x}, {@code journalctl -k}, {@code /var/log/kern.log}),
@@ -90,11 +91,13 @@ public final class KernelLogReader extends HostEvidenceReader {
     @Override
     Parser parser(Draft draft, ReadContext ctx) {
         Map<Long, Kill> kills = new LinkedHashMap<>();
+        LineScanner scanner = ctx.builder().incident().scanner(ctx.source(), true);
         return new Parser() {
             private boolean named;
 
             @Override
             public void line(String line, Evidence at) {
+                scanner.line(line, at.line());
                 String t = line.strip();
                 Matcher p = PREFIX.matcher(t);
                 if (!p.find()) {
@@ -149,6 +152,7 @@ public final class KernelLogReader extends HostEvidenceReader {
 
             @Override
             public void end() {
+                scanner.close();
                 kills.values().forEach(k -> draft.oomKill(new OomKill(k.pid, k.process, k.cgroup, k.text, k.at)));
             }
         };

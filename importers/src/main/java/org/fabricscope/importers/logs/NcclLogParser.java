@@ -15,6 +15,8 @@ import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.incident.IncidentLogBuilder;
+import org.fabricscope.model.incident.LineScanner;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
@@ -149,9 +151,34 @@ public final class NcclLogParser {
     }
 
     public NcclLogParser(TrainingLogBuilder log, List<Diagnostic> diagnostics) {
+        this(log, null, diagnostics);
+    }
+
+    /**
+     * A parser that also scans every line for failure signatures into {@code incident} (one
+     * {@link LineScanner} per source, closed by {@link #finish(String)}); null scans nothing.
+     */
+    public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics) {
         this.log = log;
+        this.incident = incident;
         this.diagnostics = diagnostics;
         this.torch = new TorchLines(log, diagnostics);
+    }
+
+    private final IncidentLogBuilder incident;
+    private final Map<String, LineScanner> scanners = new HashMap<>();
+    private LineScanner scanner;
+    private String scannerSource;
+
+    private void scan(String raw) {
+        if (incident == null) {
+            return;
+        }
+        if (scanner == null || !source.equals(scannerSource)) {
+            scannerSource = source;
+            scanner = scanners.computeIfAbsent(source, s -> incident.scanner(s, false));
+        }
+        scanner.line(raw, lineNumber);
     }
 
     /** Reads a whole file or stream, then {@link #finish(String) finishes} its source. */
@@ -212,6 +239,7 @@ public final class NcclLogParser {
     }
 
     private void parse(String raw) {
+        scan(raw);
         String l = stripDecoration(raw);
         int at = l.indexOf(" NCCL ");
         if (at > 0 && prefix(l, at)) {
@@ -235,6 +263,13 @@ public final class NcclLogParser {
      */
     public void finish(String source) {
         torch.finish(source);
+        LineScanner sc = scanners.remove(source);
+        if (sc != null) {
+            sc.close();
+            if (sc == scanner) {
+                scanner = null;
+            }
+        }
         for (ProcessState p : processes.values()) {
             if (source == null ? p.source == null : source.equals(p.source)) {
                 flushPending(p, p.currentComm, p.currentRank);
@@ -245,6 +280,9 @@ public final class NcclLogParser {
     /** Ends all input: every held message is emitted and every process's unplaced channels, rings and trees kept. */
     public void finish() {
         torch.finishAll();
+        scanners.values().forEach(LineScanner::close);
+        scanners.clear();
+        scanner = null;
         for (ProcessState p : processes.values()) {
             flushPending(p, p.currentComm, p.currentRank);
         }

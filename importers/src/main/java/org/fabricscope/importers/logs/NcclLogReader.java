@@ -50,7 +50,7 @@ public final class NcclLogReader implements FormatReader {
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
         List<Diagnostic> problems = new ArrayList<>();
-        NcclLogParser parser = new NcclLogParser(ctx.builder().training(), problems);
+        NcclLogParser parser = new NcclLogParser(ctx.builder().training(), ctx.builder().incident(), problems);
         try {
             parser.read(ctx.lines(in), ctx.source(), ctx.cancellation());
         } catch (ImportCancelledException e) {

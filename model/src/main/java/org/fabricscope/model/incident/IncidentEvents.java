@@ -1,0 +1,191 @@
+package org.fabricscope.model.incident;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.k8s.ContainerStatus;
+import org.fabricscope.model.k8s.K8sEvent;
+import org.fabricscope.model.k8s.K8sPod;
+
+/**
+ * Turns what the inputs said into {@link IncidentEvent}s: every log line a signature recognised (with
+ * its party placed by {@link Places}), every Kubernetes event and every container state, pod phase and
+ * reason in the canonical texts of {@code docs/signatures.md}. A signature that recognises the same
+ * party many times keeps its first {@link #MAX_REPEATS} events: the timeline shows when it began.
+ */
+final class IncidentEvents {
+    static final int MAX_REPEATS = 5;
+
+    private IncidentEvents() {
+    }
+
+    static List<IncidentEvent> collect(FabricModel model, SignatureCatalogue catalogue, Places places) {
+        List<IncidentEvent> out = new ArrayList<>();
+        Map<String, Integer> repeats = new HashMap<>();
+        for (SignatureMatch m : model.incidentLog().matches()) {
+            Signature s = m.signature();
+            Who who = whoOf(m, places);
+            String key = s.id() + "|" + who.label();
+            if (repeats.merge(key, 1, Integer::sum) > MAX_REPEATS) {
+                continue;
+            }
+            out.add(event(out.size(), s, m.fields(), m.stamp(), who, blamed(s, m.fields(), who, places), m.evidence()));
+        }
+        kubernetes(model, catalogue, places, out);
+        return out;
+    }
+
+    private static IncidentEvent event(int seq, Signature s, Map<String, String> fields, Stamp stamp, Who who, Who blamed,
+                                       Evidence ev) {
+        return new IncidentEvent(seq, s.id(), s.title(fields), s.role(), s.causeClass(), s.severity(), stamp, who, blamed,
+                fields, s.remedies(fields), ev, s.originText());
+    }
+
+    private static Who whoOf(SignatureMatch m, Places places) {
+        Map<String, String> f = m.fields();
+        int rank = intOr(f.get("rank"), m.rank());
+        String host = f.getOrDefault("host", m.host());
+        String pod = f.getOrDefault("pod", "");
+        String node = f.getOrDefault("node", "");
+        String source = m.evidence().source();
+        boolean kernel = m.signature().source().equals("kernel");
+        if (rank < 0 && !m.host().isEmpty() && m.pid() >= 0) {
+            rank = places.rankOf(m.host(), m.pid());
+        }
+        if (rank < 0 && !kernel) {
+            rank = places.rankOfSource(source);
+        }
+        String ns = "";
+        if (pod.isEmpty() && !kernel) {
+            K8sPod p = places.podOfSource(source);
+            if (p != null) {
+                pod = p.name();
+                ns = p.namespace();
+            }
+        }
+        if (kernel) { // a kernel log is the machine's: its host is a node
+            node = !node.isEmpty() ? node : !host.isEmpty() ? host : places.nodeOfSource(source);
+            host = "";
+        }
+        String gpu = f.getOrDefault("gpu", f.getOrDefault("busId", ""));
+        String device = f.getOrDefault("device", f.getOrDefault("interface", ""));
+        return places.complete(new Who(rank, ns, pod, node, host, gpu, device));
+    }
+
+    /** Whom a consequence points at, from the field its signature {@code blames}. */
+    private static Who blamed(Signature s, Map<String, String> fields, Who who, Places places) {
+        String v = s.blames().isEmpty() ? null : fields.get(s.blames());
+        if (v == null || v.isBlank()) {
+            return Who.NOBODY;
+        }
+        switch (s.blames()) {
+            case "peerRank", "rank" -> {
+                int r = intOr(v, -1);
+                return r < 0 ? Who.NOBODY : places.complete(Who.NOBODY.withRank(r));
+            }
+            case "localRank" -> {
+                return Who.NOBODY; // a local rank names a process of the same pod: not a peer elsewhere
+            }
+            case "pod" -> {
+                return places.complete(Who.NOBODY.withPod("", v));
+            }
+            default -> {
+                String host = hostPart(v);
+                return host.isEmpty() || host.equals(who.host()) && who.rank() >= 0 ? Who.NOBODY
+                        : places.complete(Who.NOBODY.withHost(host));
+            }
+        }
+    }
+
+    /** The host of {@code 10.0.0.2<43210>}, {@code [fe80::1]:29500}, {@code host:29500}, {@code (host, 29500)}. */
+    static String hostPart(String address) {
+        String a = address.strip();
+        if (a.startsWith("(")) {
+            a = a.substring(1);
+        }
+        int lt = a.indexOf('<');
+        if (lt > 0) {
+            return a.substring(0, lt);
+        }
+        if (a.startsWith("[")) {
+            int close = a.indexOf(']');
+            return close > 0 ? a.substring(1, close) : a;
+        }
+        int comma = a.indexOf(',');
+        if (comma > 0) {
+            return a.substring(0, comma).strip();
+        }
+        int colon = a.lastIndexOf(':');
+        return colon > 0 && a.indexOf(':') == colon ? a.substring(0, colon) : a;
+    }
+
+    private static int intOr(String s, int fallback) {
+        if (s == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(s.strip());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    private static void kubernetes(FabricModel model, SignatureCatalogue catalogue, Places places, List<IncidentEvent> out) {
+        SignatureCatalogue.Matcher status = catalogue.matcher(Target.K8S_STATUS);
+        SignatureCatalogue.Matcher events = catalogue.matcher(Target.K8S_EVENT);
+        for (K8sPod p : model.pods()) {
+            Who who = places.complete(new Who(-1, p.namespace(), p.name(), p.node() == null ? "" : p.node(), "", "", ""));
+            for (String text : statusTexts(p)) {
+                SignatureCatalogue.Hit h = status.first(text);
+                if (h != null) {
+                    Evidence ev = p.evidence() == null ? new Evidence("", 0, text) : new Evidence(p.evidence().source(),
+                            p.evidence().line(), text);
+                    out.add(event(out.size(), h.signature(), h.fields(), Stamp.NONE, who, Who.NOBODY, ev));
+                }
+            }
+        }
+        for (K8sEvent e : model.events()) {
+            String text = e.type() + " " + e.reason() + ": " + e.message();
+            SignatureCatalogue.Hit h = events.first(text);
+            if (h == null) {
+                continue;
+            }
+            Who who;
+            if ("Node".equals(e.objectKind())) {
+                who = new Who(-1, "", "", e.objectName(), "", "", "");
+            } else {
+                who = places.complete(new Who(-1, e.namespace(), e.objectName(), "", "", "", ""));
+            }
+            Stamp stamp = e.lastSeen().isEmpty() || !Character.isDigit(e.lastSeen().charAt(0)) || e.lastSeen().length() < 19
+                    ? Stamp.NONE : Stamps.of(e.lastSeen());
+            out.add(event(out.size(), h.signature(), h.fields(), stamp, who, Who.NOBODY, e.evidence()));
+        }
+    }
+
+    /** The canonical {@code k8s-status} texts of a pod (docs/signatures.md). */
+    static List<String> statusTexts(K8sPod p) {
+        List<String> out = new ArrayList<>();
+        for (ContainerStatus c : p.containers()) {
+            if ("terminated".equals(c.state()) || c.exitCode() != null) {
+                out.add(join("container " + c.name() + " terminated", c.reason()) + " exitCode=" + c.exitCode());
+            } else if ("waiting".equals(c.state())) {
+                out.add(join("container " + c.name() + " waiting", c.reason()));
+            }
+            if (c.lastExitCode() != null) {
+                out.add(join("container " + c.name() + " last-terminated", c.lastReason()) + " exitCode=" + c.lastExitCode());
+            }
+        }
+        if (p.phase() != null && !p.phase().isEmpty()) {
+            out.add("pod phase " + p.phase());
+        }
+        return out;
+    }
+
+    private static String join(String a, String b) {
+        return b == null || b.isEmpty() ? a : a + " " + b;
+    }
+}

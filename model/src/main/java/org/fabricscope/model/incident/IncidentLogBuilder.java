@@ -1,0 +1,68 @@
+package org.fabricscope.model.incident;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Collects what the log readers' {@link LineScanner}s found, one scanner per file or stream.
+ * Readers on several threads each get their own scanner; the scanners' results are added here
+ * under a lock, and {@link #build()} orders them by source and line.
+ */
+public final class IncidentLogBuilder {
+    /** Matches kept at most: a log that repeats one failure a million times says it no better. */
+    public static final int MAX_MATCHES = 200_000;
+    private final List<SignatureMatch> matches = new ArrayList<>();
+    private final Map<String, LogSource> sources = new LinkedHashMap<>();
+    private final SignatureCatalogue catalogue;
+    private int dropped;
+
+    public IncidentLogBuilder() {
+        this(null);
+    }
+
+    /** A builder whose scanners use {@code catalogue} (null: the {@linkplain SignatureCatalogue#active() active} one). */
+    public IncidentLogBuilder(SignatureCatalogue catalogue) {
+        this.catalogue = catalogue;
+    }
+
+    /** A scanner for one log file or stream; call {@link LineScanner#close()} when it ends. */
+    public LineScanner scanner(String source, boolean kernel) {
+        return new LineScanner(this, catalogue != null ? catalogue : SignatureCatalogue.active(), source, kernel);
+    }
+
+    synchronized void add(List<SignatureMatch> found, LogSource source) {
+        int room = MAX_MATCHES - matches.size();
+        if (found.size() > room) {
+            dropped += found.size() - Math.max(0, room);
+            found = found.subList(0, Math.max(0, room));
+        }
+        matches.addAll(found);
+        LogSource old = sources.get(source.name());
+        if (old == null) {
+            sources.put(source.name(), source);
+        } else { // a stream read again (a live pod's log after a reconnect): lines add up
+            List<String> procs = new ArrayList<>(old.processes());
+            source.processes().stream().filter(p -> !procs.contains(p)).forEach(procs::add);
+            List<Integer> ranks = new ArrayList<>(old.ranks());
+            source.ranks().stream().filter(r -> !ranks.contains(r)).forEach(ranks::add);
+            sources.put(source.name(), new LogSource(source.name(), Math.max(old.lines(), source.lines()),
+                    old.first().known() ? old.first() : source.first(), source.last().known() ? source.last() : old.last(),
+                    procs, ranks, old.kernel() || source.kernel()));
+        }
+    }
+
+    /** Matches left out past {@link #MAX_MATCHES}. */
+    public synchronized int dropped() {
+        return dropped;
+    }
+
+    public synchronized boolean isEmpty() {
+        return matches.isEmpty() && sources.isEmpty();
+    }
+
+    public synchronized IncidentLog build() {
+        return new IncidentLog(matches, new ArrayList<>(sources.values()));
+    }
+}

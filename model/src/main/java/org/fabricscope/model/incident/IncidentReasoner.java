@@ -1,0 +1,357 @@
+package org.fabricscope.model.incident;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.ranks.RankMap;
+
+/**
+ * Finds which failure came first. The root cause is the earliest cause-role event (an ERROR before any
+ * WARNING), by the lines' own stamps; stamps of different nodes within {@link #SKEW_MS} of each other
+ * are taken as simultaneous, and the tie is broken by the causal rules:
+ * <ul>
+ * <li>a consequence that points at a peer ({@code remote process exited}, {@code connection reset},
+ *     {@code closed by remote peer}) puts that peer before whoever reported it: a cause on the reporter
+ *     that follows such a report is never the root;</li>
+ * <li>a party that peers report gone while its own log has no failure died without a word: killed
+ *     from outside (SIGKILL, the OOM killer, node loss). The reasoning adds a {@code fabricscope.silent-death}
+ *     event for it;</li>
+ * <li>without any cause, the ranks that never reported a collective's timeout while the others did are
+ *     the ones that never joined ({@code fabricscope.rank-never-joined}).</li>
+ * </ul>
+ * Of causes on one party close in time, the specific one (GPU memory, the OOM killer, a GPU fault...) is
+ * preferred over a generic one (a process that died, an internal error). Every consequence is linked to
+ * the cause it follows: its blamed party's first cause, else the root cause.
+ */
+public final class IncidentReasoner {
+    /** The clock skew tolerated between nodes: stamps of different lanes closer than this are not ordered. */
+    public static final long SKEW_MS = 2_000;
+    /** How far a specific cause on the same party may lie from a generic one and still explain it. */
+    static final long EXPLAINS_MS = 120_000;
+    private static final Set<CauseClass> GENERIC = Set.of(CauseClass.DEAD_RANK, CauseClass.INTERNAL,
+            CauseClass.COLLECTIVE_HANG, CauseClass.APPLICATION);
+
+    private IncidentReasoner() {
+    }
+
+    /** The incident of a model's inputs, with the active catalogue. */
+    public static Incident reason(FabricModel model) {
+        return reason(model, SignatureCatalogue.active(), RankMap.of(model));
+    }
+
+    public static Incident reason(FabricModel model, SignatureCatalogue catalogue, RankMap ranks) {
+        Places places = new Places(model, ranks);
+        List<IncidentEvent> events = IncidentEvents.collect(model, catalogue, places);
+        List<String> notes = new ArrayList<>();
+        events = inYear(events);
+        long unstamped = events.stream().filter(e -> !e.stamp().known()).count();
+        if (unstamped > 0 && unstamped < events.size()) {
+            notes.add(unstamped + " event(s) carry no time: placed by their line's order in their file");
+        } else if (unstamped > 0) {
+            notes.add("no event carries a time: the order follows the causal rules and the order of lines in each file");
+        }
+        IncidentEvent root = root(events, places, notes);
+        if (root != null && root.seq() >= events.size()) {
+            events = new ArrayList<>(events);
+            events.add(root);
+        }
+        events = new ArrayList<>(events);
+        events.sort(ORDER);
+        Map<Integer, Integer> causeOf = link(events, root);
+        return new Incident(events, root, causeOf, notes);
+    }
+
+    /** Known stamps first by time, then by the order read; events without a stamp after them in that order. */
+    static final Comparator<IncidentEvent> ORDER = (a, b) -> {
+        boolean ka = a.stamp().known();
+        boolean kb = b.stamp().known();
+        if (ka && kb && a.stamp().millis() != b.stamp().millis()) {
+            return Long.compare(a.stamp().millis(), b.stamp().millis());
+        }
+        if (ka != kb) {
+            return ka ? -1 : 1;
+        }
+        return Integer.compare(a.seq(), b.seq());
+    };
+
+    /** Stamps without a year placed in the most common year of those with one (the current year when none has one). */
+    private static List<IncidentEvent> inYear(List<IncidentEvent> events) {
+        Map<Integer, Integer> years = new HashMap<>();
+        boolean yearless = false;
+        for (IncidentEvent e : events) {
+            if (e.stamp().known() && e.stamp().yearKnown()) {
+                years.merge(e.stamp().year(), 1, Integer::sum);
+            }
+            yearless |= e.stamp().known() && !e.stamp().yearKnown();
+        }
+        if (!yearless) {
+            return events;
+        }
+        int year = years.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElse(java.time.Year.now(java.time.ZoneOffset.UTC).getValue());
+        List<IncidentEvent> out = new ArrayList<>(events.size());
+        for (IncidentEvent e : events) {
+            out.add(e.stamp().yearKnown() || !e.stamp().known() ? e : with(e, e.stamp().inYear(year)));
+        }
+        return out;
+    }
+
+    private static IncidentEvent with(IncidentEvent e, Stamp s) {
+        return new IncidentEvent(e.seq(), e.id(), e.title(), e.role(), e.causeClass(), e.severity(), s, e.who(), e.blamed(),
+                e.fields(), e.remedies(), e.evidence(), e.origin());
+    }
+
+    private static boolean failure(IncidentEvent e) {
+        return e.severity() != Severity.INFO;
+    }
+
+    /** Whether {@code a} happened before {@code b} beyond doubt: both stamped, apart by more than the skew (or in one lane). */
+    static int before(IncidentEvent a, IncidentEvent b) {
+        if (!a.stamp().known() || !b.stamp().known()) {
+            return 0;
+        }
+        long d = b.stamp().millis() - a.stamp().millis();
+        long tolerance = a.who().lane().equals(b.who().lane()) ? 0 : SKEW_MS;
+        return d > tolerance ? 1 : d < -tolerance ? -1 : 0;
+    }
+
+    private static IncidentEvent root(List<IncidentEvent> events, Places places, List<String> notes) {
+        List<IncidentEvent> causes = events.stream().filter(e -> e.role() == Role.CAUSE && failure(e)).toList();
+        List<IncidentEvent> reports = events.stream().filter(e -> e.role() == Role.CONSEQUENCE && failure(e)).toList();
+        List<IncidentEvent> pool = causes.stream().filter(e -> e.severity() == Severity.ERROR).toList();
+        if (pool.isEmpty()) {
+            pool = causes;
+        }
+        IncidentEvent first = earliest(pool, reports, notes);
+        if (first != null) {
+            IncidentEvent blamedFirst = blamedBefore(first, reports, causes, events.size(), notes);
+            return specific(blamedFirst, causes);
+        }
+        IncidentEvent silent = silentDeath(reports, events, places, notes);
+        if (silent != null) {
+            return silent;
+        }
+        return neverJoined(reports, events, places, notes);
+    }
+
+    /** The earliest of the pool; ties within the skew go to a party that others blame, then to the order read. */
+    private static IncidentEvent earliest(List<IncidentEvent> pool, List<IncidentEvent> reports, List<String> notes) {
+        IncidentEvent best = null;
+        for (IncidentEvent e : pool) {
+            if (best == null) {
+                best = e;
+                continue;
+            }
+            int order = before(e, best);
+            if (order > 0) {
+                best = e;
+            } else if (order == 0) {
+                boolean eBlamed = blamedBy(e, reports);
+                boolean bBlamed = blamedBy(best, reports);
+                boolean bothStamped = e.stamp().known() && best.stamp().known();
+                if (eBlamed != bBlamed) {
+                    best = eBlamed ? e : best;
+                } else if (bothStamped && e.stamp().millis() < best.stamp().millis()) {
+                    best = e;
+                }
+            }
+        }
+        if (best != null) {
+            for (IncidentEvent e : pool) {
+                if (e != best && !e.who().same(best.who()) && e.stamp().known() && best.stamp().known()
+                        && before(e, best) == 0 && !e.who().lane().equals(best.who().lane())) {
+                    notes.add("the order of " + best.who().label() + "'s " + best.title() + " and " + e.who().label() + "'s "
+                            + e.title() + " lies within the clock skew tolerated between nodes (" + SKEW_MS / 1000 + " s)");
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static boolean blamedBy(IncidentEvent e, List<IncidentEvent> reports) {
+        for (IncidentEvent r : reports) {
+            if (!r.blamed().isNobody() && r.blamed().same(e.who()) && !r.who().same(e.who())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A cause whose own party was reported gone by a peer no later than it (within the skew) is not the
+     * root: the party the report blames failed first. Its own cause when it has one, else its silent death.
+     */
+    private static IncidentEvent blamedBefore(IncidentEvent first, List<IncidentEvent> reports, List<IncidentEvent> causes,
+                                              int nextSeq, List<String> notes) {
+        for (IncidentEvent r : reports) {
+            Who p = r.blamed();
+            if (p.isNobody() || p.same(first.who()) || !r.who().same(first.who()) || before(first, r) > 0) {
+                continue;
+            }
+            if (!first.stamp().known() && r.seq() > first.seq() && r.evidence().source().equals(first.evidence().source())) {
+                continue; // the report came after the cause in the same file
+            }
+            for (IncidentEvent c : causes) {
+                if (c.who().same(p)) {
+                    return c;
+                }
+            }
+            notes.add(first.who().label() + "'s " + first.title() + " follows " + r.who().label() + "'s report that "
+                    + p.label() + " was gone");
+            return silent(nextSeq, p, r);
+        }
+        return first;
+    }
+
+    /** Of the causes on the root's party close to it in time, the most specific. */
+    private static IncidentEvent specific(IncidentEvent root, List<IncidentEvent> causes) {
+        if (!GENERIC.contains(root.causeClass())) {
+            return root;
+        }
+        IncidentEvent best = root;
+        for (IncidentEvent c : causes) {
+            if (GENERIC.contains(c.causeClass()) || !c.who().same(root.who()) && !sameNode(c, root)) {
+                continue;
+            }
+            boolean near = !c.stamp().known() || !root.stamp().known()
+                    || Math.abs(c.stamp().millis() - root.stamp().millis()) <= EXPLAINS_MS;
+            if (near && (best == root || ORDER.compare(c, best) < 0)) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private static boolean sameNode(IncidentEvent a, IncidentEvent b) {
+        return !a.who().node().isEmpty() && a.who().node().equals(b.who().node());
+    }
+
+    /** Reports that blame a party with no failure of its own: that party died without a word. */
+    private static IncidentEvent silentDeath(List<IncidentEvent> reports, List<IncidentEvent> events, Places places,
+                                             List<String> notes) {
+        IncidentEvent firstReport = null;
+        for (IncidentEvent r : reports) {
+            if (!r.blamed().isNobody() && !r.blamed().same(r.who())
+                    && (firstReport == null || ORDER.compare(r, firstReport) < 0)) {
+                firstReport = r;
+            }
+        }
+        if (firstReport != null) {
+            return silent(events.size(), firstReport.blamed(), firstReport);
+        }
+        // reports of a peer gone that name nobody: the known ranks that said nothing of a failure are the dead
+        List<IncidentEvent> peerGone = reports.stream().filter(r -> r.causeClass() == CauseClass.DEAD_RANK
+                || r.causeClass() == CauseClass.NETWORK_LINK).toList();
+        if (peerGone.isEmpty()) {
+            return null;
+        }
+        List<Integer> quiet = quietRanks(events, places);
+        if (quiet.size() == 1) {
+            IncidentEvent r = peerGone.stream().min(ORDER).orElseThrow();
+            return silent(events.size(), places.complete(Who.NOBODY.withRank(quiet.get(0))), r);
+        }
+        if (quiet.size() > 1) {
+            notes.add("peers report a process gone without naming it; ranks " + quiet + " printed no failure");
+        }
+        return null;
+    }
+
+    /** The world ranks that printed no failure of any kind. */
+    private static List<Integer> quietRanks(List<IncidentEvent> events, Places places) {
+        List<Integer> out = new ArrayList<>();
+        for (int rank : places.worldRanks()) {
+            boolean said = events.stream().anyMatch(e -> e.who().rank() == rank && failure(e));
+            if (!said) {
+                out.add(rank);
+            }
+        }
+        return out;
+    }
+
+    private static IncidentEvent silent(int seq, Who who, IncidentEvent report) {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("reportedBy", report.who().label());
+        return new IncidentEvent(seq, "fabricscope.silent-death", "died without a word of its own while its peers report it gone"
+                + " (killed from outside: SIGKILL, the OOM killer or the loss of its node)", Role.CAUSE, CauseClass.DEAD_RANK,
+                Severity.ERROR, report.stamp(), who, Who.NOBODY, f, List.of(
+                        "Look for why " + who.label() + " was killed: the node's kernel log (dmesg | grep -i 'killed process'),"
+                                + " kubectl describe pod (Last State: OOMKilled, exit code 137), the node's events (NodeNotReady)"
+                                + " and the scheduler's preemptions.",
+                        "If nothing killed it, check the node itself (dmesg for Xid or machine-check errors, uptime for a reboot)."),
+                report.evidence(), "FabricScope: a party that peers report gone and that printed no failure of its own");
+    }
+
+    /** Only collective timeouts: the ranks that never reported one while others did are the ones that never joined. */
+    private static IncidentEvent neverJoined(List<IncidentEvent> reports, List<IncidentEvent> events, Places places,
+                                             List<String> notes) {
+        List<IncidentEvent> timeouts = reports.stream().filter(r -> r.causeClass() == CauseClass.COLLECTIVE_HANG).toList();
+        if (timeouts.isEmpty()) {
+            if (!reports.isEmpty()) {
+                IncidentEvent r = reports.stream().min(ORDER).orElseThrow();
+                notes.add("no cause was found in the evidence: the first failure reported is " + r.line());
+                return r;
+            }
+            return null;
+        }
+        List<Integer> quiet = new ArrayList<>();
+        for (int rank : places.worldRanks()) {
+            if (timeouts.stream().noneMatch(t -> t.who().rank() == rank)) {
+                quiet.add(rank);
+            }
+        }
+        IncidentEvent first = timeouts.stream().min(ORDER).orElseThrow();
+        if (quiet.isEmpty()) {
+            notes.add("every rank reported the collective's timeout: none can be named as the one that never joined");
+            return first;
+        }
+        Who who = places.complete(Who.NOBODY.withRank(quiet.get(0)));
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("ranks", quiet.toString());
+        return new IncidentEvent(events.size(), "fabricscope.rank-never-joined", "never joined the collective its peers timed out on"
+                + (quiet.size() > 1 ? " (with ranks " + quiet + ")" : ""), Role.CAUSE, CauseClass.COLLECTIVE_HANG,
+                Severity.ERROR, first.stamp(), who, Who.NOBODY, f, List.of(
+                        "Find what " + who.label() + " was doing instead: its last log lines, py-spy dump of its process,"
+                                + " its flight recorder dump (last enqueued collective).",
+                        "A rank stuck in its data loader, in a checkpoint or on a slow GPU holds every peer at the next collective."),
+                first.evidence(), "FabricScope: the ranks that did not report a collective timeout that the others reported");
+    }
+
+    /** Each consequence's cause: the first cause of the party it blames, else the root cause when it came first. */
+    private static Map<Integer, Integer> link(List<IncidentEvent> events, IncidentEvent root) {
+        Map<Integer, Integer> out = new HashMap<>();
+        if (root == null) {
+            return out;
+        }
+        for (IncidentEvent e : events) {
+            if (e == root || e.seq() == root.seq() || e.role() == Role.CONTEXT) {
+                continue;
+            }
+            boolean consequence = e.role() == Role.CONSEQUENCE || !e.who().same(root.who()) && before(root, e) >= 0
+                    && e.role() == Role.CAUSE && GENERIC.contains(e.causeClass());
+            if (!consequence) {
+                continue;
+            }
+            IncidentEvent cause = root;
+            if (!e.blamed().isNobody()) {
+                for (IncidentEvent c : events) {
+                    if (c.role() == Role.CAUSE && c.who().same(e.blamed()) && before(e, c) <= 0 && c != e) {
+                        cause = c;
+                        break;
+                    }
+                }
+            }
+            if (before(e, cause) <= 0) {
+                out.put(e.seq(), cause.seq());
+            }
+        }
+        return out;
+    }
+}

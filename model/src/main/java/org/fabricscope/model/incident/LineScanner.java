@@ -1,0 +1,123 @@
+package org.fabricscope.model.incident;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.fabricscope.model.core.Evidence;
+
+/**
+ * Scans the lines of one log for failure signatures. Each line's stamp is read ({@link Stamps}); a
+ * matched line without one takes the last stamp before it in the same file, marked as inferred by
+ * leaving {@code zoned} false and keeping the line order. Who printed a line comes from its prefix:
+ * NCCL's {@code host:pid:tid [dev]}, torchrun's {@code [rankN]:} (not {@code [defaultN]:}, a local rank), and the
+ * {@code [Rank N]} of ProcessGroupNCCL messages. Not thread-safe: one scanner per file.
+ */
+public final class LineScanner {
+    private static final int MAX_PROCESSES = 4096;
+    /** The host of a journal or syslog kernel line: {@code Nov 26 15:47:42 node-a kernel: }. */
+    private static final java.util.regex.Pattern JOURNAL_HOST = java.util.regex.Pattern.compile(
+            "^(?:[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d|\\d{4}-\\d\\d-\\d\\dT\\S{8,32}) ([A-Za-z0-9][\\w.-]{0,62}) kernel: ");
+    private final IncidentLogBuilder owner;
+    private final SignatureCatalogue.Matcher matcher;
+    private final String source;
+    private final boolean kernel;
+    private final List<SignatureMatch> found = new ArrayList<>();
+    private final Set<String> processes = new LinkedHashSet<>();
+    private final Set<Integer> ranks = new LinkedHashSet<>();
+    private Stamp first = Stamp.NONE;
+    private Stamp last = Stamp.NONE;
+    private int lines;
+    private boolean closed;
+
+    LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
+        this.owner = owner;
+        this.matcher = catalogue.matcher(Target.LOG);
+        this.source = source;
+        this.kernel = kernel;
+    }
+
+    /** One line as read, with its 1-based number. */
+    public void line(String raw, int lineNumber) {
+        lines = Math.max(lines, lineNumber);
+        Stamp s = Stamps.of(raw);
+        if (s.known()) {
+            if (!first.known()) {
+                first = s;
+            }
+            last = s;
+        }
+        Prefix p = Prefix.of(raw);
+        if (kernel && p.host == null) {
+            java.util.regex.Matcher j = JOURNAL_HOST.matcher(raw);
+            if (j.find()) {
+                p.host = j.group(1);
+            }
+        }
+        if (p.host != null && processes.size() < MAX_PROCESSES) {
+            processes.add(p.host + ":" + p.pid);
+        }
+        if (p.rank >= 0 && ranks.size() < MAX_PROCESSES) {
+            ranks.add(p.rank);
+        }
+        if (matcher.isEmpty()) {
+            return;
+        }
+        SignatureCatalogue.Hit hit = matcher.first(raw);
+        if (hit == null) {
+            return;
+        }
+        Stamp at = s.known() ? s : last.known() ? new Stamp(last.millis(), last.yearKnown(), false) : Stamp.NONE;
+        found.add(new SignatureMatch(hit.signature(), hit.fields(), p.host, p.pid, p.rank, at,
+                new Evidence(source, lineNumber, raw.strip())));
+    }
+
+    /** Ends the file: what it found goes to the builder. Further calls do nothing. */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        owner.add(found, new LogSource(source, lines, first, last, new ArrayList<>(processes), new ArrayList<>(ranks), kernel));
+    }
+
+    /** Who printed a line, as its prefix says. */
+    static final class Prefix {
+        String host;
+        long pid = -1;
+        int rank = -1;
+
+        private static final java.util.regex.Pattern NCCL = java.util.regex.Pattern.compile(
+                "(?:^|[\\s\\]])([A-Za-z0-9][\\w.-]{0,252}):(\\d{1,10}):\\d{1,10} \\[\\d{1,4}\\] ");
+        private static final java.util.regex.Pattern RANK_TAG = java.util.regex.Pattern.compile(
+                "^(?:\\[[^\\]]{0,64}\\] )?\\[rank(\\d{1,7})\\]:");
+        private static final java.util.regex.Pattern PG_RANK = java.util.regex.Pattern.compile(
+                "\\[(?:PG [^\\]]{0,200}?)?\\s?Rank (\\d{1,7})\\]");
+
+        static Prefix of(String raw) {
+            Prefix p = new Prefix();
+            int nccl = raw.indexOf(" NCCL ");
+            if (nccl > 0) {
+                java.util.regex.Matcher m = NCCL.matcher(raw).region(0, nccl + 1);
+                if (m.find()) {
+                    p.host = m.group(1);
+                    p.pid = Long.parseLong(m.group(2));
+                }
+            }
+            if (raw.startsWith("[")) {
+                java.util.regex.Matcher m = RANK_TAG.matcher(raw);
+                if (m.find()) {
+                    p.rank = Integer.parseInt(m.group(1));
+                }
+            }
+            if (raw.indexOf("Rank ") > 0) {
+                java.util.regex.Matcher m = PG_RANK.matcher(raw);
+                if (m.find()) {
+                    p.rank = Integer.parseInt(m.group(1));
+                }
+            }
+            return p;
+        }
+    }
+}

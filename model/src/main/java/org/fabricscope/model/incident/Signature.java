@@ -1,0 +1,110 @@
+package org.fabricscope.model.incident;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.fabricscope.model.core.Severity;
+
+/**
+ * One failure message of the catalogue: the upstream template and where it is printed, the pattern
+ * that recognises it and the fields it extracts, and what it means (role, cause class, severity,
+ * remedies). Loaded from the data files by {@link SignatureLoader}; see {@code docs/signatures.md}.
+ * {@code file} is the catalogue file it came from (a resource name or a user file's path).
+ */
+public record Signature(String id, String source, String title, String template, List<Origin> origins, Target on,
+                        String literal, Pattern pattern, List<String> fields, Role role, CauseClass causeClass,
+                        Severity severity, String blames, List<String> remedies, List<Example> examples, String notes,
+                        String file) {
+    /** Where the template is printed: a file of the upstream project, the versions that print it so, a function. */
+    public record Origin(String file, String versions, String function) {
+    }
+
+    /** A text the signature must recognise, with the fields it must yield. */
+    public record Example(String text, Map<String, String> fields) {
+        public Example {
+            fields = Map.copyOf(fields);
+        }
+    }
+
+    public Signature {
+        origins = List.copyOf(origins);
+        fields = List.copyOf(fields);
+        remedies = List.copyOf(remedies);
+        examples = List.copyOf(examples);
+        blames = blames == null ? "" : blames;
+        notes = notes == null ? "" : notes;
+    }
+
+    /** The fields the text yields, in declaration order (empty groups left out), or null when it does not match. */
+    public Map<String, String> match(String text) {
+        if (text.indexOf(literal) < 0) {
+            return null;
+        }
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) {
+            return null;
+        }
+        return fields(m);
+    }
+
+    /** The fields of a successful match. */
+    Map<String, String> fields(Matcher m) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String f : fields) {
+            String v = m.group(f);
+            if (v != null && !v.isEmpty()) {
+                out.put(f, v);
+            }
+        }
+        return out;
+    }
+
+    /** The title with its {@code {field}} placeholders filled ({@code ?} for a field not extracted). */
+    public String title(Map<String, String> values) {
+        return fill(title, values);
+    }
+
+    /** The remedies with their placeholders filled. */
+    public List<String> remedies(Map<String, String> values) {
+        return remedies.stream().map(r -> fill(r, values)).toList();
+    }
+
+    /** Where the template comes from, in one line: {@code NVIDIA/nccl src/transport/net_ib.cc (2.19-2.28)}. */
+    public String originText() {
+        StringBuilder b = new StringBuilder();
+        for (Origin o : origins) {
+            if (b.length() > 0) {
+                b.append("; ");
+            }
+            b.append(o.file());
+            if (o.versions() != null && !o.versions().isEmpty()) {
+                b.append(" (").append(o.versions()).append(')');
+            }
+        }
+        return b.toString();
+    }
+
+    static String fill(String template, Map<String, String> values) {
+        if (template.indexOf('{') < 0) {
+            return template;
+        }
+        StringBuilder b = new StringBuilder(template.length() + 16);
+        int i = 0;
+        while (i < template.length()) {
+            char c = template.charAt(i);
+            int close = c == '{' ? template.indexOf('}', i) : -1;
+            if (close > i + 1 && template.substring(i + 1, close).chars().allMatch(Character::isLetterOrDigit)) {
+                String v = values.get(template.substring(i + 1, close));
+                b.append(v == null ? "?" : v);
+                i = close + 1;
+            } else {
+                b.append(c);
+                i++;
+            }
+        }
+        return b.toString();
+    }
+}

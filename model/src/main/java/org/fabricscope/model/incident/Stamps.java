@@ -1,0 +1,146 @@
+package org.fabricscope.model.incident;
+
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the time a log line was printed from its own stamp, in every format met in training
+ * incidents: RFC 3339 ({@code kubectl logs --timestamps}, JSON), {@code 2026-11-26 15:47:42,123}
+ * (Python logging), NCCL 2.26+'s {@code [2026-11-26 15:47:42]}, torchrun's summary
+ * {@code time : 2026-11-26_15:47:42}, glog ({@code [E1126 15:47:42.790211 812 file.cpp:12]}, also after
+ * {@code [rank1]:}), {@code dmesg -T}'s {@code [Thu Nov 26 15:47:42 2026]}, OpenMPI's
+ * {@code Thu Nov 26 15:47:42 2026} and syslog's {@code Nov 26 15:47:42 host}. {@code dmesg}'s seconds
+ * since boot are not wall time and give none. Lines that cannot hold a stamp are rejected by their
+ * first characters, so calling this for every line is cheap.
+ */
+public final class Stamps {
+    private static final Pattern ISO = Pattern.compile(
+            "(\\d{4})-(\\d\\d)-(\\d\\d)[T _](\\d\\d):(\\d\\d):(\\d\\d)(?:[.,](\\d{1,9}))?(Z|[+-]\\d\\d:?\\d\\d)?");
+    private static final Pattern GLOG = Pattern.compile(
+            "^\\[?[IWEF](\\d\\d)(\\d\\d) (\\d\\d):(\\d\\d):(\\d\\d)(?:\\.(\\d{1,9}))?\\s");
+    private static final Pattern DAY_TIME_YEAR = Pattern.compile(
+            "^\\[?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{4})");
+    private static final Pattern SYSLOG = Pattern.compile(
+            "^([A-Z][a-z]{2}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d)(?:\\.(\\d{1,9}))? \\S");
+    private static final Pattern TORCHRUN_TIME = Pattern.compile("^\\s*time\\s*: (\\d{4}-\\d\\d-\\d\\d_\\d\\d:\\d\\d:\\d\\d)");
+    private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    /** How far into a line a stamp may start (after a launcher's or kubectl's prefix). */
+    private static final int REACH = 48;
+
+    private Stamps() {
+    }
+
+    /** The line's stamp, or {@link Stamp#NONE}. */
+    public static Stamp of(String line) {
+        int i = skipTags(line);
+        if (i >= line.length()) {
+            return Stamp.NONE;
+        }
+        char c = line.charAt(i);
+        if (c >= '0' && c <= '9' || c == '[' || c == ' ' || c == '\t') {
+            Stamp s = iso(line, i);
+            if (s != null) {
+                return s;
+            }
+        }
+        String rest = i == 0 ? line : line.substring(i);
+        char c0 = rest.charAt(0) == '[' && rest.length() > 1 ? rest.charAt(1) : rest.charAt(0);
+        if ((c0 == 'I' || c0 == 'W' || c0 == 'E' || c0 == 'F') && rest.length() > 20) {
+            Matcher m = GLOG.matcher(rest);
+            if (m.find()) {
+                return local(Stamp.NO_YEAR, num(m, 1), num(m, 2), m, 3, 6, false);
+            }
+        }
+        if (c0 >= 'A' && c0 <= 'Z') {
+            Matcher m = DAY_TIME_YEAR.matcher(rest);
+            if (m.find()) {
+                int mon = MONTHS.indexOf(m.group(1)) / 3 + 1;
+                return mon <= 0 ? Stamp.NONE : local(num(m, 6), mon, num(m, 2), m, 3, -1, true);
+            }
+            m = SYSLOG.matcher(rest);
+            if (m.find() && MONTHS.indexOf(m.group(1)) % 3 == 0) {
+                return local(Stamp.NO_YEAR, MONTHS.indexOf(m.group(1)) / 3 + 1, num(m, 2), m, 3, 6, false);
+            }
+        }
+        if (c0 == ' ' || c0 == 't') {
+            Matcher m = TORCHRUN_TIME.matcher(rest);
+            if (m.find()) {
+                Stamp s = iso(m.group(1), 0);
+                return s == null ? Stamp.NONE : s;
+            }
+        }
+        return Stamp.NONE;
+    }
+
+    /** Skips {@code [rank1]:}, {@code [default0]:}, {@code [pod/name] } and {@code [1,0]<stderr>:} tags. */
+    private static int skipTags(String line) {
+        int i = 0;
+        while (i < line.length() && line.charAt(i) == '[') {
+            int close = line.indexOf(']', i);
+            if (close < 0 || close - i > 64) {
+                break;
+            }
+            String tag = line.substring(i + 1, close);
+            if (tag.startsWith("rank") || tag.startsWith("default") || tag.startsWith("pod/")
+                    || tag.matches("\\d+,\\d+")) {
+                i = close + 1;
+                if (line.startsWith("<stdout>:", i) || line.startsWith("<stderr>:", i)) {
+                    i += 9;
+                }
+                if (i < line.length() && (line.charAt(i) == ':' || line.charAt(i) == ' ')) {
+                    i++;
+                }
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    private static Stamp iso(String line, int from) {
+        int end = Math.min(line.length(), from + REACH);
+        Matcher m = ISO.matcher(line).region(from, end);
+        if (!m.find() || m.start() > from + 2) {
+            return null;
+        }
+        int year = num(m, 1);
+        String zone = m.group(8);
+        if (zone == null) {
+            return local(year, num(m, 2), num(m, 3), m, 4, 7, true);
+        }
+        try {
+            String z = zone.equals("Z") ? "Z" : zone.length() == 5 ? zone.substring(0, 3) + ":" + zone.substring(3) : zone;
+            LocalDateTime t = LocalDateTime.of(year, num(m, 2), num(m, 3), num(m, 4), num(m, 5), num(m, 6),
+                    nanos(m.group(7)));
+            return new Stamp(OffsetDateTime.of(t, ZoneOffset.of(z)).toInstant().toEpochMilli(), true, true);
+        } catch (java.time.DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** A stamp read as UTC from its fields: hour, minute and second at groups {@code h..h+2}, fraction at {@code frac}. */
+    private static Stamp local(int year, int month, int day, Matcher m, int h, int frac, boolean yearKnown) {
+        try {
+            LocalDateTime t = LocalDateTime.of(year, month, day, num(m, h), num(m, h + 1), num(m, h + 2),
+                    frac < 0 ? 0 : nanos(m.group(frac)));
+            return new Stamp(t.toInstant(ZoneOffset.UTC).toEpochMilli(), yearKnown, false);
+        } catch (java.time.DateTimeException e) {
+            return Stamp.NONE;
+        }
+    }
+
+    private static int num(Matcher m, int g) {
+        return Integer.parseInt(m.group(g));
+    }
+
+    private static int nanos(String frac) {
+        if (frac == null) {
+            return 0;
+        }
+        String f = (frac + "000000000").substring(0, 9);
+        return Integer.parseInt(f);
+    }
+}
