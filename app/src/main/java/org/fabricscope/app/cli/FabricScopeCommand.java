@@ -15,7 +15,8 @@ import picocli.CommandLine.ScopeType;
 /** {@code fabricscope}: the top-level command. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
         description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.",
-        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, BenchCommand.class,
+        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, SignaturesCommand.class, TimelineCommand.class,
+                BenchCommand.class,
                 GuiCommand.class, CommandLine.HelpCommand.class})
 public final class FabricScopeCommand implements Runnable {
     static final String DEBUG = "--debug";
@@ -26,11 +27,12 @@ public final class FabricScopeCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, export, checks, flows, bench or gui");
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, timeline, export, checks, flows, signatures, bench or gui");
     }
 
     /** Runs the CLI and returns its exit status; never throws. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        installUserSignatures();
         CommandLine cl = new CommandLine(new FabricScopeCommand());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -45,6 +47,19 @@ public final class FabricScopeCommand implements Runnable {
         cl.getOut().flush(); // print() does not autoflush: checks --markdown, flows --markdown
         cl.getErr().flush();
         return status;
+    }
+
+    /**
+     * Makes the catalogue with the user's signature folder ({@code $XDG_CONFIG_HOME/fabricscope/signatures} or
+     * {@code ~/.config/fabricscope/signatures}) the one every import and check uses; nothing when it does not exist.
+     */
+    static void installUserSignatures() {
+        java.nio.file.Path dir = org.fabricscope.model.incident.SignatureCatalogue.userDirectory(System.getenv(),
+                System.getProperty("user.home"));
+        if (dir != null && java.nio.file.Files.isDirectory(dir)) {
+            org.fabricscope.model.incident.SignatureCatalogue.install(
+                    org.fabricscope.model.incident.SignatureCatalogue.bundled().plus(dir));
+        }
     }
 
     /** Whether {@code --debug} was given, before or after the subcommand's name. */

@@ -10,8 +10,12 @@ import org.fabricscope.model.core.FindingSpec;
 
 /** Runs a list of checks over a model and returns their findings, most severe first. */
 public final class Diagnosis {
-    /** Severity first, then check id, then first subject: a stable order for reports and tests. */
+    /**
+     * Severity first, the incident's root cause first among its severity, then check id, then first
+     * subject: a stable order for reports and tests.
+     */
     public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::severity)
+            .thenComparing(f -> !f.id().equals(IncidentCheck.ROOT.id()))
             .thenComparing(Finding::id)
             .thenComparing(f -> f.subjects().isEmpty() ? "" : f.subjects().get(0));
 
@@ -41,7 +45,7 @@ public final class Diagnosis {
                 .with(new RdmaResourceMissingCheck()).with(new ShmTooSmallCheck()).with(new SecondaryNetworkMissingCheck())
                 .with(new TrainingLogCheck(thresholds)).with(new RankPathErrorsCheck(thresholds))
                 .with(new HangForensicsCheck()).with(new NcclTestsCheck()).with(new BusBwCheck())
-                .with(new HostEvidenceCheck());
+                .with(new HostEvidenceCheck()).with(new IncidentCheck());
     }
 
     public Diagnosis with(FabricCheck check) {
