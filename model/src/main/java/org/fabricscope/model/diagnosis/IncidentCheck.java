@@ -15,7 +15,6 @@ import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.incident.Incident;
 import org.fabricscope.model.incident.IncidentEvent;
 import org.fabricscope.model.incident.IncidentReasoner;
-import org.fabricscope.model.incident.SignatureCatalogue;
 import org.fabricscope.model.incident.Who;
 
 /**
@@ -44,7 +43,7 @@ final class IncidentCheck implements FabricCheck {
         if (model.incidentLog().matches().isEmpty() && model.events().isEmpty() && model.pods().isEmpty()) {
             return List.of();
         }
-        Incident incident = IncidentReasoner.reason(model, SignatureCatalogue.active(), context.ranks());
+        Incident incident = IncidentReasoner.of(model);
         IncidentEvent root = incident.rootCause();
         if (root == null) {
             return List.of();

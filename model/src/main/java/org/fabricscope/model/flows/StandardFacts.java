@@ -48,6 +48,13 @@ final class StandardFacts {
                                         + "job's pods, nodes, hosts, HCAs, fabric paths and ranks", "all", "job")),
                         "the inputs of the finding's layer; unknown when that layer was not loaded",
                         StandardFacts::findingPresent),
+                new Fact("root-cause", "The incident's first failure (the incident-root-cause finding) was found, of this cause "
+                        + "class or not of it.",
+                        List.of(optional("class", Type.STRING, "a cause class (fabricscope signatures lists them): the root cause "
+                                        + "must be of it"),
+                                optional("not", Type.STRING, "a cause class the root cause must not be of, e.g. collective-hang")),
+                        "logs, kernel logs and Kubernetes objects, through the failure-signature catalogue",
+                        IncidentFacts::rootCause),
                 new Fact("transport-used", "NCCL channels use this transport (from the Channel ... via ... lines).",
                         List.of(choice("transport", true, "NET/IB (with or without GDRDMA), NET/IB+GDRDMA, NET/Socket, "
                                         + "NET/other, P2P, SHM; network (any NET/*) or local (P2P or SHM)",

@@ -56,6 +56,17 @@ final class IncidentEvents {
         if (rank < 0 && !m.host().isEmpty() && m.pid() >= 0) {
             rank = places.rankOf(m.host(), m.pid());
         }
+        if (rank < 0 && f.containsKey("pid")) {
+            rank = places.rankOfPid(intOr(f.get("pid"), -1));
+        }
+        org.fabricscope.model.training.NcclEvent summary = rank < 0 || host.isEmpty()
+                ? places.summaryAt(source, m.evidence().line()) : null;
+        if (summary != null) { // a line of torchrun's failure summary: the entry's rank and host
+            int r = summary.rank() >= 0 ? summary.rank() : intOr(summary.field("rank"), -1);
+            rank = rank < 0 ? r : rank;
+            String h = summary.field("host");
+            host = host.isEmpty() && h != null ? h : host;
+        }
         if (rank < 0 && !kernel) {
             rank = places.rankOfSource(source);
         }

@@ -46,6 +46,11 @@ public final class IncidentReasoner {
         return reason(model, SignatureCatalogue.active(), RankMap.of(model));
     }
 
+    /** The incident of a model's inputs, reasoned once per model and kept beside it (checks, flows and views ask this). */
+    public static Incident of(FabricModel model) {
+        return model.derived(IncidentReasoner.class, IncidentReasoner::reason);
+    }
+
     public static Incident reason(FabricModel model, SignatureCatalogue catalogue, RankMap ranks) {
         Places places = new Places(model, ranks);
         List<IncidentEvent> events = IncidentEvents.collect(model, catalogue, places);

@@ -10,6 +10,7 @@ import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.ranks.RankSite;
+import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
 
 /**
@@ -26,6 +27,10 @@ final class Places {
     private final Map<String, K8sPod> pods = new LinkedHashMap<>();
     private final Set<String> nodes;
     private final Map<String, LogSource> sources = new HashMap<>();
+    /** A pid that names one rank (a pid two hosts share names none). */
+    private final Map<Long, Integer> rankOfPid = new HashMap<>();
+    /** torchrun's failure summary blocks: source to the blocks' first lines, ranks and hosts. */
+    private final Map<String, List<NcclEvent>> summaries = new HashMap<>();
 
     Places(FabricModel model, RankMap ranks) {
         this.ranks = ranks;
@@ -58,6 +63,29 @@ final class Places {
         for (K8sPod p : model.pods()) {
             pods.putIfAbsent(p.name(), p);
         }
+        Map<Long, Integer> pidCount = new HashMap<>();
+        rankOfProcess.forEach((proc, rank) -> {
+            long pid = Long.parseLong(proc.substring(proc.lastIndexOf(':') + 1));
+            pidCount.merge(pid, 1, Integer::sum);
+            rankOfPid.put(pid, rank);
+        });
+        for (NcclEvent e : model.trainingLog().events()) {
+            if (e.kind() == NcclEvent.Kind.CHILD_FAILED || e.kind() == NcclEvent.Kind.PROCESS_FAILED) {
+                int rank = e.rank() >= 0 ? e.rank() : parse(e.field("rank"));
+                long pid = e.pid() >= 0 ? e.pid() : parse(e.field("pid"));
+                if (rank >= 0 && pid >= 0 && !rankOfPid.containsKey(pid)) {
+                    rankOfPid.put(pid, rank);
+                }
+                if (e.kind() == NcclEvent.Kind.CHILD_FAILED && e.evidence() != null) {
+                    summaries.computeIfAbsent(e.evidence().source(), k -> new java.util.ArrayList<>()).add(e);
+                }
+            }
+        }
+        pidCount.forEach((pid, n) -> {
+            if (n > 1) {
+                rankOfPid.remove(pid);
+            }
+        });
         nodes = model.k8sNodes().keySet();
         for (LogSource s : model.incidentLog().sources()) {
             sources.put(s.name(), s);
@@ -71,6 +99,38 @@ final class Places {
             r = rankOfHost.get(host);
         }
         return r == null ? -1 : r;
+    }
+
+    /** The rank whose process had this pid, or -1 when none or several did. */
+    int rankOfPid(long pid) {
+        Integer r = rankOfPid.get(pid);
+        return r == null ? -1 : r;
+    }
+
+    /**
+     * The torchrun failure summary entry ({@code [0]: time: ... rank: 1 ... exitcode: -9}) whose lines
+     * hold {@code line} of {@code source}, or null.
+     */
+    NcclEvent summaryAt(String source, int line) {
+        NcclEvent best = null;
+        for (NcclEvent e : summaries.getOrDefault(source, List.of())) {
+            int first = e.evidence().line();
+            if (first <= line && line - first <= 12 && (best == null || first > best.evidence().line())) {
+                best = e;
+            }
+        }
+        return best;
+    }
+
+    private static int parse(String s) {
+        if (s == null) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(s.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The one rank a source's lines come from, or -1 when it holds none or several. */
