@@ -1,0 +1,122 @@
+package org.fabricscope.importers.incident;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportProgress;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.incident.CauseClass;
+import org.fabricscope.model.incident.Incident;
+import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.IncidentReasoner;
+import org.fabricscope.model.incident.Role;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reasoning over logs written as the sources print them: which failure came first (by stamps, by
+ * blame between peers, by silence), what follows from it, and that healthy logs conclude nothing.
+ */
+class IncidentReasoningTest {
+    @TempDir
+    Path dir;
+
+    private static final String INIT0 = "trainer-worker-0:811:811 [0] NCCL INFO comm 0x55d0c0 rank 0 nranks 2 cudaDev 0 nvmlDev 0"
+            + " busId 18000 commId 0x7d2c5b6ef0a1b2c3 - Init COMPLETE\n";
+    private static final String INIT1 = "trainer-worker-1:812:812 [0] NCCL INFO comm 0x55d0c1 rank 1 nranks 2 cudaDev 0 nvmlDev 0"
+            + " busId 18000 commId 0x7d2c5b6ef0a1b2c3 - Init COMPLETE\n";
+
+    private FabricModel load(String... nameAndText) throws IOException {
+        List<Path> files = new java.util.ArrayList<>();
+        for (int i = 0; i < nameAndText.length; i += 2) {
+            Path p = dir.resolve(nameAndText[i]);
+            Files.writeString(p, nameAndText[i + 1]);
+            files.add(p);
+        }
+        return new FabricImporter().importPaths(files, ImportProgress.NONE, Cancellation.NEVER).model();
+    }
+
+    @Test
+    void theRankThatRanOutOfGpuMemoryIsTheRootNotThePeerThatSawItGo() throws IOException {
+        FabricModel m = load("trainer-worker-0.log", INIT0
+                        + "[rank0]:[E1126 15:47:42.790211 811 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 0]"
+                        + " Process group watchdog thread terminated with exception: NCCL error: remote process exited or there"
+                        + " was a network error, NCCL version 2.28.9\n",
+                "trainer-worker-1.log", INIT1
+                        + "[rank1]:[W1126 15:47:40.100000 812 ProcessGroupNCCL.cpp:4751] step 3\n"
+                        + "[rank1]: Traceback (most recent call last):\n"
+                        + "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 80.00 GiB. GPU 0 has a total"
+                        + " capacity of 79.19 GiB of which 78.41 GiB is free. Including non-PyTorch memory, this process has"
+                        + " 788.00 MiB memory in use.\n");
+        Incident incident = IncidentReasoner.reason(m);
+        IncidentEvent root = incident.rootCause();
+        assertNotNull(root, incident.events().toString());
+        assertEquals(CauseClass.GPU_MEMORY, root.causeClass(), root.toString());
+        assertEquals(1, root.who().rank());
+        IncidentEvent reaction = incident.events().stream().filter(e -> e.who().rank() == 0 && e.role() == Role.CONSEQUENCE)
+                .findFirst().orElseThrow();
+        assertEquals(root.seq(), incident.causeOf().get(reaction.seq()), "rank 0's report follows rank 1's failure");
+    }
+
+    @Test
+    void aRankWithNoWordOfItsOwnThatItsPeerReportsGoneWasKilledFromOutside() throws IOException {
+        FabricModel m = load("trainer-worker-0.log", INIT0
+                        + "[rank0]:[E1126 15:47:42.790211 811 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 0]"
+                        + " Process group watchdog thread terminated with exception: NCCL error: remote process exited or there"
+                        + " was a network error, NCCL version 2.28.9\n",
+                "trainer-worker-1.log", INIT1 + "[rank1]: step 3 loss 2.31\n");
+        IncidentEvent root = IncidentReasoner.reason(m).rootCause();
+        assertNotNull(root);
+        assertEquals("fabricscope.silent-death", root.id());
+        assertEquals(1, root.who().rank(), root.toString());
+        assertEquals(CauseClass.DEAD_RANK, root.causeClass());
+    }
+
+    @Test
+    void stampsOfTwoNodesWithinTheSkewAreNotOrderedByThemAlone() throws IOException {
+        FabricModel m = load("trainer-worker-0.log", INIT0
+                        + "2026-11-26T15:47:41.500Z [rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+                        + " GPU 0 has a total capacity of 79.19 GiB of which 1.00 GiB is free.\n",
+                "trainer-worker-1.log", INIT1
+                        + "2026-11-26T15:47:42.000Z [rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+                        + " GPU 0 has a total capacity of 79.19 GiB of which 1.00 GiB is free.\n");
+        Incident incident = IncidentReasoner.reason(m);
+        assertEquals(0, incident.rootCause().who().rank());
+        assertTrue(incident.notes().stream().anyMatch(n -> n.contains("clock skew")), incident.notes().toString());
+    }
+
+    @Test
+    void healthyLogsConcludeNothing() throws IOException {
+        FabricModel m = load("trainer-worker-0.log", INIT0 + "[rank0]: step 1 loss 2.31\n[rank0]: step 2 loss 2.20\n",
+                "trainer-worker-1.log", INIT1 + "[rank1]: step 1 loss 2.31\n");
+        Incident incident = IncidentReasoner.reason(m);
+        assertNull(incident.rootCause(), incident.events().toString());
+        assertFalse(incident.hasFailure());
+    }
+
+    @Test
+    void healthyRealCapturesConcludeNothing() {
+        for (String capture : List.of("h200x2-nccl-2.28.9/shm", "h100x1-nccl-2.28.9")) {
+            Path d = Path.of("..", "sample-fabrics", "gpu-captures").resolve(capture);
+            List<Path> files;
+            try (var s = Files.list(d)) {
+                files = s.filter(Files::isRegularFile).sorted().toList();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            FabricModel m = new FabricImporter().importPaths(files, ImportProgress.NONE, Cancellation.NEVER).model();
+            Incident incident = IncidentReasoner.reason(m);
+            assertNull(incident.rootCause(), capture + ": " + incident.events());
+        }
+    }
+}
