@@ -44,7 +44,38 @@ public final class NcclLogReader implements FormatReader {
         // an NCCL INFO/WARN prefix or a ProcessGroupNCCL/torch.distributed line; below the formats that
         // declare themselves (XML, kubectl objects), which can quote log lines, above nvidia-smi's
         // matrix, which logs often print
-        return !head.jsonDocument() && NcclLogParser.looksLikeLog(head.lines()) ? maxConfidence() : NONE;
+        if (head.jsonDocument()) {
+            return NONE;
+        }
+        if (NcclLogParser.looksLikeLog(head.lines())) {
+            return maxConfidence();
+        }
+        // a training log without NCCL or torch.distributed lines in its head (a pod that died of CUDA out of
+        // memory, a DataLoader bus error, a rendezvous timeout): read when a line of it is a known failure of
+        // NCCL or PyTorch; below the kernel log's reader, whose lines the catalogue also knows
+        return failureLine(head.lines()) ? SIGNATURE_CONFIDENCE : NONE;
+    }
+
+    /** How sure a log whose head holds only a failure signature's line is: below the kernel log's 60. */
+    static final int SIGNATURE_CONFIDENCE = 50;
+
+    private static boolean failureLine(java.util.List<String> lines) {
+        for (String l : lines) {
+            // a document or a program that quotes failure messages is not a log of them
+            if (l.startsWith("# ") || l.startsWith("## ") || l.startsWith("| ") || l.startsWith("```") || l.startsWith("import ")
+                    || l.startsWith("def ") || l.startsWith("from ") || l.startsWith("#!")) {
+                return false;
+            }
+        }
+        org.fabricscope.model.incident.SignatureCatalogue.Matcher m = org.fabricscope.model.incident.SignatureCatalogue.active()
+                .matcher(org.fabricscope.model.incident.Target.LOG);
+        for (String l : lines) {
+            org.fabricscope.model.incident.SignatureCatalogue.Hit h = m.first(l);
+            if (h != null && !h.signature().source().equals("kernel") && !h.signature().source().equals("kubernetes")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
