@@ -92,7 +92,7 @@ final class SignaturesCommand implements Callable<Integer> {
             return x;
         }).toList());
         m.put("on", s.on().id());
-        m.put("literal", s.literal());
+        m.put("literal", s.literals().size() == 1 ? s.literals().get(0) : s.literals());
         m.put("match", s.pattern().pattern());
         m.put("fields", s.fields());
         m.put("role", s.role().label());

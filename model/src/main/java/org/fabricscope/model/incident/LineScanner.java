@@ -48,18 +48,19 @@ public final class LineScanner {
             }
             last = s;
         }
-        Prefix p = Prefix.of(raw);
-        if (kernel && p.host == null) {
-            java.util.regex.Matcher j = JOURNAL_HOST.matcher(raw);
-            if (j.find()) {
-                p.host = j.group(1);
+        // who printed in this file: the processes whose Init lines it holds, torchrun's [rankN]: tags;
+        // the prefix of other lines is read only when a signature matches them
+        if (processes.size() < MAX_PROCESSES && (raw.indexOf("Init COMPLETE") > 0 || raw.indexOf("Init START") > 0)) {
+            Prefix init = Prefix.of(raw);
+            if (init.host != null) {
+                processes.add(init.host + ":" + init.pid);
             }
         }
-        if (p.host != null && processes.size() < MAX_PROCESSES) {
-            processes.add(p.host + ":" + p.pid);
-        }
-        if (p.rank >= 0 && ranks.size() < MAX_PROCESSES) {
-            ranks.add(p.rank);
+        if (ranks.size() < MAX_PROCESSES && raw.startsWith("[") && raw.contains("[rank")) {
+            Prefix tag = Prefix.of(raw);
+            if (tag.rank >= 0) {
+                ranks.add(tag.rank);
+            }
         }
         if (matcher.isEmpty()) {
             return;
@@ -67,6 +68,13 @@ public final class LineScanner {
         SignatureCatalogue.Hit hit = matcher.first(raw);
         if (hit == null) {
             return;
+        }
+        Prefix p = Prefix.of(raw);
+        if (kernel && p.host == null) {
+            java.util.regex.Matcher j = JOURNAL_HOST.matcher(raw);
+            if (j.find()) {
+                p.host = j.group(1);
+            }
         }
         Stamp at = s.known() ? s : last.known() ? new Stamp(last.millis(), last.yearKnown(), false) : Stamp.NONE;
         found.add(new SignatureMatch(hit.signature(), hit.fields(), p.host, p.pid, p.rank, at,

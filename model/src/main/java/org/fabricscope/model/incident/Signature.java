@@ -13,9 +13,11 @@ import org.fabricscope.model.core.Severity;
  * that recognises it and the fields it extracts, and what it means (role, cause class, severity,
  * remedies). Loaded from the data files by {@link SignatureLoader}; see {@code docs/signatures.md}.
  * {@code file} is the catalogue file it came from (a resource name or a user file's path).
+ * {@code literals}: fixed parts of the template, one of which every text it recognises holds (the
+ * patterns are only tried on texts that hold one).
  */
 public record Signature(String id, String source, String title, String template, List<Origin> origins, Target on,
-                        String literal, Pattern pattern, List<String> fields, Role role, CauseClass causeClass,
+                        List<String> literals, Pattern pattern, List<String> fields, Role role, CauseClass causeClass,
                         Severity severity, String blames, List<String> remedies, List<Example> examples, String notes,
                         String file) {
     /** Where the template is printed: a file of the upstream project, the versions that print it so, a function. */
@@ -31,6 +33,7 @@ public record Signature(String id, String source, String title, String template,
 
     public Signature {
         origins = List.copyOf(origins);
+        literals = List.copyOf(literals);
         fields = List.copyOf(fields);
         remedies = List.copyOf(remedies);
         examples = List.copyOf(examples);
@@ -40,7 +43,7 @@ public record Signature(String id, String source, String title, String template,
 
     /** The fields the text yields, in declaration order (empty groups left out), or null when it does not match. */
     public Map<String, String> match(String text) {
-        if (text.indexOf(literal) < 0) {
+        if (!holdsLiteral(text)) {
             return null;
         }
         Matcher m = pattern.matcher(text);
@@ -48,6 +51,27 @@ public record Signature(String id, String source, String title, String template,
             return null;
         }
         return fields(m);
+    }
+
+    /** Whether the text holds one of the literals. */
+    public boolean holdsLiteral(String text) {
+        for (String l : literals) {
+            if (text.contains(l)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The longest literal: how specific the signature is. */
+    public String literal() {
+        String best = "";
+        for (String l : literals) {
+            if (l.length() > best.length()) {
+                best = l;
+            }
+        }
+        return best;
     }
 
     /** The fields of a successful match. */

@@ -29,6 +29,8 @@ public final class SignatureCatalogue {
     private final Map<Target, Signature[]> byTarget = new java.util.EnumMap<>(Target.class);
     private final Map<Target, LiteralIndex> indexes = new java.util.EnumMap<>(Target.class);
     private final Map<String, Signature> byId = new LinkedHashMap<>();
+    /** Per target: the signature (index into {@link #byTarget}) each indexed literal belongs to. */
+    private final Map<Target, int[]> ownerOf = new java.util.EnumMap<>(Target.class);
 
     private SignatureCatalogue(List<Signature> signatures, List<SignatureProblem> problems) {
         this.signatures = List.copyOf(signatures);
@@ -39,7 +41,16 @@ public final class SignatureCatalogue {
         for (Target t : Target.values()) {
             Signature[] of = this.signatures.stream().filter(s -> s.on() == t).toArray(Signature[]::new);
             byTarget.put(t, of);
-            indexes.put(t, new LiteralIndex(Stream.of(of).map(Signature::literal).toList()));
+            List<String> literals = new ArrayList<>();
+            List<Integer> owners = new ArrayList<>();
+            for (int i = 0; i < of.length; i++) {
+                for (String l : of[i].literals()) {
+                    literals.add(l);
+                    owners.add(i);
+                }
+            }
+            indexes.put(t, new LiteralIndex(literals));
+            ownerOf.put(t, owners.stream().mapToInt(Integer::intValue).toArray());
         }
     }
 
@@ -169,21 +180,27 @@ public final class SignatureCatalogue {
 
     /** A reusable matcher of one target's texts; not thread-safe (one per reading thread). */
     public Matcher matcher(Target target) {
-        return new Matcher(byTarget.get(target), indexes.get(target));
+        return new Matcher(byTarget.get(target), indexes.get(target), ownerOf.get(target));
     }
 
     /** Matches texts of one target against the signatures whose literal they hold. */
     public static final class Matcher {
         private final Signature[] signatures;
         private final LiteralIndex index;
+        private final int[] owner;
         private final boolean[] hit;
         private final int[] found;
+        private final boolean[] tried;
+        private final int[] candidates;
 
-        private Matcher(Signature[] signatures, LiteralIndex index) {
+        private Matcher(Signature[] signatures, LiteralIndex index, int[] owner) {
             this.signatures = signatures;
             this.index = index;
-            this.hit = new boolean[signatures.length];
-            this.found = new int[signatures.length];
+            this.owner = owner;
+            this.hit = new boolean[index.size()];
+            this.found = new int[index.size()];
+            this.tried = new boolean[signatures.length];
+            this.candidates = new int[signatures.length];
         }
 
         /** Whether there are signatures at all. */
@@ -216,13 +233,22 @@ public final class SignatureCatalogue {
             if (n == 0) {
                 return List.of();
             }
-            java.util.Arrays.sort(found, 0, n);
-            List<Hit> out = Collections.emptyList();
+            int c = 0;
             for (int k = 0; k < n; k++) {
                 hit[found[k]] = false;
+                int sig = owner[found[k]];
+                if (!tried[sig]) {
+                    tried[sig] = true;
+                    candidates[c++] = sig;
+                }
             }
-            for (int k = 0; k < n; k++) {
-                Signature s = signatures[found[k]];
+            java.util.Arrays.sort(candidates, 0, c);
+            List<Hit> out = Collections.emptyList();
+            for (int k = 0; k < c; k++) {
+                tried[candidates[k]] = false;
+            }
+            for (int k = 0; k < c; k++) {
+                Signature s = signatures[candidates[k]];
                 java.util.regex.Matcher m = s.pattern().matcher(text);
                 if (m.find()) {
                     if (out.isEmpty()) {

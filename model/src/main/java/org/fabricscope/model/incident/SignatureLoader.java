@@ -30,6 +30,8 @@ public final class SignatureLoader {
     public static final Set<String> SOURCES = Set.of("nccl", "pytorch", "kernel", "kubernetes", "user");
     /** Larger files are refused: a catalogue file is text written by people. */
     public static final int MAX_BYTES = 4 << 20;
+    /** The letters or digits a literal holds at least. */
+    static final int MIN_LITERAL = 3;
     private static final Pattern ID = Pattern.compile("[a-z][a-z0-9]*\\.[a-z0-9]+(?:-[a-z0-9]+)*");
     private static final Pattern GROUP = Pattern.compile("(?<!\\\\)\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -183,7 +185,7 @@ public final class SignatureLoader {
             if (on == null) {
                 problem("on", "must be log, k8s-event or k8s-status");
             }
-            String literal = text("literal", true);
+            List<String> literals = literals();
             String match = text("match", true);
             List<String> fields = texts("fields", true);
             Pattern pattern = null;
@@ -234,12 +236,42 @@ public final class SignatureLoader {
             if (bad) {
                 return null;
             }
-            Signature s = new Signature(id, source, title, template, origins, on, literal, pattern, fields, role, causeClass,
+            Signature s = new Signature(id, source, title, template, origins, on, literals, pattern, fields, role, causeClass,
                     severity, blames, remedies, examples, notes, file);
             for (int i = 0; i < examples.size(); i++) {
                 check(s, examples.get(i), "examples[" + i + "]");
             }
             return bad ? null : s;
+        }
+
+        /**
+         * {@code literal}: a string or a list of strings, each with at least {@link #MIN_LITERAL} letters or
+         * digits: a short literal ({@code "] "}, {@code " : "}) is in most lines and makes every line pay for the pattern.
+         */
+        private List<String> literals() {
+            JsonNode v = n.get("literal");
+            List<String> out = new ArrayList<>();
+            if (v != null && v.isTextual()) {
+                out.add(v.asText());
+            } else if (v != null && v.isArray() && !v.isEmpty()) {
+                for (JsonNode x : v) {
+                    if (!x.isTextual()) {
+                        problem("literal", "must be a string or a list of strings");
+                        return out;
+                    }
+                    out.add(x.asText());
+                }
+            } else {
+                problem("literal", "is required: a fixed part of the template (or a list of them) that every matching text holds");
+                return out;
+            }
+            for (String l : out) {
+                if (l.chars().filter(Character::isLetterOrDigit).count() < MIN_LITERAL) {
+                    problem("literal", "'" + l + "' holds fewer than " + MIN_LITERAL + " letters or digits: pick a rarer fixed"
+                            + " part of the template");
+                }
+            }
+            return out;
         }
 
         private Severity severity(String s) {
@@ -292,8 +324,8 @@ public final class SignatureLoader {
         }
 
         private void check(Signature s, Signature.Example e, String where) {
-            if (!e.text().contains(s.literal())) {
-                problem(where, "does not contain the literal '" + s.literal() + "'");
+            if (!s.holdsLiteral(e.text())) {
+                problem(where, "holds none of the literals " + s.literals());
                 return;
             }
             Map<String, String> got = s.match(e.text());

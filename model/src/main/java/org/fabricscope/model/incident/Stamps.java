@@ -40,6 +40,12 @@ public final class Stamps {
             return Stamp.NONE;
         }
         char c = line.charAt(i);
+        if (c >= '0' && c <= '9') {
+            Stamp quick = rfc3339(line, i);
+            if (quick != null) {
+                return quick;
+            }
+        }
         if (c >= '0' && c <= '9' || c == '[' || c == ' ' || c == '\t') {
             Stamp s = iso(line, i);
             if (s != null) {
@@ -98,6 +104,59 @@ public final class Stamps {
             }
         }
         return i;
+    }
+
+    /**
+     * {@code 2026-11-26T15:47:42[.fraction](Z|+hh:mm)} read by hand: the stamp {@code kubectl logs --timestamps}
+     * puts on every line, so it must cost little. Null when the line does not start so.
+     */
+    private static Stamp rfc3339(String l, int i) {
+        if (l.length() < i + 20 || l.charAt(i + 4) != '-' || l.charAt(i + 7) != '-' || l.charAt(i + 10) != 'T'
+                || l.charAt(i + 13) != ':' || l.charAt(i + 16) != ':') {
+            return null;
+        }
+        int year = digits(l, i, 4);
+        int month = digits(l, i + 5, 2);
+        int day = digits(l, i + 8, 2);
+        int hour = digits(l, i + 11, 2);
+        int minute = digits(l, i + 14, 2);
+        int second = digits(l, i + 17, 2);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60
+                || hour < 0 || minute < 0 || second < 0) {
+            return null;
+        }
+        int k = i + 19;
+        long millis = 0;
+        if (k < l.length() && l.charAt(k) == '.') {
+            int scale = 100;
+            k++;
+            while (k < l.length() && Character.isDigit(l.charAt(k))) {
+                millis += (l.charAt(k) - '0') * scale;
+                scale /= 10;
+                k++;
+            }
+        }
+        if (k >= l.length() || l.charAt(k) != 'Z') {
+            return null; // an offset or none: the general reader
+        }
+        try {
+            long epoch = LocalDateTime.of(year, month, day, hour, minute, Math.min(second, 59)).toEpochSecond(ZoneOffset.UTC);
+            return new Stamp(epoch * 1000 + millis, true, true);
+        } catch (java.time.DateTimeException e) {
+            return null;
+        }
+    }
+
+    private static int digits(String l, int at, int n) {
+        int v = 0;
+        for (int k = at; k < at + n; k++) {
+            char c = l.charAt(k);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + c - '0';
+        }
+        return v;
     }
 
     private static Stamp iso(String line, int from) {
