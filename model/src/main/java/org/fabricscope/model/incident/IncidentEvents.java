@@ -36,6 +36,7 @@ final class IncidentEvents {
             out.add(event(out.size(), s, m.fields(), m.stamp(), who, blamed(s, m.fields(), who, places), m.evidence()));
         }
         kubernetes(model, catalogue, places, out);
+        ForensicEvents.collect(model, places, out);
         return out;
     }
 
