@@ -172,6 +172,10 @@ public final class MainMenu extends MenuBar {
         vm.tabs().selectedProperty().set(SideTabs.Tab.FINDINGS);
     }
 
+    @FXML private void showTimeline() {
+        vm.tabs().selectedProperty().set(SideTabs.Tab.TIMELINE);
+    }
+
     @FXML private void showTraining() {
         vm.tabs().selectedProperty().set(SideTabs.Tab.TRAINING);
     }

@@ -42,11 +42,13 @@ public final class MainView extends BorderPane {
     @FXML private MapHighlights highlights;
     @FXML private TabPane side;
     @FXML private Tab findingsTab;
+    @FXML private Tab timelineTab;
     @FXML private Tab trainingTab;
     @FXML private Tab clusterTab;
     @FXML private Tab diagnosticsTab;
     @FXML private InspectorView inspector;
     @FXML private FindingsView findingsView;
+    @FXML private TimelineView timeline;
     @FXML private TroubleshootView troubleshoot;
     @FXML private TrainingView training;
     @FXML private ClusterView cluster;
@@ -76,6 +78,7 @@ public final class MainView extends BorderPane {
         ViewLoader.load(this);
         inspector.bind(vm.inspector());
         findingsView.bind(vm.findings(), this::openEvidence);
+        timeline.bind(vm.timeline(), this::openEvidence);
         troubleshoot.bind(vm.troubleshoot(), this::openEvidence);
         cluster.bind(vm.cluster());
         logs.bind(vm.logs());
@@ -147,6 +150,7 @@ public final class MainView extends BorderPane {
 
     private void bindTabs() {
         findingsTab.textProperty().bind(vm.findings().titleProperty());
+        timelineTab.textProperty().bind(vm.timeline().titleProperty());
         SideTabs tabs = vm.tabs();
         trainingTab.textProperty().bind(tabs.trainingTitleProperty());
         clusterTab.textProperty().bind(tabs.clusterTitleProperty());
@@ -316,6 +320,10 @@ public final class MainView extends BorderPane {
 
     public FindingsView findings() {
         return findingsView;
+    }
+
+    public TimelineView timeline() {
+        return timeline;
     }
 
     public TroubleshootView troubleshoot() {

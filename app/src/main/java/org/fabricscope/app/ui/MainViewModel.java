@@ -28,7 +28,7 @@ import javafx.collections.ObservableList;
  * The main window's state and actions, with no controls: the one current {@link Snapshot} (model,
  * analysis, layout, colours) and the status line; loading, redrawing and the live connection (through
  * the {@link TaskExecutor}, see {@link Loader} and {@link LiveConnection}); search; where the user
- * navigated to; and the view models of the inspector, findings, Kubernetes tab and log console.
+ * navigated to; and the view models of the inspector, findings, timeline, Kubernetes tab and log console.
  */
 public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
@@ -48,6 +48,7 @@ public final class MainViewModel {
     private final LiveConnection live;
     private final TaskExecutor executor;
     private final TroubleshootViewModel troubleshoot;
+    private final TimelineViewModel timeline;
     private final UserState userState;
     private final ExportPictureViewModel pictures;
     private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
@@ -70,6 +71,7 @@ public final class MainViewModel {
         this.userState = userState;
         this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
+        this.timeline = new TimelineViewModel(executor, n -> go(n, false));
         this.pictures = new ExportPictureViewModel(executor, snapshot.getReadOnlyProperty(), status, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
@@ -151,6 +153,7 @@ public final class MainViewModel {
         snapshot.set(s);
         if (newData) {
             findings.show(s.analysis());
+            timeline.show(s.analysis()); // the incident is worked out in the background
             troubleshoot.show(s.analysis(), s.paths());
             tabs.show(s);
             cluster.show(s.model());
@@ -233,6 +236,11 @@ public final class MainViewModel {
      * finding's evidence stays in view).
      */
     public void navigate(Navigation n) {
+        go(n, true);
+    }
+
+    /** {@code bringTab}: whether the tab of the first placed subject comes to front (the timeline keeps its own). */
+    private void go(Navigation n, boolean bringTab) {
         if (n.primaryCable() != null) {
             inspector.showCable(n.primaryCable());
         } else if (n.primary() != null) {
@@ -244,6 +252,9 @@ public final class MainViewModel {
         navigation.set(n); // the map selects the first (a host: its first HCA) and the inspector follows it
         inspector.focus(n.gpus(), n.nets());
         cluster.select(n.nodes(), n.pods());
+        if (!bringTab) {
+            return;
+        }
         ObjectProperty<SideTabs.Tab> tab = tabs.selectedProperty();
         switch (n.place()) {
             case MAP -> tab.set(SideTabs.Tab.INSPECTOR);
@@ -356,6 +367,11 @@ public final class MainViewModel {
 
     public FindingsViewModel findings() {
         return findings;
+    }
+
+    /** The Timeline tab: the incident's events in time order, its root cause, the event selected. */
+    public TimelineViewModel timeline() {
+        return timeline;
     }
 
     /** The Troubleshoot panel: flows walked over the analysis, the one shown, the user's answers. */

@@ -33,6 +33,13 @@ public final class Styles {
     public static final String TIMELINE_BAR = "timeline-bar";
     public static final String BEHIND = "behind";
 
+    // the Timeline tab: the chart, the root cause's table row, the header while it names a failure, the legend
+    public static final String TIMELINE_CHART = "timeline-chart";
+    public static final String TIMELINE_ROOT = "timeline-root";
+    public static final String TIMELINE_HEADER_FAILURE = "timeline-failure";
+    public static final String TIMELINE_HELP = "timeline-help";
+    public static final String TIMELINE_SWATCH = "timeline-swatch";
+
     // the nccl-tests chart's expected bus bandwidth: a dashed line (added to the series' line node)
     public static final String EXPECTED_LINE = "expected-line";
 
@@ -96,6 +103,10 @@ public final class Styles {
         // training view
         public static final String RANKS = "ranks";
         public static final String NCCL_EVENTS = "ncclEvents";
+        // timeline view
+        public static final String TIMELINE_CHART = "timelineChart";
+        public static final String TIMELINE_EVENTS = "timelineEvents";
+        public static final String TIMELINE_HEADER = "timelineHeader";
         // Kubernetes view
         public static final String K8S_NODES = "k8sNodes";
         public static final String PENDING_PODS = "pendingPods";

@@ -69,8 +69,7 @@ final class IncidentCheck implements FabricCheck {
                     .append(" from it");
         }
         List<String> remedies = new ArrayList<>(root.remedies());
-        incident.notes().stream().filter(n -> n.contains("clock skew") || n.contains("no event carries"))
-                .forEach(n -> remedies.add("Note: " + n + "."));
+        incident.notes().forEach(n -> remedies.add("Note: " + n + "."));
         return List.of(new Finding(ROOT.id(), root.severity() == Severity.INFO ? Severity.WARNING : root.severity(),
                 title.toString(), subjects(model, root.who()), evidence, remedies));
     }

@@ -37,6 +37,36 @@ final class IncidentEvents {
         }
         kubernetes(model, catalogue, places, out);
         ForensicEvents.collect(model, places, out);
+        return placedByRank(out);
+    }
+
+    /**
+     * A rank's pod or host, where one event of it names them, given to its events that do not (a kernel
+     * line that names the rank's pid, a torchrun summary line): one party, one lane.
+     */
+    private static List<IncidentEvent> placedByRank(List<IncidentEvent> events) {
+        Map<Integer, Who> best = new HashMap<>();
+        for (IncidentEvent e : events) {
+            Who w = e.who();
+            if (w.rank() >= 0 && (!w.host().isEmpty() || !w.pod().isEmpty())) {
+                best.merge(w.rank(), w, (a, b) -> !a.pod().isEmpty() || b.pod().isEmpty() ? a : b);
+            }
+        }
+        if (best.isEmpty()) {
+            return events;
+        }
+        List<IncidentEvent> out = new ArrayList<>(events.size());
+        for (IncidentEvent e : events) {
+            Who w = e.who();
+            Who b = w.rank() >= 0 ? best.get(w.rank()) : null;
+            if (b != null && w.host().isEmpty() && w.pod().isEmpty()) {
+                w = new Who(w.rank(), b.namespace(), b.pod(), w.node().isEmpty() ? b.node() : w.node(), b.host(),
+                        w.gpu().isEmpty() ? b.gpu() : w.gpu(), w.device());
+                e = new IncidentEvent(e.seq(), e.id(), e.title(), e.role(), e.causeClass(), e.severity(), e.stamp(), w,
+                        e.blamed(), e.fields(), e.remedies(), e.evidence(), e.origin());
+            }
+            out.add(e);
+        }
         return out;
     }
 
@@ -77,6 +107,8 @@ final class IncidentEvents {
             if (p != null) {
                 pod = p.name();
                 ns = p.namespace();
+            } else if (host.isEmpty()) {
+                host = places.hostOfSourceName(source);
             }
         }
         if (kernel) { // a kernel log is the machine's: its host is a node
@@ -99,14 +131,14 @@ final class IncidentEvents {
                 int r = intOr(v, -1);
                 return r < 0 ? Who.NOBODY : places.complete(Who.NOBODY.withRank(r));
             }
-            case "localRank" -> {
-                return Who.NOBODY; // a local rank names a process of the same pod: not a peer elsewhere
+            case "localRank", "container" -> {
+                return Who.NOBODY; // a local rank or a container names a part of the reporter's own pod: no peer elsewhere
             }
             case "pod" -> {
                 return places.complete(Who.NOBODY.withPod("", v));
             }
             default -> {
-                String host = hostPart(v);
+                String host = Places.shortHost(places.hostOfAddress(hostPart(v)));
                 return host.isEmpty() || host.equals(who.host()) && who.rank() >= 0 ? Who.NOBODY
                         : places.complete(Who.NOBODY.withHost(host));
             }

@@ -137,7 +137,8 @@ public final class IncidentReasoner {
         IncidentEvent first = earliest(pool, reports, notes);
         if (first != null) {
             IncidentEvent blamedFirst = blamedBefore(first, reports, causes, events.size(), notes);
-            return specific(blamedFirst, causes);
+            IncidentEvent root = specific(blamedFirst, causes);
+            return root.causeClass() == CauseClass.RENDEZVOUS ? missingMember(root, causes, events, places, notes) : root;
         }
         IncidentEvent silent = silentDeath(reports, events, places, notes);
         if (silent != null) {
@@ -244,13 +245,22 @@ public final class IncidentReasoner {
                                              List<String> notes) {
         IncidentEvent firstReport = null;
         for (IncidentEvent r : reports) {
-            if (!r.blamed().isNobody() && !r.blamed().same(r.who())
+            boolean gone = r.causeClass() == CauseClass.DEAD_RANK || r.causeClass() == CauseClass.NETWORK_LINK;
+            if (gone && !r.blamed().isNobody() && !r.blamed().same(r.who())
                     && (firstReport == null || ORDER.compare(r, firstReport) < 0)) {
                 firstReport = r;
             }
         }
         if (firstReport != null) {
-            return silent(events.size(), firstReport.blamed(), firstReport);
+            IncidentEvent report = firstReport;
+            Who peer = report.blamed();
+            IncidentEvent later = events.stream().filter(e -> e.who().same(peer) && before(report, e) > 0).findFirst()
+                    .orElse(null);
+            Stamp seen = places.lastSeen(peer);
+            boolean alive = later != null || seen.known() && firstReport.stamp().known()
+                    && seen.millis() > firstReport.stamp().millis() + SKEW_MS;
+            return alive ? linkLost(events.size(), firstReport, later != null ? later.stamp() : seen) : silent(events.size(), peer,
+                    firstReport);
         }
         // reports of a peer gone that name nobody: the known ranks that said nothing of a failure are the dead
         List<IncidentEvent> peerGone = reports.stream().filter(r -> r.causeClass() == CauseClass.DEAD_RANK
@@ -281,6 +291,22 @@ public final class IncidentReasoner {
         return out;
     }
 
+    /** A peer reported gone that was still alive after: the connection between them broke, not the peer. */
+    private static IncidentEvent linkLost(int seq, IncidentEvent report, Stamp peerAlive) {
+        Map<String, String> f = new LinkedHashMap<>(report.fields());
+        f.put("peer", report.blamed().label());
+        return new IncidentEvent(seq, "fabricscope.link-lost", "lost its connection to " + report.blamed().label()
+                + " while that peer was still running (it printed at " + peerAlive.clock() + "): the network path between"
+                + " them failed, not the peer (" + report.title() + ")", Role.CAUSE, CauseClass.NETWORK_LINK, Severity.ERROR,
+                report.stamp(), report.who(), report.blamed(), f, List.of(
+                        "Check the links on the path between " + report.who().label() + " and " + report.blamed().label()
+                                + ": their HCA ports' and the switch ports' error counters (perfquery, ibqueryerrors; the"
+                                + " rank-path-errors finding when the fabric is loaded) and link flaps in both nodes' kernel logs.",
+                        "IB retry exceeded (status 12) on a live peer means packets were lost on the way: a flapping or"
+                                + " erroring cable, a congested or misconfigured switch, or NCCL_IB_TIMEOUT too short for the fabric."),
+                report.evidence(), "FabricScope: a peer reported gone that was seen alive after the report");
+    }
+
     private static IncidentEvent silent(int seq, Who who, IncidentEvent report) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("reportedBy", report.who().label());
@@ -292,6 +318,55 @@ public final class IncidentReasoner {
                                 + " and the scheduler's preemptions.",
                         "If nothing killed it, check the node itself (dmesg for Xid or machine-check errors, uptime for a reboot)."),
                 report.evidence(), "FabricScope: a party that peers report gone and that printed no failure of its own");
+    }
+
+    /**
+     * A rendezvous that never completed names the member that did not come: a member whose own failure
+     * kept it out (it could not reach or resolve the store: a cause of another class on another party) is
+     * the root; else the one member whose log says nothing or whose pod is Pending, when there is one.
+     */
+    private static IncidentEvent missingMember(IncidentEvent root, List<IncidentEvent> causes, List<IncidentEvent> events,
+                                               Places places, List<String> notes) {
+        IncidentEvent member = null;
+        for (IncidentEvent c : causes) {
+            if (c.causeClass() != CauseClass.RENDEZVOUS && !c.who().same(root.who()) && !c.who().isNobody()
+                    && (!c.stamp().known() || !root.stamp().known()
+                    || Math.abs(c.stamp().millis() - root.stamp().millis()) <= EXPLAINS_MS)
+                    && (member == null || ORDER.compare(c, member) < 0)) {
+                member = c;
+            }
+        }
+        if (member != null) {
+            notes.add(root.who().label() + "'s " + root.title() + " waited for " + member.who().label()
+                    + ", which failed to join: " + member.title());
+            return member;
+        }
+        List<Who> quiet = places.quietParties(events, root.who());
+        if (quiet.size() != 1) {
+            if (quiet.size() > 1) {
+                notes.add("the rendezvous never completed; members that said nothing: "
+                        + quiet.stream().map(Who::label).toList());
+            } else {
+                notes.add("the rendezvous never completed, and no input names the member that never joined (it printed"
+                        + " nothing that was loaded): " + root.who().label() + " only waited for it; load the job's pods"
+                        + " (kubectl get pods -o json) or the missing member's log to name it");
+            }
+            return root;
+        }
+        Who who = quiet.get(0);
+        String phase = places.podPhase(who);
+        Map<String, String> f = new LinkedHashMap<>(root.fields());
+        if (!phase.isEmpty()) {
+            f.put("phase", phase);
+        }
+        return new IncidentEvent(events.size(), "fabricscope.rendezvous-member-missing", "never joined the rendezvous"
+                + (phase.isEmpty() ? "" : " (its pod is " + phase + ")") + ": " + root.who().label() + " reports " + root.title(),
+                Role.CAUSE, CauseClass.RENDEZVOUS, Severity.ERROR, root.stamp(), who, Who.NOBODY, f, List.of(
+                        "Find why " + who.label() + " never reached the rendezvous: did its process start (its log, kubectl get"
+                                + " pod, its events: Pending, image pull, scheduling), and does it reach MASTER_ADDR:MASTER_PORT?",
+                        "Every member must start within the rendezvous timeout: a member scheduled late or crash-looping keeps"
+                                + " the others waiting until they time out."),
+                root.evidence(), "FabricScope: the one member of a rendezvous that never completed whose log says nothing");
     }
 
     /** Only collective timeouts: the ranks that never reported one while others did are the ones that never joined. */
@@ -306,10 +381,39 @@ public final class IncidentReasoner {
             }
             return null;
         }
+        // the ranks' own progress reports (watchdog, dump notices: last enqueued work): the lowest is behind
+        Map<Integer, Long> enqueued = new java.util.TreeMap<>();
+        for (IncidentEvent e : events) {
+            String v = e.fields().get("lastEnqueued");
+            if (v != null && e.who().rank() >= 0) {
+                try {
+                    enqueued.merge(e.who().rank(), Long.parseLong(v), Math::max);
+                } catch (NumberFormatException ignored) {
+                    // not a number: no progress said
+                }
+            }
+        }
         List<Integer> quiet = new ArrayList<>();
-        for (int rank : places.worldRanks()) {
-            if (timeouts.stream().noneMatch(t -> t.who().rank() == rank)) {
-                quiet.add(rank);
+        String progress = "";
+        if (enqueued.size() >= 2) {
+            long min = java.util.Collections.min(enqueued.values());
+            long max = java.util.Collections.max(enqueued.values());
+            if (min < max) {
+                enqueued.forEach((rank, n) -> {
+                    if (n == min) {
+                        quiet.add(rank);
+                    }
+                });
+                progress = " (its last enqueued work: #" + min + "; its peers enqueued #" + max + ")";
+            }
+        }
+        if (quiet.isEmpty()) {
+            // else the ranks that reported no timeout of their own (one that names its collective) while others did
+            for (int rank : places.worldRanks()) {
+                if (timeouts.stream().noneMatch(t -> t.who().rank() == rank && t.blamed().isNobody()
+                        && (t.fields().containsKey("seq") || t.fields().containsKey("timeoutMs")))) {
+                    quiet.add(rank);
+                }
             }
         }
         IncidentEvent first = timeouts.stream().min(ORDER).orElseThrow();
@@ -321,7 +425,7 @@ public final class IncidentReasoner {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("ranks", quiet.toString());
         return new IncidentEvent(events.size(), "fabricscope.rank-never-joined", "never joined the collective its peers timed out on"
-                + (quiet.size() > 1 ? " (with ranks " + quiet + ")" : ""), Role.CAUSE, CauseClass.COLLECTIVE_HANG,
+                + progress + (quiet.size() > 1 ? " (with ranks " + quiet + ")" : ""), Role.CAUSE, CauseClass.COLLECTIVE_HANG,
                 Severity.ERROR, first.stamp(), who, Who.NOBODY, f, List.of(
                         "Find what " + who.label() + " was doing instead: its last log lines, py-spy dump of its process,"
                                 + " its flight recorder dump (last enqueued collective).",

@@ -27,6 +27,8 @@ final class Places {
     private final Map<String, K8sPod> pods = new LinkedHashMap<>();
     private final Set<String> nodes;
     private final Map<String, LogSource> sources = new HashMap<>();
+    /** An address NCCL printed as a process's OOB interface, to that process's host. */
+    private final Map<String, String> hostOfAddress = new HashMap<>();
     /** A pid that names one rank (a pid two hosts share names none). */
     private final Map<Long, Integer> rankOfPid = new HashMap<>();
     /** torchrun's failure summary blocks: source to the blocks' first lines, ranks and hosts. */
@@ -37,14 +39,15 @@ final class Places {
         Map<String, Integer> size = new HashMap<>();
         for (Rank r : model.trainingLog().ranks()) {
             // the largest communicator a process is in is the world: its rank there is the global rank
-            if (r.nranks() >= size.getOrDefault(r.process(), -1)) {
-                size.put(r.process(), r.nranks());
-                rankOfProcess.put(r.process(), r.rank());
+            String proc = shortHost(r.host()) + ":" + r.pid();
+            if (r.nranks() >= size.getOrDefault(proc, -1)) {
+                size.put(proc, r.nranks());
+                rankOfProcess.put(proc, r.rank());
             }
         }
         Map<String, Integer> hostRanks = new HashMap<>();
         rankOfProcess.forEach((proc, rank) -> {
-            String host = proc.substring(0, proc.lastIndexOf(':'));
+            String host = shortHost(proc.substring(0, proc.lastIndexOf(':')));
             hostRanks.merge(host, 1, Integer::sum);
             rankOfHost.put(host, rank);
         });
@@ -53,9 +56,18 @@ final class Places {
                 rankOfHost.remove(h); // a host with several ranks names none of them
             }
         });
+        for (Rank r : model.trainingLog().ranks()) {
+            // NCCL's OOB address (eth0:10.10.1.5<0>): how peers' socket and IB lines name this process's host
+            if (r.oob() != null) {
+                String ip = IncidentEvents.hostPart(r.oob().substring(r.oob().indexOf(':') + 1));
+                if (!ip.isEmpty()) {
+                    hostOfAddress.putIfAbsent(ip, shortHost(r.host()));
+                }
+            }
+        }
         for (RankSite s : ranks.sites()) {
             Rank r = s.rank();
-            Integer world = rankOfProcess.get(r.process());
+            Integer world = rankOfProcess.get(shortHost(r.host()) + ":" + r.pid());
             if (world != null && world == r.rank()) {
                 siteOfRank.putIfAbsent(r.rank(), s);
             }
@@ -94,11 +106,47 @@ final class Places {
 
     /** The world rank of the process {@code host:pid}, or -1. */
     int rankOf(String host, long pid) {
-        Integer r = rankOfProcess.get(host + ":" + pid);
-        if (r == null && !host.isEmpty()) {
-            r = rankOfHost.get(host);
+        String h = shortHost(host);
+        Integer r = rankOfProcess.get(h + ":" + pid);
+        if (r == null && !h.isEmpty()) {
+            r = rankOfHost.get(h);
         }
         return r == null ? -1 : r;
+    }
+
+    /**
+     * A host as the incident names it: the first label of a DNS name ({@code trainer-worker-1} of
+     * {@code trainer-worker-1.trainer.default.svc.cluster.local}, how a pod's hostname and its service's
+     * name print it); an address stays whole.
+     */
+    static String shortHost(String host) {
+        if (host == null) {
+            return "";
+        }
+        int dot = host.indexOf('.');
+        if (dot <= 0 || Character.isDigit(host.charAt(0)) || host.indexOf(':') >= 0) {
+            return host;
+        }
+        return host.substring(0, dot);
+    }
+
+    /** Words in a log file's name that say what printed it, not whom: such a name names no pod or host. */
+    private static final java.util.regex.Pattern GENERIC_NAME = java.util.regex.Pattern.compile(
+            "(?i).*(?:std(?:out|err)|torchrun|nccl|^logs?$|output|console|dmesg|kern|journal|syslog|messages|trace|debug|launcher"
+                    + "|^\\d+$).*");
+
+    /**
+     * The pod or host a log file is named after when no Kubernetes object names it ({@code trainer-worker-1.log},
+     * as {@code kubectl logs} is saved); empty when its name says what printed it ({@code torchrun-stderr.log}).
+     */
+    String hostOfSourceName(String source) {
+        String file = source.substring(Math.max(source.lastIndexOf('/'), source.lastIndexOf('!')) + 1);
+        int dot = file.indexOf('.');
+        String stem = dot > 0 ? file.substring(0, dot) : file;
+        if (stem.length() < 3 || !stem.matches("[A-Za-z0-9][A-Za-z0-9_-]{1,62}") || GENERIC_NAME.matcher(stem).matches()) {
+            return "";
+        }
+        return stem;
     }
 
     /** The rank whose process had this pid, or -1 when none or several did. */
@@ -143,6 +191,9 @@ final class Places {
         for (String proc : s.processes()) {
             int colon = proc.lastIndexOf(':');
             int r = rankOf(proc.substring(0, colon), Long.parseLong(proc.substring(colon + 1)));
+            if (r < 0) {
+                continue;
+            }
             if (r >= 0 && found >= 0 && r != found) {
                 return -1;
             }
@@ -188,7 +239,7 @@ final class Places {
             RankSite s = siteOfRank.get(out.rank());
             if (s != null) {
                 if (out.host().isEmpty()) {
-                    out = out.withHost(s.rank().host());
+                    out = out.withHost(shortHost(s.rank().host()));
                 }
                 if (out.pod().isEmpty() && s.pod() != null) {
                     K8sPod p = pods.get(s.pod());
@@ -204,6 +255,9 @@ final class Places {
                             String.valueOf(s.rank().cudaDev()), out.device());
                 }
             }
+        }
+        if (!out.host().isEmpty() && !out.host().equals(shortHost(out.host()))) {
+            out = out.withHost(shortHost(out.host()));
         }
         if (out.pod().isEmpty() && !out.host().isEmpty() && pods.containsKey(out.host())) {
             K8sPod p = pods.get(out.host());
@@ -228,6 +282,74 @@ final class Places {
             }
         }
         return out;
+    }
+
+    /**
+     * The parties with a log of their own (or a Pending training pod) that printed no failure, other
+     * than {@code besides}: the members a rendezvous may have waited for.
+     */
+    List<Who> quietParties(List<IncidentEvent> events, Who besides) {
+        List<Who> out = new java.util.ArrayList<>();
+        for (LogSource s : sources.values()) {
+            if (s.kernel()) {
+                continue;
+            }
+            int rank = rankOfSource(s.name());
+            K8sPod pod = podOfSource(s.name());
+            String host = hostOfSourceName(s.name());
+            Who w = complete(new Who(rank, pod == null ? "" : pod.namespace(), pod == null ? "" : pod.name(), "", pod == null ? host : "",
+                    "", ""));
+            if (w.isNobody() || w.same(besides) || out.stream().anyMatch(o -> o.same(w))) {
+                continue;
+            }
+            boolean said = events.stream().anyMatch(e -> e.severity() != org.fabricscope.model.core.Severity.INFO && e.who().same(w));
+            if (!said) {
+                out.add(w);
+            }
+        }
+        for (K8sPod p : pods.values()) {
+            if (p.pending() && p.training()) {
+                Who w = complete(new Who(-1, p.namespace(), p.name(), "", "", "", ""));
+                if (!w.same(besides) && out.stream().noneMatch(o -> o.same(w))) {
+                    out.add(w);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The phase of the party's pod when Kubernetes objects name it, else empty. */
+    String podPhase(Who w) {
+        K8sPod p = pods.get(w.pod().isEmpty() ? w.host() : w.pod());
+        return p == null || p.phase() == null ? "" : p.phase();
+    }
+
+    /** The host whose NCCL processes bootstrap on this address (their OOB interface), or the address itself. */
+    String hostOfAddress(String address) {
+        return hostOfAddress.getOrDefault(address, address);
+    }
+
+    /**
+     * The last time a party's own logs printed anything (the latest stamp of the files its processes,
+     * ranks or name are in), or {@link Stamp#NONE}.
+     */
+    Stamp lastSeen(Who w) {
+        Stamp best = Stamp.NONE;
+        for (LogSource s : sources.values()) {
+            if (s.kernel() || !s.last().known()) {
+                continue;
+            }
+            boolean mine = w.rank() >= 0 && (s.ranks().contains(w.rank()) || rankOfSource(s.name()) == w.rank());
+            String name = !w.pod().isEmpty() ? w.pod() : w.host();
+            if (!mine && !name.isEmpty()) {
+                mine = name.equals(hostOfSourceName(s.name()))
+                        || s.processes().stream().anyMatch(p -> shortHost(p.substring(0, p.lastIndexOf(':'))).equals(name));
+            }
+            if (mine && (!best.known() || s.last().millis() > best.millis())) {
+                best = s.last();
+            }
+        }
+        return best;
     }
 
     /** The world ranks the logs know, in order. */

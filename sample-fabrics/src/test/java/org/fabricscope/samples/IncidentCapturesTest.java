@@ -1,0 +1,106 @@
+package org.fabricscope.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.fabricscope.importers.FabricImporter;
+import org.fabricscope.importers.ImportProgress;
+import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.incident.Incident;
+import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.IncidentReasoner;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Each real failure captured on a GPU host (gpu-captures/incidents-*) against what really happened
+ * in it ({@code truth.json}, written from how the failure was made): the root cause's class, and its
+ * pod and rank where the inputs can tell them; healthy captures conclude nothing.
+ */
+class IncidentCapturesTest {
+    private static final Path CAPTURES = Samples.root().resolve("gpu-captures").resolve("incidents-h100x2-nccl-2.28.9");
+
+    private static FabricModel load(Path dir, Path... more) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (String name : GoldenFilesTest.inputs(Samples.root(), dir)) {
+            files.add(Path.of(name)); // relative to the working directory, as the CLI is given them
+        }
+        files.addAll(List.of(more));
+        return new FabricImporter().importPaths(files, ImportProgress.NONE, Cancellation.NEVER).model();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> eachCaptureConcludesOnWhatReallyHappened() throws IOException {
+        List<Path> dirs;
+        try (Stream<Path> s = Files.list(CAPTURES)) {
+            dirs = s.filter(d -> Files.exists(d.resolve("truth.json"))).sorted().toList();
+        }
+        assertTrue(dirs.size() >= 15, dirs.toString());
+        return dirs.stream().map(d -> DynamicTest.dynamicTest(d.getFileName().toString(), () -> check(d)));
+    }
+
+    private static void check(Path dir) throws IOException {
+        JsonNode truth = Samples.json(dir.resolve("truth.json")).get("rootCause");
+        Incident incident = IncidentReasoner.reason(load(dir));
+        IncidentEvent root = incident.rootCause();
+        if (truth == null || truth.isNull()) {
+            assertNull(root, () -> "a healthy capture concluded " + root);
+            return;
+        }
+        assertNotNull(root, "no root cause; events: " + incident.events());
+        assertEquals(truth.get("class").asText(), root.causeClass().id(), root.line());
+        String pod = truth.path("pod").asText("");
+        boolean rendezvousAlone = dir.getFileName().toString().startsWith("rendezvous-incomplete");
+        if (!pod.isEmpty() && !rendezvousAlone) {
+            String lane = root.who().pod().isEmpty() ? root.who().host() : root.who().pod();
+            assertEquals(pod, lane, root.line());
+        }
+        if (truth.hasNonNull("rank") && root.who().rank() >= 0) {
+            assertEquals(truth.get("rank").asInt(), root.who().rank(), root.line());
+        }
+    }
+
+    /**
+     * A rendezvous whose missing member printed nothing: the logs alone cannot name it (the conclusion
+     * says so); with the job's pods loaded, the one still Pending is named, with its phase.
+     */
+    @Test
+    void aRendezvousThatNeverCompletedNamesTheMissingMemberFromThePods(@TempDir Path tmp) throws IOException {
+        Path dir = CAPTURES.resolve("rendezvous-incomplete-plain");
+        Incident alone = IncidentReasoner.reason(load(dir));
+        assertTrue(alone.notes().stream().anyMatch(n -> n.contains("no input names the member that never joined")),
+                alone.notes().toString());
+        Path pods = tmp.resolve("pods.json");
+        Files.writeString(pods, """
+                {"apiVersion": "v1", "kind": "List", "items": [
+                 {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer-worker-0", "namespace": "ml",
+                   "labels": {"training.kubeflow.org/job-name": "trainer", "training.kubeflow.org/replica-type": "worker"}},
+                  "spec": {"nodeName": "gpu-node-a", "containers": [{"name": "pytorch", "image": "pytorch",
+                   "resources": {"limits": {"nvidia.com/gpu": "1"}}}]},
+                  "status": {"phase": "Running"}},
+                 {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer-worker-1", "namespace": "ml",
+                   "labels": {"training.kubeflow.org/job-name": "trainer", "training.kubeflow.org/replica-type": "worker"}},
+                  "spec": {"containers": [{"name": "pytorch", "image": "pytorch",
+                   "resources": {"limits": {"nvidia.com/gpu": "1"}}}]},
+                  "status": {"phase": "Pending"}}]}
+                """);
+        IncidentEvent root = IncidentReasoner.reason(load(dir, pods)).rootCause();
+        assertEquals("fabricscope.rendezvous-member-missing", root.id(), root.line());
+        assertEquals("trainer-worker-1", root.who().pod());
+        assertTrue(root.title().contains("Pending"), root.title());
+    }
+}
