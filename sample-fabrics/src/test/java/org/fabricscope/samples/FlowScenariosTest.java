@@ -106,7 +106,10 @@ class FlowScenariosTest {
                 "no-rdma-device", "concluded ib-forced-without-device (rdma-device-missing)",
                 "link-errors", "needs-input at permissions",
                 "job-crashed", "concluded nccl-failed ()"), outcomes(doc));
-        JsonNode f = doc.get("findings").get(0);
+        JsonNode root = doc.get("findings").get(0); // the incident's root cause leads: no NET plugin could be initialized
+        assertEquals("incident-root-cause", root.get("id").asText());
+        assertTrue(root.get("title").asText().contains("[network-config, nccl.net-plugin-none-initialized]"), root.get("title").asText());
+        JsonNode f = doc.get("findings").get(1);
         assertEquals("rdma-device-missing", f.get("id").asText());
         assertEquals("error", f.get("severity").asText(), "NCCL init failed for want of the network: an error on one node too");
         assertTrue(f.get("title").asText().contains("left with no network: 2 NCCL processes failed at init"), f.get("title").asText());

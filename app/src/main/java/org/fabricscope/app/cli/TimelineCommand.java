@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
-import org.fabricscope.model.incident.IncidentReasoner;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentReasoner;
 import org.fabricscope.model.incident.SignatureCatalogue;
 
 import picocli.CommandLine.Command;
@@ -109,7 +109,7 @@ final class TimelineCommand implements Callable<Integer> {
         return m;
     }
 
-    private static Map<String, Object> who(org.fabricscope.model.incident.Who w) {
+    private static Map<String, Object> who(org.fabricscope.model.incident.reasoning.Who w) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("label", w.label());
         if (w.rank() >= 0) {

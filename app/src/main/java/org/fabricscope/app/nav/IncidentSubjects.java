@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.fabricscope.model.core.Subject;
-import org.fabricscope.model.incident.Who;
+import org.fabricscope.model.incident.reasoning.Who;
 
 /**
  * The typed subjects an incident event is about, from its {@link Who}: the rank (by global rank and the

@@ -29,6 +29,9 @@ public final class IncidentReport {
     private final List<FlowResult> flows;
     private final byte[] mapPng;
     private final Instant when;
+    private org.fabricscope.model.incident.reasoning.Incident incident;
+    /** Events the report's timeline lists at most (context events are left out). */
+    static final int MAX_TIMELINE = 80;
 
     /**
      * @param inputs the files and folders loaded, as the user named them
@@ -43,6 +46,77 @@ public final class IncidentReport {
         this.flows = List.copyOf(flows);
         this.mapPng = mapPng == null ? null : mapPng.clone();
         this.when = Objects.requireNonNull(when, "when");
+    }
+
+    /** This report with the incident's timeline (the root cause and the events after it), between findings and flows. */
+    public IncidentReport withTimeline(org.fabricscope.model.incident.reasoning.Incident i) {
+        IncidentReport r = new IncidentReport(title, inputs, findings, flows, mapPng, when);
+        r.incident = i;
+        return r;
+    }
+
+    private List<org.fabricscope.model.incident.reasoning.IncidentEvent> timelineEvents() {
+        return incident == null ? List.of() : incident.events().stream()
+                .filter(e -> e.role() != org.fabricscope.model.incident.Role.CONTEXT).limit(MAX_TIMELINE).toList();
+    }
+
+    private static String when(org.fabricscope.model.incident.reasoning.IncidentEvent e) {
+        return e.stamp().known() ? e.stamp().iso() : "(no time)";
+    }
+
+    private String after(org.fabricscope.model.incident.reasoning.IncidentEvent e) {
+        Integer cause = incident.causeOf().get(e.seq());
+        var c = cause == null ? null : incident.event(cause);
+        if (c == null) {
+            return "";
+        }
+        return incident.rootCause() != null && c.seq() == incident.rootCause().seq() ? "after the root cause"
+                : "after " + c.who().label() + "'s " + c.title();
+    }
+
+    private void timelineMd(StringBuilder b) {
+        if (incident == null) {
+            return;
+        }
+        b.append("## Timeline\n\n");
+        var root = incident.rootCause();
+        b.append(root == null ? "No failure found in the inputs.\n\n" : "Root cause: **" + oneLine(root.line()) + "** ("
+                + root.causeClass().id() + ", `" + root.id() + "`), " + code(evidence(root.evidence())) + "\n\n");
+        for (String n : incident.notes()) {
+            b.append("Note: ").append(oneLine(n)).append("\n\n");
+        }
+        for (var e : timelineEvents()) {
+            String mark = root != null && e.seq() == root.seq() ? "**root cause** " : "";
+            String after = after(e);
+            b.append("- ").append(code(when(e))).append(' ').append(mark).append(oneLine(e.who().label())).append(": ")
+                    .append(oneLine(e.title())).append(" (").append(e.role().label()).append(')')
+                    .append(after.isEmpty() ? "" : "; " + oneLine(after)).append(" - ").append(code(e.evidence().source() + ":"
+                            + e.evidence().line())).append('\n');
+        }
+        b.append('\n');
+    }
+
+    private void timelineHtml(StringBuilder b) {
+        if (incident == null) {
+            return;
+        }
+        b.append("<h2>Timeline</h2>\n");
+        var root = incident.rootCause();
+        b.append(root == null ? "<p>No failure found in the inputs.</p>\n" : "<p class=\"root\">Root cause: <b>" + esc(root.line())
+                + "</b> (" + esc(root.causeClass().id()) + ", <code>" + esc(root.id()) + "</code>)</p>\n");
+        for (String n : incident.notes()) {
+            b.append("<p class=\"meta\">Note: ").append(esc(n)).append("</p>\n");
+        }
+        b.append("<table class=\"timeline\">\n<tr><th>time</th><th>who</th><th>role</th><th>what</th><th>line</th></tr>\n");
+        for (var e : timelineEvents()) {
+            boolean isRoot = root != null && e.seq() == root.seq();
+            String after = after(e);
+            b.append(isRoot ? "<tr class=\"root\">" : "<tr>").append("<td>").append(esc(when(e))).append("</td><td>")
+                    .append(esc(e.who().label())).append("</td><td>").append(esc(e.role().label())).append("</td><td>")
+                    .append(esc(e.title())).append(after.isEmpty() ? "" : "<br><i>" + esc(after) + "</i>").append("</td><td><code>")
+                    .append(esc(e.evidence().source() + ":" + e.evidence().line())).append("</code></td></tr>\n");
+        }
+        b.append("</table>\n");
     }
 
     private String stamp() {
@@ -84,6 +158,7 @@ public final class IncidentReport {
                 b.append('\n');
             }
         }
+        timelineMd(b);
         b.append("## Troubleshooting flows\n\n");
         if (applicable().isEmpty()) {
             b.append("None applies.\n\n");
@@ -188,6 +263,7 @@ public final class IncidentReport {
             remediesHtml(b, "What to do", f.remedies());
             b.append("</section>\n");
         }
+        timelineHtml(b);
         b.append("<h2>Troubleshooting flows</h2>\n");
         if (applicable().isEmpty()) {
             b.append("<p>None applies.</p>\n");
@@ -308,5 +384,7 @@ public final class IncidentReport {
             ".sev{font-weight:bold}.error .sev{color:#cf222e}.warning .sev{color:#9a6700}.info .sev{color:#0969da}",
             "section.flow{border-color:#8250df}.status{font-size:.8em;color:#57606a}.ans.yes{color:#1a7f37}.ans.no{color:#cf222e}",
             ".ans.unknown{color:#9a6700}.detail{color:#57606a}.conclusion{background:#eef6ee;border-radius:4px;padding:.4em .8em}",
-            ".waiting{color:#9a6700}img.map{max-width:100%;border:1px solid #d0d7de}", "");
+            ".waiting{color:#9a6700}img.map{max-width:100%;border:1px solid #d0d7de}",
+            "table.timeline{border-collapse:collapse;font-size:.9em}table.timeline td,table.timeline th{border-bottom:1px solid #d0d7de;"
+                    + "padding:.2em .5em;text-align:left;vertical-align:top}tr.root{background:#ffebe9}p.root{color:#cf222e}", "");
 }

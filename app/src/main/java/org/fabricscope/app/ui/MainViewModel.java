@@ -403,7 +403,8 @@ public final class MainViewModel {
         }
         var report = new org.fabricscope.app.report.IncidentReport("FabricScope incident report — " + title.get()
                 .replaceFirst("^FabricScope — ", ""), s.paths().stream().map(Path::toString).toList(), s.findings(),
-                troubleshoot.walked(), mapPng, java.time.Instant.now());
+                troubleshoot.walked(), mapPng, java.time.Instant.now())
+                .withTimeline(org.fabricscope.model.incident.reasoning.IncidentReasoner.of(s.model()));
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         boolean html = name.endsWith(".html") || name.endsWith(".htm");
         executor.execute(org.fabricscope.app.task.BackgroundTask.of(ctx -> {

@@ -3,7 +3,7 @@ package org.fabricscope.app.ui;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 
 import javafx.geometry.Orientation;
 import javafx.scene.canvas.Canvas;

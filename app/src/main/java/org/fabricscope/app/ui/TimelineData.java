@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 
 /**
  * An incident as the Timeline tab draws it: one lane per node (else pod, else host) in the incident's

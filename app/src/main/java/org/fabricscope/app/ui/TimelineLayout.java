@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 
 /**
  * Where the timeline draws what, for one size, time window and scroll: the lane label column on the

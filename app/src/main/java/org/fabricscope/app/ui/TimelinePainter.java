@@ -3,7 +3,7 @@ package org.fabricscope.app.ui;
 import java.util.Map;
 
 import org.fabricscope.app.render.MapPalette;
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.Role;
 
 import javafx.geometry.VPos;

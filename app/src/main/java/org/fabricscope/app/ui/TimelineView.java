@@ -8,10 +8,10 @@ import java.util.function.Function;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.incident.CauseClass;
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.Role;
 import org.fabricscope.model.incident.Stamp;
-import org.fabricscope.model.incident.Who;
+import org.fabricscope.model.incident.reasoning.Who;
 
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;

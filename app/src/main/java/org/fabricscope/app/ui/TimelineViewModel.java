@@ -10,9 +10,9 @@ import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.core.Evidence;
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
-import org.fabricscope.model.incident.IncidentReasoner;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentReasoner;
 import org.fabricscope.model.incident.SignatureCatalogue;
 
 import javafx.beans.property.ReadOnlyBooleanProperty;

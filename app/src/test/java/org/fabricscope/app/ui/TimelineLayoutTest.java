@@ -16,11 +16,11 @@ import java.util.TreeSet;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.incident.CauseClass;
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.Role;
 import org.fabricscope.model.incident.Stamp;
-import org.fabricscope.model.incident.Who;
+import org.fabricscope.model.incident.reasoning.Who;
 import org.junit.jupiter.api.Test;
 
 /** The timeline's geometry, without a toolkit: lane labels, the clock axis, stacking, the no-time column, picking. */

@@ -9,11 +9,11 @@ import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.incident.CauseClass;
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.Role;
 import org.fabricscope.model.incident.Stamp;
-import org.fabricscope.model.incident.Who;
+import org.fabricscope.model.incident.reasoning.Who;
 
 /**
  * An incident over the training-incident sample's own lines, as the reasoning would conclude it with a

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Vertex;
-import org.fabricscope.model.incident.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.SignatureCatalogue;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.ranks.RankSite;

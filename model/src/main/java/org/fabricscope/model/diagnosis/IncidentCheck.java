@@ -12,10 +12,10 @@ import org.fabricscope.model.core.FindingSpec;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
-import org.fabricscope.model.incident.IncidentReasoner;
-import org.fabricscope.model.incident.Who;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentReasoner;
+import org.fabricscope.model.incident.reasoning.Who;
 
 /**
  * {@code incident-root-cause}: the first failure of the incident, as {@link IncidentReasoner} finds it

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.model.core.Subject;
-import org.fabricscope.model.incident.Incident;
-import org.fabricscope.model.incident.IncidentEvent;
-import org.fabricscope.model.incident.IncidentReasoner;
-import org.fabricscope.model.incident.Who;
+import org.fabricscope.model.incident.reasoning.Incident;
+import org.fabricscope.model.incident.reasoning.IncidentEvent;
+import org.fabricscope.model.incident.reasoning.IncidentReasoner;
+import org.fabricscope.model.incident.reasoning.Who;
 
 /**
  * The facts of the incident reasoning: whether the first failure was found, and of which cause class.
@@ -28,7 +28,9 @@ final class IncidentFacts {
         }
         String cls = call.string("class");
         String not = call.string("not");
-        boolean yes = (cls == null || cls.equals(root.causeClass().id())) && (not == null || !not.equals(root.causeClass().id()));
+        String id = root.causeClass().id();
+        boolean yes = (cls == null || java.util.List.of(cls.split(",")).contains(id))
+                && (not == null || !java.util.List.of(not.split(",")).contains(id));
         Who w = root.who();
         String detail = "the first failure: " + w.label() + ": " + root.title()
                 + (root.stamp().known() ? " at " + root.stamp().clock() : "") + " [" + root.causeClass().id() + "]";

@@ -50,9 +50,10 @@ final class StandardFacts {
                         StandardFacts::findingPresent),
                 new Fact("root-cause", "The incident's first failure (the incident-root-cause finding) was found, of this cause "
                         + "class or not of it.",
-                        List.of(optional("class", Type.STRING, "a cause class (fabricscope signatures lists them): the root cause "
-                                        + "must be of it"),
-                                optional("not", Type.STRING, "a cause class the root cause must not be of, e.g. collective-hang")),
+                        List.of(optional("class", Type.STRING, "cause classes, comma-separated (docs/signatures.md lists them): the "
+                                        + "root cause must be of one of them"),
+                                optional("not", Type.STRING, "cause classes, comma-separated, the root cause must not be of, e.g. "
+                                        + "scheduling,collective-hang")),
                         "logs, kernel logs and Kubernetes objects, through the failure-signature catalogue",
                         IncidentFacts::rootCause),
                 new Fact("transport-used", "NCCL channels use this transport (from the Channel ... via ... lines).",

@@ -1,5 +1,10 @@
-package org.fabricscope.model.incident;
+package org.fabricscope.model.incident.reasoning;
 
+import org.fabricscope.model.incident.CauseClass;
+import org.fabricscope.model.incident.Role;
+import org.fabricscope.model.incident.SignatureCatalogue;
+import org.fabricscope.model.incident.Stamp;
+import org.fabricscope.model.incident.Stamps;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -136,7 +141,7 @@ public final class IncidentReasoner {
         }
         IncidentEvent first = earliest(pool, reports, notes);
         if (first != null) {
-            IncidentEvent blamedFirst = blamedBefore(first, reports, causes, events.size(), notes);
+            IncidentEvent blamedFirst = blamedBefore(first, reports, causes, events, places, notes);
             IncidentEvent root = specific(blamedFirst, causes);
             return root.causeClass() == CauseClass.RENDEZVOUS ? missingMember(root, causes, events, places, notes) : root;
         }
@@ -196,10 +201,11 @@ public final class IncidentReasoner {
      * root: the party the report blames failed first. Its own cause when it has one, else its silent death.
      */
     private static IncidentEvent blamedBefore(IncidentEvent first, List<IncidentEvent> reports, List<IncidentEvent> causes,
-                                              int nextSeq, List<String> notes) {
+                                              List<IncidentEvent> events, Places places, List<String> notes) {
         for (IncidentEvent r : reports) {
             Who p = r.blamed();
-            if (p.isNobody() || p.same(first.who()) || !r.who().same(first.who()) || before(first, r) > 0) {
+            boolean gone = r.causeClass() == CauseClass.DEAD_RANK || r.causeClass() == CauseClass.NETWORK_LINK;
+            if (!gone || p.isNobody() || p.same(first.who()) || !r.who().same(first.who()) || before(first, r) > 0) {
                 continue;
             }
             if (!first.stamp().known() && r.seq() > first.seq() && r.evidence().source().equals(first.evidence().source())) {
@@ -212,7 +218,7 @@ public final class IncidentReasoner {
             }
             notes.add(first.who().label() + "'s " + first.title() + " follows " + r.who().label() + "'s report that "
                     + p.label() + " was gone");
-            return silent(nextSeq, p, r);
+            return goneOrLinkLost(r, events, places);
         }
         return first;
     }
@@ -252,15 +258,7 @@ public final class IncidentReasoner {
             }
         }
         if (firstReport != null) {
-            IncidentEvent report = firstReport;
-            Who peer = report.blamed();
-            IncidentEvent later = events.stream().filter(e -> e.who().same(peer) && before(report, e) > 0).findFirst()
-                    .orElse(null);
-            Stamp seen = places.lastSeen(peer);
-            boolean alive = later != null || seen.known() && firstReport.stamp().known()
-                    && seen.millis() > firstReport.stamp().millis() + SKEW_MS;
-            return alive ? linkLost(events.size(), firstReport, later != null ? later.stamp() : seen) : silent(events.size(), peer,
-                    firstReport);
+            return goneOrLinkLost(firstReport, events, places);
         }
         // reports of a peer gone that name nobody: the known ranks that said nothing of a failure are the dead
         List<IncidentEvent> peerGone = reports.stream().filter(r -> r.causeClass() == CauseClass.DEAD_RANK
@@ -289,6 +287,18 @@ public final class IncidentReasoner {
             }
         }
         return out;
+    }
+
+    /**
+     * What a report that a peer is gone means: the peer died without a word, or, when the peer was still
+     * printing after the report (beyond the skew), the connection between them broke.
+     */
+    private static IncidentEvent goneOrLinkLost(IncidentEvent report, List<IncidentEvent> events, Places places) {
+        Who peer = report.blamed();
+        IncidentEvent later = events.stream().filter(e -> e.who().same(peer) && before(report, e) > 0).findFirst().orElse(null);
+        Stamp seen = places.lastSeen(peer);
+        boolean alive = later != null || seen.known() && report.stamp().known() && seen.millis() > report.stamp().millis() + SKEW_MS;
+        return alive ? linkLost(events.size(), report, later != null ? later.stamp() : seen) : silent(events.size(), peer, report);
     }
 
     /** A peer reported gone that was still alive after: the connection between them broke, not the peer. */

@@ -1,5 +1,7 @@
-package org.fabricscope.model.incident;
+package org.fabricscope.model.incident.reasoning;
 
+import org.fabricscope.model.incident.LogSource;
+import org.fabricscope.model.incident.Stamp;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,11 @@
-package org.fabricscope.model.incident;
+package org.fabricscope.model.incident.reasoning;
 
+import org.fabricscope.model.incident.Signature;
+import org.fabricscope.model.incident.SignatureCatalogue;
+import org.fabricscope.model.incident.SignatureMatch;
+import org.fabricscope.model.incident.Stamp;
+import org.fabricscope.model.incident.Stamps;
+import org.fabricscope.model.incident.Target;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.fabricscope.model.incident;
+package org.fabricscope.model.incident.reasoning;
 
 import java.util.List;
 import java.util.Map;

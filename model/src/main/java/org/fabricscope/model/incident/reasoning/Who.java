@@ -1,4 +1,4 @@
-package org.fabricscope.model.incident;
+package org.fabricscope.model.incident.reasoning;
 
 /**
  * Whom an event is about, as far as the inputs tell: the PyTorch global rank (-1 when not known),

@@ -1,5 +1,8 @@
-package org.fabricscope.model.incident;
+package org.fabricscope.model.incident.reasoning;
 
+import org.fabricscope.model.incident.CauseClass;
+import org.fabricscope.model.incident.Role;
+import org.fabricscope.model.incident.Stamp;
 import java.util.List;
 import java.util.Map;
 
