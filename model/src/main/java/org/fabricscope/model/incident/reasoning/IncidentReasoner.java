@@ -134,7 +134,7 @@ public final class IncidentReasoner {
 
     private static IncidentEvent root(List<IncidentEvent> events, Places places, List<String> notes) {
         List<IncidentEvent> causes = events.stream().filter(e -> e.role() == Role.CAUSE && failure(e)).toList();
-        List<IncidentEvent> reports = events.stream().filter(e -> e.role() == Role.CONSEQUENCE && failure(e)).toList();
+        List<IncidentEvent> reports = distinctReports(events.stream().filter(e -> e.role() == Role.CONSEQUENCE && failure(e)).toList());
         List<IncidentEvent> pool = causes.stream().filter(e -> e.severity() == Severity.ERROR).toList();
         if (pool.isEmpty()) {
             pool = causes;
@@ -185,6 +185,18 @@ public final class IncidentReasoner {
             }
         }
         return best;
+    }
+
+    /**
+     * The reports, one per signature, reporter and blamed party (the first of each, in time order): a
+     * thousand ranks' same report of one peer weighs no more than one, and costs one comparison.
+     */
+    private static List<IncidentEvent> distinctReports(List<IncidentEvent> reports) {
+        Map<String, IncidentEvent> first = new LinkedHashMap<>();
+        for (IncidentEvent r : reports) {
+            first.merge(r.id() + "|" + r.who().label() + "|" + r.blamed().label(), r, (a, b) -> ORDER.compare(a, b) <= 0 ? a : b);
+        }
+        return new ArrayList<>(first.values());
     }
 
     private static boolean blamedBy(IncidentEvent e, List<IncidentEvent> reports) {
@@ -269,7 +281,7 @@ public final class IncidentReasoner {
         List<Integer> quiet = quietRanks(events, places);
         if (quiet.size() == 1) {
             IncidentEvent r = peerGone.stream().min(ORDER).orElseThrow();
-            return silent(events.size(), places.complete(Who.NOBODY.withRank(quiet.get(0))), r);
+            return InferredEvents.silent(events.size(), places.complete(Who.NOBODY.withRank(quiet.get(0))), r);
         }
         if (quiet.size() > 1) {
             notes.add("peers report a process gone without naming it; ranks " + quiet + " printed no failure");
@@ -298,37 +310,9 @@ public final class IncidentReasoner {
         IncidentEvent later = events.stream().filter(e -> e.who().same(peer) && before(report, e) > 0).findFirst().orElse(null);
         Stamp seen = places.lastSeen(peer);
         boolean alive = later != null || seen.known() && report.stamp().known() && seen.millis() > report.stamp().millis() + SKEW_MS;
-        return alive ? linkLost(events.size(), report, later != null ? later.stamp() : seen) : silent(events.size(), peer, report);
+        return alive ? InferredEvents.linkLost(events.size(), report, later != null ? later.stamp() : seen) : InferredEvents.silent(events.size(), peer, report);
     }
 
-    /** A peer reported gone that was still alive after: the connection between them broke, not the peer. */
-    private static IncidentEvent linkLost(int seq, IncidentEvent report, Stamp peerAlive) {
-        Map<String, String> f = new LinkedHashMap<>(report.fields());
-        f.put("peer", report.blamed().label());
-        return new IncidentEvent(seq, "fabricscope.link-lost", "lost its connection to " + report.blamed().label()
-                + " while that peer was still running (it printed at " + peerAlive.clock() + "): the network path between"
-                + " them failed, not the peer (" + report.title() + ")", Role.CAUSE, CauseClass.NETWORK_LINK, Severity.ERROR,
-                report.stamp(), report.who(), report.blamed(), f, List.of(
-                        "Check the links on the path between " + report.who().label() + " and " + report.blamed().label()
-                                + ": their HCA ports' and the switch ports' error counters (perfquery, ibqueryerrors; the"
-                                + " rank-path-errors finding when the fabric is loaded) and link flaps in both nodes' kernel logs.",
-                        "IB retry exceeded (status 12) on a live peer means packets were lost on the way: a flapping or"
-                                + " erroring cable, a congested or misconfigured switch, or NCCL_IB_TIMEOUT too short for the fabric."),
-                report.evidence(), "FabricScope: a peer reported gone that was seen alive after the report");
-    }
-
-    private static IncidentEvent silent(int seq, Who who, IncidentEvent report) {
-        Map<String, String> f = new LinkedHashMap<>();
-        f.put("reportedBy", report.who().label());
-        return new IncidentEvent(seq, "fabricscope.silent-death", "died without a word of its own while its peers report it gone"
-                + " (killed from outside: SIGKILL, the OOM killer or the loss of its node)", Role.CAUSE, CauseClass.DEAD_RANK,
-                Severity.ERROR, report.stamp(), who, Who.NOBODY, f, List.of(
-                        "Look for why " + who.label() + " was killed: the node's kernel log (dmesg | grep -i 'killed process'),"
-                                + " kubectl describe pod (Last State: OOMKilled, exit code 137), the node's events (NodeNotReady)"
-                                + " and the scheduler's preemptions.",
-                        "If nothing killed it, check the node itself (dmesg for Xid or machine-check errors, uptime for a reboot)."),
-                report.evidence(), "FabricScope: a party that peers report gone and that printed no failure of its own");
-    }
 
     /**
      * A rendezvous that never completed names the member that did not come: a member whose own failure
@@ -449,6 +433,7 @@ public final class IncidentReasoner {
         if (root == null) {
             return out;
         }
+        Map<String, java.util.Optional<IncidentEvent>> firstCause = new HashMap<>();
         for (IncidentEvent e : events) {
             if (e == root || e.seq() == root.seq() || e.role() == Role.CONTEXT) {
                 continue;
@@ -460,11 +445,11 @@ public final class IncidentReasoner {
             }
             IncidentEvent cause = root;
             if (!e.blamed().isNobody()) {
-                for (IncidentEvent c : events) {
-                    if (c.role() == Role.CAUSE && c.who().same(e.blamed()) && before(e, c) <= 0 && c != e) {
-                        cause = c;
-                        break;
-                    }
+                // the blamed party's first cause, looked up once per party (a thousand ranks report the same peer)
+                IncidentEvent c = firstCause.computeIfAbsent(e.blamed().label(), k -> events.stream()
+                        .filter(x -> x.role() == Role.CAUSE && x.who().same(e.blamed())).findFirst()).orElse(null);
+                if (c != null && c != e && before(e, c) <= 0) {
+                    cause = c;
                 }
             }
             if (before(e, cause) <= 0) {
