@@ -26,8 +26,15 @@ public final class LineScanner {
     private final List<SignatureMatch> found = new ArrayList<>();
     private final Set<String> processes = new LinkedHashSet<>();
     private final Set<Integer> ranks = new LinkedHashSet<>();
+    /** Lines into a file its first stamp is looked for. */
+    private static final int FIRST_STAMP_WITHIN = 64;
     private Stamp first = Stamp.NONE;
-    private Stamp last = Stamp.NONE;
+    private int lookedFor;
+    /** The last line whose start may hold a stamp ({@link Stamps#mayHold}). */
+    private String lastCandidate;
+    private int candidates;
+    /** The latest stamp read so far. */
+    private Stamp lastKnown = Stamp.NONE;
     private int lines;
     private boolean closed;
 
@@ -41,12 +48,16 @@ public final class LineScanner {
     /** One line as read, with its 1-based number. */
     public void line(String raw, int lineNumber) {
         lines = Math.max(lines, lineNumber);
-        Stamp s = Stamps.of(raw);
-        if (s.known()) {
-            if (!first.known()) {
-                first = s;
+        // stamps are read lazily: the first line that holds one, the last line that may, and matched lines
+        if (!first.known() && lookedFor++ < FIRST_STAMP_WITHIN) {
+            first = Stamps.of(raw);
+        }
+        if (Stamps.mayHold(raw)) {
+            lastCandidate = raw;
+            if ((++candidates & 255) == 0) { // now and then: a stamp to fall back on when the last candidate holds none
+                Stamp k = Stamps.of(raw);
+                lastKnown = k.known() ? k : lastKnown;
             }
-            last = s;
         }
         // who printed in this file: the processes whose Init lines it holds, torchrun's [rankN]: tags;
         // the prefix of other lines is read only when a signature matches them
@@ -56,10 +67,10 @@ public final class LineScanner {
                 processes.add(init.host + ":" + init.pid);
             }
         }
-        if (ranks.size() < MAX_PROCESSES && raw.startsWith("[") && raw.contains("[rank")) {
-            Prefix tag = Prefix.of(raw);
-            if (tag.rank >= 0) {
-                ranks.add(tag.rank);
+        if (ranks.size() < MAX_PROCESSES) {
+            int tagged = Prefix.tagRank(raw);
+            if (tagged >= 0) {
+                ranks.add(tagged);
             }
         }
         if (matcher.isEmpty()) {
@@ -76,8 +87,18 @@ public final class LineScanner {
                 p.host = j.group(1);
             }
         }
-        Stamp at = s.known() ? s : last.known() ? new Stamp(last.millis(), last.yearKnown(), false) : Stamp.NONE;
-        found.add(new SignatureMatch(hit.signature(), hit.fields(), p.host, p.pid, p.rank, at,
+        Stamp s = Stamps.of(raw);
+        if (s.known()) {
+            lastKnown = s;
+        } else {
+            Stamp before = lastCandidate != null && lastCandidate != raw ? Stamps.of(lastCandidate) : Stamp.NONE;
+            before = before.known() ? before : lastKnown.known() ? lastKnown : first;
+            lastKnown = before;
+            // the last stamp before it in the file: its time, marked inferred (not zoned)
+            s = before.known() ? new Stamp(before.millis(), before.yearKnown(), false) : Stamp.NONE;
+        }
+        Stamp stamp = s;
+        found.add(new SignatureMatch(hit.signature(), hit.fields(), p.host, p.pid, p.rank, stamp,
                 new Evidence(source, lineNumber, raw.strip())));
     }
 
@@ -87,6 +108,8 @@ public final class LineScanner {
             return;
         }
         closed = true;
+        Stamp last = lastCandidate == null ? Stamp.NONE : Stamps.of(lastCandidate);
+        last = last.known() ? last : lastKnown;
         owner.add(found, new LogSource(source, lines, first, last, new ArrayList<>(processes), new ArrayList<>(ranks), kernel));
     }
 
@@ -98,8 +121,24 @@ public final class LineScanner {
 
         private static final java.util.regex.Pattern NCCL = java.util.regex.Pattern.compile(
                 "(?:^|[\\s\\]])([A-Za-z0-9][\\w.-]{0,252}):(\\d{1,10}):\\d{1,10} \\[\\d{1,4}\\] ");
-        private static final java.util.regex.Pattern RANK_TAG = java.util.regex.Pattern.compile(
-                "^(?:\\[[^\\]]{0,64}\\] )?\\[rank(\\d{1,7})\\]:");
+        /** How far into a line torchrun's {@code [rankN]:} may start (after kubectl's or a launcher's stamp and tags). */
+        static final int TAG_REACH = 80;
+
+        /** The N of torchrun's {@code [rankN]:} near the line's start, or -1; read by hand (every line of a training log has one). */
+        static int tagRank(String raw) {
+            int at = raw.indexOf("[rank");
+            if (at < 0 || at >= TAG_REACH) {
+                return -1;
+            }
+            int i = at + 5;
+            int n = 0;
+            int digits = 0;
+            while (i < raw.length() && digits < 8 && Character.isDigit(raw.charAt(i))) {
+                n = n * 10 + raw.charAt(i++) - '0';
+                digits++;
+            }
+            return digits > 0 && digits < 8 && raw.startsWith("]:", i) ? n : -1;
+        }
         private static final java.util.regex.Pattern PG_RANK = java.util.regex.Pattern.compile(
                 "\\[(?:PG [^\\]]{0,200}?)?\\s?Rank (\\d{1,7})\\]");
 
@@ -113,12 +152,7 @@ public final class LineScanner {
                     p.pid = Long.parseLong(m.group(2));
                 }
             }
-            if (raw.startsWith("[")) {
-                java.util.regex.Matcher m = RANK_TAG.matcher(raw);
-                if (m.find()) {
-                    p.rank = Integer.parseInt(m.group(1));
-                }
-            }
+            p.rank = tagRank(raw);
             if (raw.indexOf("Rank ") > 0) {
                 java.util.regex.Matcher m = PG_RANK.matcher(raw);
                 if (m.find()) {

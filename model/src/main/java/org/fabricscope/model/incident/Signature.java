@@ -111,6 +111,21 @@ public record Signature(String id, String source, String title, String template,
         return b.toString();
     }
 
+    private static final List<String> PREPOSITIONS = List.of(" on ", " at ", " in ", " of ", " from ", " to ", " for ", " with ",
+            " via ", " by ");
+
+    /** Removes a trailing preposition that only introduced a missing field (with the space before it); false when none. */
+    private static boolean dropPreposition(StringBuilder b) {
+        for (String p : PREPOSITIONS) {
+            int n = b.length();
+            if (n >= p.length() && b.substring(n - p.length()).equals(p)) {
+                b.setLength(n - p.length());
+                return true;
+            }
+        }
+        return false;
+    }
+
     static String fill(String template, Map<String, String> values) {
         if (template.indexOf('{') < 0) {
             return template;
@@ -122,7 +137,13 @@ public record Signature(String id, String source, String title, String template,
             int close = c == '{' ? template.indexOf('}', i) : -1;
             if (close > i + 1 && template.substring(i + 1, close).chars().allMatch(Character::isLetterOrDigit)) {
                 String v = values.get(template.substring(i + 1, close));
-                b.append(v == null ? "?" : v);
+                if (v == null) {
+                    if (!dropPreposition(b)) { // "on {device}" with no device: say nothing rather than "on ?"
+                        b.append('?');
+                    }
+                } else {
+                    b.append(v);
+                }
                 i = close + 1;
             } else {
                 b.append(c);

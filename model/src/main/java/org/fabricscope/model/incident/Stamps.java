@@ -33,6 +33,19 @@ public final class Stamps {
     private Stamps() {
     }
 
+    /**
+     * Whether the line's start may hold a stamp (a cheap test of its first characters: a digit, a bracket,
+     * a glog severity letter, a capital letter of a day or month name, a torchrun summary field); lines for
+     * which it is false never do.
+     */
+    public static boolean mayHold(String line) {
+        if (line.isEmpty()) {
+            return false;
+        }
+        char c = line.charAt(0);
+        return c >= '0' && c <= '9' || c == '[' || c == ' ' || c == '\t' || c >= 'A' && c <= 'Z';
+    }
+
     /** The line's stamp, or {@link Stamp#NONE}. */
     public static Stamp of(String line) {
         int i = skipTags(line);

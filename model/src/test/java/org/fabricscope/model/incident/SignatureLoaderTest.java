@@ -40,6 +40,8 @@ class SignatureLoaderTest {
         assertEquals(Map.of("peerRank", "3"), s.match("remote process exited rank 3"));
         assertEquals("peer 3 exited", s.title(Map.of("peerRank", "3")));
         assertEquals("peer ? exited", s.title(Map.of()));
+        assertEquals("talking to x (status 12)", Signature.fill("talking to {address} on {device} (status {status})",
+                Map.of("address", "x", "status", "12")));
     }
 
     @Test
