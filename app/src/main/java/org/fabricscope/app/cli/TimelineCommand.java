@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import org.fabricscope.model.incident.reasoning.Incident;
 import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.reasoning.IncidentReasoner;
-import org.fabricscope.model.incident.SignatureCatalogue;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,7 +39,7 @@ final class TimelineCommand implements Callable<Integer> {
     @Override
     public Integer call() throws java.io.IOException {
         InputOptions.Loaded in = input.load();
-        Incident incident = IncidentReasoner.reason(in.analysis().model(), SignatureCatalogue.active(), in.analysis().ranks());
+        Incident incident = IncidentReasoner.of(in.analysis().model()); // the one the checks reasoned
         var out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.MAPPER.writeValueAsString(json(incident)));

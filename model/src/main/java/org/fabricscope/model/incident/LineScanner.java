@@ -61,7 +61,7 @@ public final class LineScanner {
         }
         // who printed in this file: the processes whose Init lines it holds, torchrun's [rankN]: tags;
         // the prefix of other lines is read only when a signature matches them
-        if (processes.size() < MAX_PROCESSES && (raw.indexOf("Init COMPLETE") > 0 || raw.indexOf("Init START") > 0)) {
+        if (processes.size() < MAX_PROCESSES && raw.indexOf(" - Init ") > 0) {
             Prefix init = Prefix.of(raw);
             if (init.host != null) {
                 processes.add(init.host + ":" + init.pid);
