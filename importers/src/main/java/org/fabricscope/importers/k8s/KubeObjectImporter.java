@@ -437,6 +437,13 @@ public final class KubeObjectImporter {
         if (replicas.isEmpty()) {
             builder.diagnostic(Diagnostic.warning(source, line, kind + " " + name + " has no spec.*ReplicaSpecs"));
         }
-        builder.k8s().job(new TrainingJob(name, ns, kind, replicas, List.of(), ev));
+        List<TrainingJob.Condition> conditions = new ArrayList<>();
+        for (JsonNode c : o.path("status").path("conditions")) {
+            if (c.isObject() && conditions.size() < 64) {
+                conditions.add(new TrainingJob.Condition(c.path("type").asText(""), c.path("status").asText(""),
+                        c.path("reason").asText(""), c.path("message").asText(""), c.path("lastTransitionTime").asText("")));
+            }
+        }
+        builder.k8s().job(new TrainingJob(name, ns, kind, replicas, List.of(), ev, conditions));
     }
 }

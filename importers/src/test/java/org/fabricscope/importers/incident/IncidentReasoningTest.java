@@ -96,6 +96,29 @@ class IncidentReasoningTest {
     }
 
     @Test
+    void aPyTorchJobsFailedConditionIsAnEventThatFollowsItsPodsFailure() throws IOException {
+        FabricModel m = load("job.json", """
+                {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "llama-ft", "namespace": "ml"},
+                 "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": 2, "template": {"spec": {"containers": [
+                   {"name": "pytorch", "image": "pytorch", "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}}}}},
+                 "status": {"conditions": [
+                   {"type": "Created", "status": "True", "reason": "PyTorchJobCreated", "message": "PyTorchJob llama-ft is created.",
+                    "lastTransitionTime": "2026-11-26T15:40:00Z"},
+                   {"type": "Failed", "status": "True", "reason": "PyTorchJobFailed",
+                    "message": "PyTorchJob llama-ft is failed because 1 Worker replica(s) failed.",
+                    "lastTransitionTime": "2026-11-26T15:47:50Z"}]}}
+                """, "trainer-worker-1.log", INIT1
+                + "2026-11-26T15:47:41.000Z [rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+                + " GPU 0 has a total capacity of 79.19 GiB of which 1.00 GiB is free.\n");
+        Incident incident = IncidentReasoner.reason(m);
+        IncidentEvent failed = incident.events().stream().filter(e -> e.id().equals("kubernetes.kubeflow-job-failed"))
+                .findFirst().orElseThrow(() -> new AssertionError(incident.events().toString()));
+        assertEquals("2026-11-26T15:47:50Z", failed.stamp().iso());
+        assertEquals(CauseClass.GPU_MEMORY, incident.rootCause().causeClass());
+        assertEquals(incident.rootCause().seq(), incident.causeOf().get(failed.seq()), "the job failed because its pod did");
+    }
+
+    @Test
     void healthyLogsConcludeNothing() throws IOException {
         FabricModel m = load("trainer-worker-0.log", INIT0 + "[rank0]: step 1 loss 2.31\n[rank0]: step 2 loss 2.20\n",
                 "trainer-worker-1.log", INIT1 + "[rank1]: step 1 loss 2.31\n");

@@ -92,7 +92,8 @@ public final class K8sLayerBuilder {
                 K8sPod p = firstPod.get(key);
                 allJobs.put(key, new TrainingJob(p.job().jobName(), p.namespace(), "pods", List.of(), names, p.evidence()));
             } else {
-                allJobs.put(key, new TrainingJob(j.name(), j.namespace(), j.kind(), j.replicas(), names, j.evidence()));
+                allJobs.put(key, new TrainingJob(j.name(), j.namespace(), j.kind(), j.replicas(), names, j.evidence(),
+                        j.conditions()));
             }
         }
         return new K8sLayer(sortedNodes, podList, new ArrayList<>(events.values()), new ArrayList<>(allJobs.values()),

@@ -198,6 +198,19 @@ final class IncidentEvents {
                 }
             }
         }
+        for (org.fabricscope.model.k8s.TrainingJob j : model.jobs()) {
+            for (org.fabricscope.model.k8s.TrainingJob.Condition c : j.conditions()) {
+                String text = "job condition " + c.type() + "=" + c.status() + " " + c.reason() + ": " + c.message();
+                SignatureCatalogue.Hit h = status.first(text);
+                if (h != null) {
+                    Who who = new Who(-1, j.namespace(), "", "", j.name(), "", "");
+                    Stamp stamp = c.lastTransition().length() >= 19 ? Stamps.of(c.lastTransition()) : Stamp.NONE;
+                    Evidence ev = j.evidence() == null ? new Evidence("", 0, text) : new Evidence(j.evidence().source(),
+                            j.evidence().line(), text);
+                    out.add(event(out.size(), h.signature(), h.fields(), stamp, who, Who.NOBODY, ev));
+                }
+            }
+        }
         for (K8sEvent e : model.events()) {
             String text = e.type() + " " + e.reason() + ": " + e.message();
             SignatureCatalogue.Hit h = events.first(text);
