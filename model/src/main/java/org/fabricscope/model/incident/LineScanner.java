@@ -30,8 +30,9 @@ public final class LineScanner {
     private static final int FIRST_STAMP_WITHIN = 64;
     private Stamp first = Stamp.NONE;
     private int lookedFor;
-    /** The last line whose start may hold a stamp ({@link Stamps#mayHold}). */
-    private String lastCandidate;
+    /** The last lines whose start may hold a stamp ({@link Stamps#mayHold}), a ring. */
+    private static final int RECENT = 16;
+    private final String[] recent = new String[RECENT];
     private int candidates;
     /** The latest stamp read so far. */
     private Stamp lastKnown = Stamp.NONE;
@@ -53,8 +54,8 @@ public final class LineScanner {
             first = Stamps.of(raw);
         }
         if (Stamps.mayHold(raw)) {
-            lastCandidate = raw;
-            if ((++candidates & 255) == 0) { // now and then: a stamp to fall back on when the last candidate holds none
+            recent[candidates++ & (RECENT - 1)] = raw;
+            if ((candidates & 255) == 0) { // now and then: a stamp to fall back on when no recent candidate holds one
                 Stamp k = Stamps.of(raw);
                 lastKnown = k.known() ? k : lastKnown;
             }
@@ -91,7 +92,7 @@ public final class LineScanner {
         if (s.known()) {
             lastKnown = s;
         } else {
-            Stamp before = lastCandidate != null && lastCandidate != raw ? Stamps.of(lastCandidate) : Stamp.NONE;
+            Stamp before = recentStamp(raw);
             before = before.known() ? before : lastKnown.known() ? lastKnown : first;
             lastKnown = before;
             // the last stamp before it in the file: its time, marked inferred (not zoned)
@@ -102,13 +103,27 @@ public final class LineScanner {
                 new Evidence(source, lineNumber, raw.strip())));
     }
 
+    /** The stamp of the latest recent candidate line that holds one (other than {@code besides}), or {@link Stamp#NONE}. */
+    private Stamp recentStamp(String besides) {
+        for (int k = 1; k <= Math.min(RECENT, candidates); k++) {
+            String l = recent[(candidates - k) & (RECENT - 1)];
+            if (l != besides) {
+                Stamp s = Stamps.of(l);
+                if (s.known()) {
+                    return s;
+                }
+            }
+        }
+        return Stamp.NONE;
+    }
+
     /** Ends the file: what it found goes to the builder. Further calls do nothing. */
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        Stamp last = lastCandidate == null ? Stamp.NONE : Stamps.of(lastCandidate);
+        Stamp last = recentStamp(null);
         last = last.known() ? last : lastKnown;
         owner.add(found, new LogSource(source, lines, first, last, new ArrayList<>(processes), new ArrayList<>(ranks), kernel));
     }
