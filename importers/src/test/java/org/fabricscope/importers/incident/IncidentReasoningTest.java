@@ -66,6 +66,12 @@ class IncidentReasoningTest {
         IncidentEvent reaction = incident.events().stream().filter(e -> e.who().rank() == 0 && e.role() == Role.CONSEQUENCE)
                 .findFirst().orElseThrow();
         assertEquals(root.seq(), incident.causeOf().get(reaction.seq()), "rank 0's report follows rank 1's failure");
+        // the one owner of rank placement answers for the reasoning, the checks and the views alike
+        org.fabricscope.model.ranks.RankMap ranks = org.fabricscope.model.ranks.RankMap.of(m);
+        assertEquals(1, ranks.worldRankOf("trainer-worker-1", 812));
+        assertEquals(-1, ranks.worldRankOf("trainer-worker-1", 999));
+        assertEquals("trainer-worker-1", ranks.worldSite(1).rank().host());
+        assertNull(ranks.worldSite(7));
     }
 
     @Test

@@ -71,14 +71,15 @@ final class IncidentCheck implements FabricCheck {
         List<String> remedies = new ArrayList<>(root.remedies());
         incident.notes().forEach(n -> remedies.add("Note: " + n + "."));
         return List.of(new Finding(ROOT.id(), root.severity() == Severity.INFO ? Severity.WARNING : root.severity(),
-                title.toString(), subjects(model, root.who()), evidence, remedies));
+                title.toString(), subjects(context.ranks(), root.who()), evidence, remedies));
     }
 
     /** The party's rank, pod, node and GPU, as typed subjects; the cited line when none is known. */
-    private static List<Subject> subjects(FabricModel model, Who w) {
+    private static List<Subject> subjects(org.fabricscope.model.ranks.RankMap ranks, Who w) {
         Set<Subject> out = new LinkedHashSet<>();
         if (w.rank() >= 0) {
-            String comm = model.trainingLog().worldRank(w.rank()).map(r -> r.commId()).orElse("");
+            org.fabricscope.model.ranks.RankSite site = ranks.worldSite(w.rank());
+            String comm = site == null ? "" : site.rank().commId();
             out.add(new Subject.RankRef(comm, w.rank(), w.host(), "rank " + w.rank()));
         }
         if (!w.pod().isEmpty()) {

@@ -82,8 +82,7 @@ public final class TrainingLogCheck implements FabricCheck {
     }
 
     private static RankSite siteOf(FabricModel model, RankMap ranks, int worldRank) {
-        Rank r = model.trainingLog().worldRank(worldRank).orElse(null);
-        return r == null ? null : ranks.site(r.commId(), r.rank());
+        return ranks.worldSite(worldRank);
     }
 
     /** The finding with the lagging rank's place first among the remedies, and its link's counters as evidence. */

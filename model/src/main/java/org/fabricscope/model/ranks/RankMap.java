@@ -33,6 +33,8 @@ import org.fabricscope.model.training.Transport;
  */
 public final class RankMap {
     private final Map<String, RankSite> sites = new LinkedHashMap<>();
+    /** A process ({@code host:pid} as NCCL prefixes its lines) to its global rank: its rank in the largest communicator it is in. */
+    private final Map<String, Integer> worldRankOf = new LinkedHashMap<>();
     private final List<RankRoute> routes = new ArrayList<>();
 
     private RankMap() {
@@ -48,9 +50,15 @@ public final class RankMap {
         for (K8sPod p : model.pods()) {
             podsByName.putIfAbsent(p.name(), p);
         }
+        Map<String, Integer> size = new HashMap<>();
         for (Rank r : model.trainingLog().ranks()) {
             m.sites.putIfAbsent(key(r.commId(), r.rank()), site(model, r, podsByName));
+            if (r.nranks() >= size.getOrDefault(r.process(), -1)) {
+                size.put(r.process(), r.nranks());
+                m.worldRankOf.put(r.process(), r.rank());
+            }
         }
+        m.world = model.trainingLog();
         m.routes(model);
         return m;
     }
@@ -306,6 +314,32 @@ public final class RankMap {
 
     public RankSite site(String commId, int rank) {
         return sites.get(key(commId, rank));
+    }
+
+    private org.fabricscope.model.training.TrainingLog world;
+
+    /**
+     * Where the PyTorch global rank {@code rank} ran: the rank of that number in the largest communicator
+     * (the default process group spans every rank), or null when no log placed it. The one answer every
+     * check, flow and view asks for "where did rank N run".
+     */
+    public RankSite worldSite(int rank) {
+        if (rank < 0 || world == null) {
+            return null;
+        }
+        Rank r = world.worldRank(rank).orElse(null);
+        return r == null ? null : site(r.commId(), r.rank());
+    }
+
+    /** The global rank of the process {@code host:pid} (its rank in the largest communicator it is in), or -1. */
+    public int worldRankOf(String host, long pid) {
+        Integer r = worldRankOf.get(host + ":" + pid);
+        return r == null ? -1 : r;
+    }
+
+    /** Every process the logs placed ({@code host:pid}) with its global rank. */
+    public Map<String, Integer> worldRanks() {
+        return Collections.unmodifiableMap(worldRankOf);
     }
 
     /** The ranks that ran on this fabric or topology host. */

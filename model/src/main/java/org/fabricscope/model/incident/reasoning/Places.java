@@ -38,15 +38,11 @@ final class Places {
 
     Places(FabricModel model, RankMap ranks) {
         this.ranks = ranks;
-        Map<String, Integer> size = new HashMap<>();
-        for (Rank r : model.trainingLog().ranks()) {
-            // the largest communicator a process is in is the world: its rank there is the global rank
-            String proc = shortHost(r.host()) + ":" + r.pid();
-            if (r.nranks() >= size.getOrDefault(proc, -1)) {
-                size.put(proc, r.nranks());
-                rankOfProcess.put(proc, r.rank());
-            }
-        }
+        // the global rank of each process: RankMap, the one owner of rank placement, says it
+        ranks.worldRanks().forEach((proc, rank) -> {
+            int colon = proc.lastIndexOf(':');
+            rankOfProcess.putIfAbsent(shortHost(proc.substring(0, colon)) + proc.substring(colon), rank);
+        });
         Map<String, Integer> hostRanks = new HashMap<>();
         rankOfProcess.forEach((proc, rank) -> {
             String host = shortHost(proc.substring(0, proc.lastIndexOf(':')));
@@ -67,11 +63,10 @@ final class Places {
                 }
             }
         }
-        for (RankSite s : ranks.sites()) {
-            Rank r = s.rank();
-            Integer world = rankOfProcess.get(shortHost(r.host()) + ":" + r.pid());
-            if (world != null && world == r.rank()) {
-                siteOfRank.putIfAbsent(r.rank(), s);
+        for (int rank : new java.util.TreeSet<>(rankOfProcess.values())) {
+            RankSite site = ranks.worldSite(rank);
+            if (site != null) {
+                siteOfRank.put(rank, site);
             }
         }
         for (K8sPod p : model.pods()) {
