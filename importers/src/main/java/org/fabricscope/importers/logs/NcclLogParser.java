@@ -16,7 +16,6 @@ import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.incident.IncidentLogBuilder;
-import org.fabricscope.model.incident.LineScanner;
 import org.fabricscope.model.training.ChannelLink;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
@@ -160,25 +159,18 @@ public final class NcclLogParser {
      */
     public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics) {
         this.log = log;
-        this.incident = incident;
+        this.scan = incident == null ? null : new SignatureScan(incident);
         this.diagnostics = diagnostics;
         this.torch = new TorchLines(log, diagnostics);
     }
 
-    private final IncidentLogBuilder incident;
-    private final Map<String, LineScanner> scanners = new HashMap<>();
-    private LineScanner scanner;
-    private String scannerSource;
+    /** The failure-signature scan of every line, one scanner per source (none without an incident builder). */
+    private final SignatureScan scan;
 
     private void scan(String raw) {
-        if (incident == null) {
-            return;
+        if (scan != null) {
+            scan.line(source, raw, lineNumber);
         }
-        if (scanner == null || !source.equals(scannerSource)) {
-            scannerSource = source;
-            scanner = scanners.computeIfAbsent(source, s -> incident.scanner(s, false));
-        }
-        scanner.line(raw, lineNumber);
     }
 
     /** Reads a whole file or stream, then {@link #finish(String) finishes} its source. */
@@ -263,12 +255,8 @@ public final class NcclLogParser {
      */
     public void finish(String source) {
         torch.finish(source);
-        LineScanner sc = scanners.remove(source);
-        if (sc != null) {
-            sc.close();
-            if (sc == scanner) {
-                scanner = null;
-            }
+        if (scan != null) {
+            scan.finish(source);
         }
         for (ProcessState p : processes.values()) {
             if (source == null ? p.source == null : source.equals(p.source)) {
@@ -280,9 +268,9 @@ public final class NcclLogParser {
     /** Ends all input: every held message is emitted and every process's unplaced channels, rings and trees kept. */
     public void finish() {
         torch.finishAll();
-        scanners.values().forEach(LineScanner::close);
-        scanners.clear();
-        scanner = null;
+        if (scan != null) {
+            scan.finishAll();
+        }
         for (ProcessState p : processes.values()) {
             flushPending(p, p.currentComm, p.currentRank);
         }
