@@ -59,7 +59,14 @@ public final class NcclLogReader implements FormatReader {
     /** How sure a log whose head holds only a failure signature's line is: below the kernel log's 60. */
     static final int SIGNATURE_CONFIDENCE = 50;
 
+    /** Words one of which every failure line the catalogue knows holds, in practice: a head without any is not read further. */
+    private static final java.util.regex.Pattern FAILURE_WORDS = java.util.regex.Pattern.compile(
+            "rror|ailed|ailure|ill|xception|imed? ?out|Traceback|emory|OOM|Xid|cannot|Unable|unable|refused|reset|abort|Abort|exit");
+
     private static boolean failureLine(java.util.List<String> lines) {
+        if (lines.stream().noneMatch(l -> FAILURE_WORDS.matcher(l).find())) {
+            return false; // no need to load the catalogue to know
+        }
         for (String l : lines) {
             // a document or a program that quotes failure messages is not a log of them
             if (l.startsWith("# ") || l.startsWith("## ") || l.startsWith("| ") || l.startsWith("```") || l.startsWith("import ")
