@@ -271,12 +271,11 @@ public final class FabricImporter {
     }
 
     /**
-     * What the head of one file tells: its {@link Head} (null when the file is unreadable, empty or binary,
-     * with the diagnostic that says so) and its reader (null: none claims it), or the failure of format
-     * detection. Made without the model builder, so that heads can be read on several threads and
-     * reported in file order.
+     * What sniffing one file found: whether its head was read (false when the file is unreadable, empty or
+     * binary, with the diagnostic that says so), the reader that claims it (null: none), the problems, or the
+     * failure of format detection. Made without the model builder, so that heads can be read on several
+     * threads and reported in file order.
      */
-    /** What sniffing one file found: whether its head was read, the reader that claims it, problems. */
     private record Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
     }
 

@@ -57,7 +57,7 @@ class TextLinesTest {
         Random rnd = new Random(20261125);
         byte[][] pieces = {"\n".getBytes(), "\r".getBytes(), "\r\n".getBytes(), {0}, {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
             "vendid=0x2c9".getBytes(), "h\u00e9llo \u2603".getBytes(StandardCharsets.UTF_8), {(byte) 0xC3}, {(byte) 0xFF}, "x".getBytes()};
-        int cut = 0;
+        long cut = 0;
         for (int round = 0; round < 600; round++) {
             java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
             int parts = rnd.nextInt(60);

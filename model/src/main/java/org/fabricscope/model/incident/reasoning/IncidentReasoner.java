@@ -71,6 +71,9 @@ public final class IncidentReasoner {
         if (root != null && root.seq() >= events.size()) {
             events = new ArrayList<>(events);
             events.add(root);
+        } else if (root != null && events.get(root.seq()) != root) { // the root took another's party: show it so
+            events = new ArrayList<>(events);
+            events.set(root.seq(), root);
         }
         events = new ArrayList<>(events);
         events.sort(ORDER);
@@ -242,7 +245,7 @@ public final class IncidentReasoner {
         }
         IncidentEvent best = root;
         for (IncidentEvent c : causes) {
-            if (GENERIC.contains(c.causeClass()) || !c.who().same(root.who()) && !sameNode(c, root)) {
+            if (GENERIC.contains(c.causeClass()) || !c.who().same(root.who()) && !sameNode(c, root) && !samePid(c, root)) {
                 continue;
             }
             boolean near = !c.stamp().known() || !root.stamp().known()
@@ -251,7 +254,17 @@ public final class IncidentReasoner {
                 best = c;
             }
         }
+        if (best != root && best.who().isNobody()) { // the kernel's line names a pid: it is the party the generic cause names
+            return new IncidentEvent(best.seq(), best.id(), best.title(), best.role(), best.causeClass(), best.severity(),
+                    best.stamp(), root.who(), best.blamed(), best.fields(), best.remedies(), best.evidence(), best.origin());
+        }
         return best;
+    }
+
+    /** Both name the same process id (a kernel's OOM kill and torchrun's SIGKILL of that pid). */
+    private static boolean samePid(IncidentEvent a, IncidentEvent b) {
+        String p = a.fields().get("pid");
+        return p != null && p.equals(b.fields().get("pid"));
     }
 
     private static boolean sameNode(IncidentEvent a, IncidentEvent b) {
