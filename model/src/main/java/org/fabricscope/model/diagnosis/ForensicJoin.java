@@ -57,7 +57,8 @@ final class ForensicJoin {
 
     /** The log rank that is this global (PyTorch) rank, or null. */
     Rank worldRank(int rank) {
-        return rank < 0 ? null : model.trainingLog().worldRank(rank).orElse(null);
+        RankSite site = ranks.worldSite(rank); // RankMap: the one owner of "where did rank N run"
+        return site == null ? null : site.rank();
     }
 
     /** The log rank RAS names: by communicator hash and rank, else by its process (node address, pid, GPU). */
