@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.evidence.HostEvidence;
 import org.fabricscope.model.evidence.HostEvidenceBuilder;
 import org.fabricscope.model.fabric.FabricBuilder;
@@ -86,6 +87,11 @@ public final class FabricModelBuilder extends FabricBuilder {
             }
             return n == null || n.host() == null ? null : n.host().name();
         });
+        if (!incident.isEmpty()) { // the user's signature files that did not load, where the import's problems are listed
+            for (org.fabricscope.model.incident.SignatureProblem p : org.fabricscope.model.incident.SignatureCatalogue.active().problems()) {
+                diagnostic(Diagnostic.warning(p.file(), 0, "signature not loaded: " + p.text().substring(p.file().length() + 2)));
+            }
+        }
         return new FabricModel(fabric, diagnosticList(), topologies, k8sLayer, training.build(), forensics.build(),
                 evidence, incident.build());
     }

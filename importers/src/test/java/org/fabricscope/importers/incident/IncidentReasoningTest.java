@@ -125,6 +125,21 @@ class IncidentReasoningTest {
     }
 
     @Test
+    void aUserSignatureFileThatDoesNotLoadIsAnImportProblemNamingItsFileEntryAndField() throws IOException {
+        Path folder = dir.resolve("signatures");
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("mine.json"), "{\"schema\": 1, \"source\": \"user\", \"signatures\": [{\"id\": \"user.x\"}]}");
+        org.fabricscope.model.incident.SignatureCatalogue.install(org.fabricscope.model.incident.SignatureCatalogue.bundled().plus(folder));
+        try {
+            FabricModel m = load("trainer-worker-1.log", INIT1 + "[rank1]: step 1\n");
+            assertTrue(m.diagnostics().stream().anyMatch(d -> d.source().endsWith("mine.json")
+                    && d.message().startsWith("signature not loaded: user.x: title: is required")), m.diagnostics().toString());
+        } finally {
+            org.fabricscope.model.incident.SignatureCatalogue.install(null);
+        }
+    }
+
+    @Test
     void healthyLogsConcludeNothing() throws IOException {
         FabricModel m = load("trainer-worker-0.log", INIT0 + "[rank0]: step 1 loss 2.31\n[rank0]: step 2 loss 2.20\n",
                 "trainer-worker-1.log", INIT1 + "[rank1]: step 1 loss 2.31\n");
