@@ -49,8 +49,6 @@ public final class NcclLogParser {
                     + "(?: nvmlDev (\\d+))? busId ([0-9a-fA-F]+)(?: commId (0x[0-9a-fA-F]+))?.*? - Init (START|COMPLETE)");
     private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB\\w* ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
-    /** NCCL 2.18 and older: {@code Error: network IB not found.} when the network NCCL_NET names did not initialize. */
-    private static final Pattern NETWORK_NOT_FOUND = Pattern.compile("^Error: network (\\S{0,64}) ?not found");
     private static final Pattern NET_SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)*)");
     private static final Pattern SOCKET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+)");
     private static final Pattern USING_NETWORK = Pattern.compile("^Using network (\\S+)");
@@ -69,11 +67,7 @@ public final class NcclLogParser {
     private static final Pattern GDR_GPU = Pattern.compile(
             "^(?:NET/\\S+ ?: )?GPU Direct RDMA (Enabled|Disabled) for GPU (\\w+) / HCA (\\d+)(?: \\((.*?)\\))?");
     private static final Pattern OOB = Pattern.compile("; OOB (\\S+)");
-    private static final Pattern VERBS = Pattern.compile("Call to (\\w+) failed(?: with error (.*?))?(?: errno (\\d+))?\\s*$");
-    private static final Pattern COMPLETION = Pattern.compile(
-            "Got completion (?:from peer (\\S+) )?with (?:error (\\d+)|status=(?:(\\w+)\\()?(\\d+)\\)?)"
-                    + ".*?vendor[ _]err[ =]?(\\d+)");
-    private static final Pattern SOCKET_CLOSED = Pattern.compile("Connection closed by remote peer (\\S+)");
+    static final Pattern SOCKET_CLOSED = Pattern.compile("Connection closed by remote peer (\\S+)");
     private static final Pattern CLOSED_BY_LOCAL_RANK = Pattern.compile("Connection closed by localRank (\\d+)");
 
     private final TrainingLogBuilder log;
@@ -82,72 +76,9 @@ public final class NcclLogParser {
     private String source;
     private int lineNumber;
     /** Per process ({@code host:pid}): its version, network facts, env, and the communicator it is setting up. */
-    private final Map<String, ProcessState> processes = new LinkedHashMap<>();
+    private final Map<String, NcclProcessState> processes = new LinkedHashMap<>();
     /** Unprefixed {@code NCCL version} lines per source: the version of that source's processes that print none. */
     private final Map<String, String> sourceVersions = new HashMap<>();
-
-    /**
-     * What one process said before its ranks' lines could be placed: NCCL prints version, network
-     * and env once per process, and up to 2.17 it prints a communicator's channels, rings and trees
-     * before the {@code Init COMPLETE} line that names it (2.18+ opens with {@code Init START}).
-     */
-    private static final class ProcessState {
-        String version;
-        List<String> netDevices = new ArrayList<>();
-        String oob;
-        String network;
-        boolean noIbDevice;
-        Map<String, String> env = new LinkedHashMap<>();
-        String currentComm = "";
-        int currentRank = -1;
-        int nNodes = -1;
-        /** Communicators completed so far per size, for the synthetic ids of versions that print no commId. */
-        Map<Integer, Integer> commsOfSize = new HashMap<>();
-        /** Whether this process prints Init START (2.18+): lines after it belong to the communicator it names. */
-        boolean sawStart;
-        /** Up to 2.17: lines waiting for the Init COMPLETE that names their communicator. */
-        List<ChannelLink> pendingLinks = new ArrayList<>();
-        List<Ring> pendingRings = new ArrayList<>();
-        List<RingNeighbor> pendingSteps = new ArrayList<>();
-        List<TreeNode> pendingTrees = new ArrayList<>();
-        boolean pendingRingsConnected;
-        boolean pendingTreesConnected;
-        /** The source its last line came from. */
-        String source;
-
-        boolean placed() {
-            return sawStart;
-        }
-
-        boolean hasPending() {
-            return !pendingLinks.isEmpty() || !pendingRings.isEmpty() || !pendingSteps.isEmpty() || !pendingTrees.isEmpty()
-                    || pendingRingsConnected || pendingTreesConnected;
-        }
-
-        /** Whether the bracket in a channel line is a busId: NCCL up to 2.18 (decided by the bracket when the version is unknown). */
-        boolean bracketIsBusId(String bracket) {
-            if (version != null) {
-                int dot = version.indexOf('.');
-                int dot2 = version.indexOf('.', dot + 1);
-                try {
-                    int major = Integer.parseInt(version.substring(0, dot));
-                    int minor = Integer.parseInt(version.substring(dot + 1, dot2 < 0 ? version.length() : dot2));
-                    return major < 2 || (major == 2 && minor <= 18);
-                } catch (RuntimeException e) {
-                    // fall through to the bracket's look
-                }
-            }
-            if (bracket.length() >= 4) {
-                return true;
-            }
-            for (int i = 0; i < bracket.length(); i++) {
-                if (!Character.isDigit(bracket.charAt(i))) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
 
     public NcclLogParser(TrainingLogBuilder log, List<Diagnostic> diagnostics) {
         this(log, null, diagnostics);
@@ -258,7 +189,7 @@ public final class NcclLogParser {
         if (scan != null) {
             scan.finish(source);
         }
-        for (ProcessState p : processes.values()) {
+        for (NcclProcessState p : processes.values()) {
             if (source == null ? p.source == null : source.equals(p.source)) {
                 flushPending(p, p.currentComm, p.currentRank);
             }
@@ -271,7 +202,7 @@ public final class NcclLogParser {
         if (scan != null) {
             scan.finishAll();
         }
-        for (ProcessState p : processes.values()) {
+        for (NcclProcessState p : processes.values()) {
             flushPending(p, p.currentComm, p.currentRank);
         }
     }
@@ -376,13 +307,13 @@ public final class NcclLogParser {
     }
 
     private void ncclLine(String host, int pid, String level, String msg, String raw) {
-        ProcessState p = process(host, pid);
+        NcclProcessState p = process(host, pid);
         p.source = source;
         if (p.version == null && !sourceVersions.isEmpty()) {
             p.version = sourceVersions.get(source);
         }
         if (level.equals("WARN") || level.equals("ERROR")) {
-            warn(host, pid, msg, evidence(raw));
+            NcclWarnings.warn(log, process(host, pid).env, host, pid, msg, evidence(raw));
             return;
         }
         Matcher m;
@@ -504,7 +435,7 @@ public final class NcclLogParser {
         }
     }
 
-    private void link(ProcessState p, Matcher m, String raw) {
+    private void link(NcclProcessState p, Matcher m, String raw) {
         String via = m.group(7);
         Transport t = Transport.ofVia(via);
         if (t == null) {
@@ -530,7 +461,7 @@ public final class NcclLogParser {
         }
     }
 
-    private void trees(ProcessState p, String msg, String raw) {
+    private void trees(NcclProcessState p, String msg, String raw) {
         Matcher m;
         List<TreeNode> out = new ArrayList<>();
         Evidence ev = evidence(raw); // one line, one Evidence, however many channels it lists
@@ -585,7 +516,7 @@ public final class NcclLogParser {
     }
 
     /** {@code Channel 00/02 :    0   1   2   3}: a full ring, printed by rank 0. */
-    private void ringOrder(ProcessState p, String msg, String raw) {
+    private void ringOrder(NcclProcessState p, String msg, String raw) {
         IntScan sc = new IntScan(msg, 8);
         int channel = sc.num("channel");
         sc.lit("/");
@@ -607,7 +538,7 @@ public final class NcclLogParser {
     }
 
     /** {@code Ring 00 : 3 -> 0 -> 1}: a rank's previous and next rank on one ring. */
-    private void ringStep(ProcessState p, String msg, String raw) {
+    private void ringStep(NcclProcessState p, String msg, String raw) {
         IntScan sc = new IntScan(msg, 5);
         int channel = sc.num("channel");
         sc.lit(" : ");
@@ -641,7 +572,7 @@ public final class NcclLogParser {
     }
 
     /** Places what a process printed before its communicator was named. */
-    private void flushPending(ProcessState p, String commId, int rank) {
+    private void flushPending(NcclProcessState p, String commId, int rank) {
         if (!p.hasPending()) {
             return;
         }
@@ -680,73 +611,15 @@ public final class NcclLogParser {
 
     private String lastHost;
     private int lastPid = -1;
-    private ProcessState lastProcess;
+    private NcclProcessState lastProcess;
 
     /** Logs are runs of lines from one process: remember the last one instead of hashing host:pid per line. */
-    private ProcessState process(String host, int pid) {
+    private NcclProcessState process(String host, int pid) {
         if (pid != lastPid || !host.equals(lastHost)) {
-            lastProcess = processes.computeIfAbsent(host + ":" + pid, k -> new ProcessState());
+            lastProcess = processes.computeIfAbsent(host + ":" + pid, k -> new NcclProcessState());
             lastHost = host;
             lastPid = pid;
         }
         return lastProcess;
-    }
-
-    private void warn(String host, int pid, String msg, Evidence ev) {
-        Map<String, String> f = new LinkedHashMap<>();
-        Matcher m;
-        NcclEvent.Kind kind = NcclEvent.Kind.WARN;
-        if ((m = VERBS.matcher(msg)).find()) {
-            kind = NcclEvent.Kind.VERBS_FAILURE;
-            f.put("call", m.group(1));
-            if (m.group(2) != null) {
-                f.put("error", m.group(2));
-            }
-            if (m.group(3) != null) {
-                f.put("errno", m.group(3));
-            }
-        } else if ((m = COMPLETION.matcher(msg)).find()) {
-            kind = NcclEvent.Kind.IB_COMPLETION_ERROR;
-            if (m.group(1) != null) {
-                f.put("peer", m.group(1));
-            }
-            String status = m.group(2) != null ? m.group(2) : m.group(4);
-            f.put("status", status);
-            f.put("statusName", m.group(3) != null ? m.group(3) : wcStatus(num(status, "completion status")));
-            f.put("vendorErr", m.group(5));
-        } else if ((m = SOCKET_CLOSED.matcher(msg)).find()) {
-            kind = NcclEvent.Kind.SOCKET_CLOSED;
-            f.put("peer", m.group(1));
-        } else if (msg.startsWith("Failed to initialize any NET plugin")) {
-            // 2.19+: no network left (NCCL_NET named one that failed): init fails with ncclInvalidUsage
-            log.netInitFailed(host, pid, NcclProcess.ANY, ev);
-        } else if ((m = NETWORK_NOT_FOUND.matcher(msg)).find()) {
-            // up to 2.18: Error: network IB not found. (NCCL_NET named a network that did not initialize)
-            if (!m.group(1).isEmpty()) {
-                log.netInitFailed(host, pid, m.group(1), ev);
-            }
-            log.netInitFailed(host, pid, NcclProcess.ANY, ev);
-        } else if (msg.contains("no socket interface found") && process(host, pid).env.get("NCCL_SOCKET_IFNAME") != null) {
-            // before Init there is no rank to carry the env: the WARN carries the interface NCCL looked for
-            f.put("NCCL_SOCKET_IFNAME", process(host, pid).env.get("NCCL_SOCKET_IFNAME"));
-        }
-        log.addEvent(new NcclEvent(kind, host, pid, -1, msg.strip(), f, ev));
-    }
-
-    /** ibv_wc_status names for the codes NCCL prints as numbers. */
-    static String wcStatus(int s) {
-        return switch (s) {
-            case 0 -> "IBV_WC_SUCCESS";
-            case 1 -> "IBV_WC_LOC_LEN_ERR";
-            case 2 -> "IBV_WC_LOC_QP_OP_ERR";
-            case 4 -> "IBV_WC_LOC_PROT_ERR";
-            case 5 -> "IBV_WC_WR_FLUSH_ERR";
-            case 9 -> "IBV_WC_REM_INV_REQ_ERR";
-            case 10 -> "IBV_WC_REM_ACCESS_ERR";
-            case 11 -> "IBV_WC_REM_OP_ERR";
-            case 12 -> "IBV_WC_RETRY_EXC_ERR";
-            case 13 -> "IBV_WC_RNR_RETRY_EXC_ERR";
-            default -> "status " + s;
-        };
     }
 }

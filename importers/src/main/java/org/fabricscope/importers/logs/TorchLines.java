@@ -655,7 +655,7 @@ final class TorchLines {
                     }
                     String status = m.group(2) != null ? m.group(2) : m.group(4);
                     f.put("status", status);
-                    f.put("statusName", m.group(3) != null ? m.group(3) : NcclLogParser.wcStatus(NcclLogParser.num(status, "completion status")));
+                    f.put("statusName", m.group(3) != null ? m.group(3) : NcclWarnings.wcStatus(NcclLogParser.num(status, "completion status")));
                 } else if ((m = SOCKET_CLOSED.matcher(lastError)).find()) {
                     f.put("peer", m.group(1));
                 }
