@@ -249,8 +249,14 @@ public final class SignatureCatalogue {
             }
             for (int k = 0; k < c; k++) {
                 Signature s = signatures[candidates[k]];
-                java.util.regex.Matcher m = s.pattern().matcher(text);
-                if (m.find()) {
+                java.util.regex.Matcher m = s.pattern().matcher(new Budget(text));
+                boolean found;
+                try {
+                    found = m.find();
+                } catch (Budget.Spent e) {
+                    found = false; // a pattern that backtracks without end (a user's file) fails on this text, not the import
+                }
+                if (found) {
                     if (out.isEmpty()) {
                         out = new ArrayList<>(2);
                     }
@@ -258,6 +264,52 @@ public final class SignatureCatalogue {
                 }
             }
             return out;
+        }
+    }
+
+    /**
+     * A text that a pattern may read at most {@link #STEPS} characters of: a catastrophically backtracking
+     * pattern (a user's file may hold one) stops with {@link Spent} instead of stalling the import. Real
+     * patterns read a line a few times at most.
+     */
+    static final class Budget implements CharSequence {
+        static final int STEPS = 1 << 20;
+        private final CharSequence text;
+        private int left = STEPS;
+
+        static final class Spent extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Spent() {
+                super("pattern budget spent", null, false, false);
+            }
+        }
+
+        Budget(CharSequence text) {
+            this.text = text;
+        }
+
+        @Override
+        public char charAt(int index) {
+            if (--left < 0) {
+                throw new Spent();
+            }
+            return text.charAt(index);
+        }
+
+        @Override
+        public int length() {
+            return text.length();
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return text.subSequence(start, end);
+        }
+
+        @Override
+        public String toString() {
+            return text.toString();
         }
     }
 

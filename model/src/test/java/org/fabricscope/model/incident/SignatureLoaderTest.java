@@ -65,6 +65,19 @@ class SignatureLoaderTest {
     }
 
     @Test
+    void aPatternThatBacktracksWithoutEndFailsOnItsLineInsteadOfStallingTheImport(@TempDir Path dir) throws Exception {
+        String evil = GOOD.replace("remote process exited(?: rank (?<peerRank>\\\\d+))?", "remote process exited(?<peerRank>(a+)+)b")
+                .replace("x remote process exited rank 3", "x remote process exitedaab").replace("\"peerRank\": \"3\"", "\"peerRank\": \"aa\"");
+        Files.writeString(dir.resolve("evil.json"), evil);
+        SignatureCatalogue c = SignatureCatalogue.bundled().plus(dir);
+        assertEquals(List.of(), c.problems().stream().filter(p -> p.file().endsWith("evil.json")).toList());
+        long start = System.nanoTime();
+        String line = "remote process exited" + "a".repeat(40) + "c";
+        assertEquals(null, c.matcher(Target.LOG).first(line));
+        assertTrue(System.nanoTime() - start < 5_000_000_000L, "the budget stops the pattern");
+    }
+
+    @Test
     void aFileThatIsNotACatalogueIsReportedWhole() {
         assertEquals("not valid JSON", load("{").problems().get(0).message().substring(0, 14));
         assertEquals("schema", load("{\"schema\": 2}").problems().get(0).field());
