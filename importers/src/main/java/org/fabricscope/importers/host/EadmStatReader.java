@@ -14,7 +14,7 @@ import org.fabricscope.model.evidence.ErdmaStat;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 
 /**
- * Alibaba Cloud's {@code eadm stat} (the eRDMA driver's diagnosis tool; seed 000, the ACK/Arena eRDMA
+ * Alibaba Cloud's {@code eadm stat} (the eRDMA driver's diagnosis tool; the ACK eRDMA guide, the ACK/Arena eRDMA
  * guide, step 5, and Alibaba's "Monitor and diagnose eRDMA" page). {@code eadm stat -d erdma_0 -l}
  * prints the device's live traffic, one line per sample, as the seed shows it:
  * {@code rx (download): 914.89 MiB/s 150423 p/s; tx (upload):914.66 MiB/s 147128 p/s}.

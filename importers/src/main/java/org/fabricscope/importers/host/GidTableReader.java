@@ -12,7 +12,7 @@ import org.fabricscope.model.evidence.GidEntry;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 
 /**
- * A port's GID table, in either shape: the sysfs listing that seed 002's one-liner prints
+ * A port's GID table, in either shape: the sysfs listing that the RunAI RoCE guide's one-liner prints
  * ({@code grep . /sys/class/infiniband/&#42;/ports/&#42;/gids/&#42; .../gid_attrs/types/&#42;}:
  * {@code /sys/class/infiniband/mlx5_0/ports/1/gids/3:0000:...:ffff:0a00:0105} and
  * {@code .../gid_attrs/types/3:RoCE v2}, {@code .../gid_attrs/ndevs/3:ens1f0}), or Mellanox's

@@ -20,7 +20,7 @@ public record BusBwExpectation(double gbPerSec, Hop hop, String source, List<Str
         PCIE,
         /** The NICs of a host, for runs across hosts (InfiniBand, RoCE or sockets). */
         NETWORK,
-        /** Alibaba Cloud eRDMA NICs, counted by instance type (seed 001's table). */
+        /** Alibaba Cloud eRDMA NICs, counted by instance type (the PAI eRDMA guide's table). */
         ERDMA
     }
 

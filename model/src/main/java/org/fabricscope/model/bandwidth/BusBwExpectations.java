@@ -44,7 +44,7 @@ import org.fabricscope.model.k8s.K8sPod;
  * <li>Ranks on several hosts: per host, the NICs NCCL would use (RDMA nets, else socket nets) x their
  * line rate: the fabric's rate of the HCA port a net joined (active width x speed, from ibnetdiscover or
  * iblinkinfo), else the topology's {@code net speed}; without a topology, the cabled ports of the host's
- * HCAs in the fabric. On an Alibaba Cloud instance type of seed 001's eRDMA table the NIC count comes
+ * HCAs in the fabric. On an Alibaba Cloud instance type of the PAI eRDMA guide's eRDMA table the NIC count comes
  * from that table (node label {@code node.kubernetes.io/instance-type}) and the rate from the topology's
  * {@code erdma_N} nets. The least host wins, and NVLink inside a host caps it when known.</li>
  * </ul>
@@ -60,7 +60,7 @@ import org.fabricscope.model.k8s.K8sPod;
  * (src/graph/topo.h: SM90_NVLINK_BW 20.6 per link), which the threshold of the check leaves room for.
  */
 public final class BusBwExpectations {
-    /** Seed 001 (Alibaba Cloud PAI "eRDMA: Use high-performance networks"): instance type -> eRDMA NICs. */
+    /** The PAI eRDMA guide (Alibaba Cloud PAI "eRDMA: Use high-performance networks"): instance type -> eRDMA NICs. */
     public static final Map<String, Integer> ERDMA_NICS = erdmaTable();
     static final List<String> INSTANCE_TYPE_LABELS = List.of("node.kubernetes.io/instance-type",
             "beta.kubernetes.io/instance-type");
@@ -324,7 +324,7 @@ public final class BusBwExpectations {
 
     private static Optional<BusBwExpectation> erdma(HostTopology t, String host, String instanceType, int nics) {
         if (t == null) {
-            return Optional.empty(); // seed 001 gives the count, not the rate: without the topology's speed, no number
+            return Optional.empty(); // the PAI eRDMA guide gives the count, not the rate: without the topology's speed, no number
         }
         double mbps = 0;
         NetPort rated = null;
@@ -338,7 +338,7 @@ public final class BusBwExpectations {
             return Optional.empty();
         }
         double gbits = nics * mbps / 1000.0;
-        String src = String.format(Locale.ROOT, "seed 001 table: %s has %d eRDMA NIC(s) x %s Gb/s (speed of %s in %s) = %s Gb/s of host %s",
+        String src = String.format(Locale.ROOT, "the PAI eRDMA guide table: %s has %d eRDMA NIC(s) x %s Gb/s (speed of %s in %s) = %s Gb/s of host %s",
                 instanceType, nics, num(mbps / 1000.0), rated.name(), fileName(rated.evidence() == null ? t.source()
                         : rated.evidence().source()), num(gbits), host);
         return Optional.of(new BusBwExpectation(gbits / 8, BusBwExpectation.Hop.ERDMA, src, List.of(host),

@@ -42,7 +42,7 @@ public final class BusBwCheck implements FabricCheck {
             "An nccl-tests run's peak bus bandwidth is below half of what the slowest link of its path carries",
             "nccl-tests doc/PERFORMANCE.md (bus bandwidth is comparable to the hardware bottleneck); NVLink rates per "
                     + "generation from NVIDIA's architecture documents, NIC rates from the fabric or the NCCL topology, "
-                    + "eRDMA NICs per instance type from Alibaba Cloud PAI's eRDMA table (seed 001)");
+                    + "eRDMA NICs per instance type from Alibaba Cloud PAI's eRDMA table (the PAI eRDMA guide)");
     /** Peak below this fraction of the expectation raises the finding. */
     public static final double FRACTION = 0.5;
     /** Only sizes from 64 MiB up count for the peak: below that, latency still weighs (168 of 328 GB/s at 8 MiB on H200). */

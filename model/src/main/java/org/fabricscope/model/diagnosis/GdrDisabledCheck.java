@@ -27,7 +27,7 @@ public final class GdrDisabledCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("gdr-disabled", Layer.HOST, Severity.WARNING,
             "GPUs or NICs without GPUDirect RDMA (gdr 0) where their peers have it (gdr 1)",
-            "NCCL topology gdr attribute; seeds 000, 004");
+            "NCCL topology gdr attribute; the ACK eRDMA guide, the RDMA fabric manual");
 
     @Override
     public List<FindingSpec> findings() {

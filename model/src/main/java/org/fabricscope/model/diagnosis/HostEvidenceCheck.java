@@ -38,16 +38,16 @@ public final class HostEvidenceCheck implements FabricCheck {
     static final FindingSpec PORT_DOWN = new FindingSpec("hca-port-down", Layer.HOST, Severity.WARNING,
             "A host's HCA port is Down with no physical link (Polling, Disabled): an unplugged or failed cable, "
                     + "transceiver or switch port, as ibstat or ibv_devinfo on the host shows it",
-            "infiniband-diags ibstat, rdma-core ibv_devinfo; seed 004 (troubleshooting matrix)");
+            "infiniband-diags ibstat, rdma-core ibv_devinfo; the RDMA fabric manual (troubleshooting matrix)");
     static final FindingSpec SOCKET_MISSING = new FindingSpec("socket-interface-missing", Layer.TRAINING, Severity.ERROR,
             "NCCL found no socket interface to bootstrap on (Bootstrap : no socket interface found): "
                     + "NCCL_SOCKET_IFNAME names an interface the pod does not have",
-            "NCCL bootstrap and NET/Socket warnings; seeds 002, 003 (NCCL_SOCKET_IFNAME)");
+            "NCCL bootstrap and NET/Socket warnings; the RunAI RoCE guide, the distributed-training module (NCCL_SOCKET_IFNAME)");
 
     static final FindingSpec ERDMA_MISSING = new FindingSpec("erdma-device-missing", Layer.HOST, Severity.WARNING,
             "eadm stat on a host printed no statistics for the eRDMA device it was asked about (erdma_0): no elastic RDMA "
                     + "interface is attached, or the erdma driver is not loaded",
-            "seed 000 (ACK/Arena eRDMA guide: eadm stat -d erdma_0 -l; FAQ: the node does not support eRDMA); "
+            "the ACK eRDMA guide (ACK/Arena eRDMA guide: eadm stat -d erdma_0 -l; FAQ: the node does not support eRDMA); "
                     + "Alibaba Cloud eadm and ERI documentation");
 
     @Override

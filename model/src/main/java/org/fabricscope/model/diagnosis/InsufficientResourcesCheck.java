@@ -25,7 +25,7 @@ import org.fabricscope.model.k8s.SchedulingFailure;
  * {@code insufficient-resources}: a Pending pod that no node can fit. The resources come from the
  * scheduler's FailedScheduling reasons ({@code Insufficient X}) or, without an event, from comparing
  * the pod's requests with each node's free capacity; the per-node shortfall is the request minus
- * (allocatable minus the requests of the pods already on that node). Remedies are seed 000's FAQ
+ * (allocatable minus the requests of the pods already on that node). Remedies are the ACK eRDMA guide's FAQ
  * ("What should I do if an Arena job submission fails with an insufficient resources error?").
  */
 public final class InsufficientResourcesCheck implements FabricCheck {
@@ -34,7 +34,7 @@ public final class InsufficientResourcesCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("insufficient-resources", Layer.KUBERNETES, Severity.ERROR,
             "Pending pods that request more of a resource than any node has free, with the per-node shortfall",
-            "seed 000 FAQ (insufficient resources); the scheduler's FailedScheduling reasons");
+            "the ACK eRDMA guide FAQ (insufficient resources); the scheduler's FailedScheduling reasons");
 
     @Override
     public List<FindingSpec> findings() {

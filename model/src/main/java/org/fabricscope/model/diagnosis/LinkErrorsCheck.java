@@ -27,7 +27,7 @@ public final class LinkErrorsCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("link-errors", Layer.FABRIC, Severity.ERROR,
             "Port error counters above the infiniband-diags error thresholds",
-            "infiniband-diags error_thresholds defaults (10 / 100 / 1000), overridable with --thresholds or an error_thresholds file; seed 004's troubleshooting matrix");
+            "infiniband-diags error_thresholds defaults (10 / 100 / 1000), overridable with --thresholds or an error_thresholds file; the RDMA fabric manual's troubleshooting matrix");
 
     @Override
     public List<FindingSpec> findings() {

@@ -38,7 +38,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("rank-path-errors", Layer.TRAINING, Severity.ERROR,
             "A cable with errors (or a lost link) on the fabric path between training ranks that talk over the network",
-            "the rank -> GPU -> HCA join, NCCL channel lines and the fabric's counters; seed 004");
+            "the rank -> GPU -> HCA join, NCCL channel lines and the fabric's counters; the RDMA fabric manual");
 
     @Override
     public List<FindingSpec> findings() {

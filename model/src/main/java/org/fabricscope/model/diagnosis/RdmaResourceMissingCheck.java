@@ -20,13 +20,13 @@ import org.fabricscope.model.k8s.TrainingJob;
 /**
  * {@code rdma-resource-missing}: a node running pods of a job that expects RDMA (a template or pod
  * requests an RDMA resource, or sets NCCL_IB_HCA) offers no RDMA extended resource: the RDMA
- * device plugin or ACK eRDMA controller is not installed or not running there (seed 000: "The
+ * device plugin or ACK eRDMA controller is not installed or not running there (Alibaba Cloud ACK: eRDMA for PyTorch distributed training with Arena: "The
  * node does not support eRDMA, or the eRDMA Controller component is not installed correctly").
  */
 public final class RdmaResourceMissingCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("rdma-resource-missing", Layer.KUBERNETES, Severity.ERROR,
             "Nodes of a job that expects RDMA that offer no RDMA extended resource (device plugin missing)",
-            "seeds 000 (ACK eRDMA Controller), 002 (RDMA device plugin)");
+            "the ACK eRDMA guide (ACK eRDMA Controller), the RunAI RoCE guide (RDMA device plugin)");
 
     @Override
     public List<FindingSpec> findings() {

@@ -19,14 +19,14 @@ import org.fabricscope.model.k8s.Resources;
 /**
  * {@code rdma-resource-not-requested}: a training pod scheduled on a node that offers an RDMA
  * device resource ({@code aliyun/erdma}, {@code rdma/*}) but requests none, so the device plugin
- * mounts no RDMA device and NCCL falls back to TCP sockets. Seed 000's FAQ ("Why doesn't the log
+ * mounts no RDMA device and NCCL falls back to TCP sockets. The ACK eRDMA guide's FAQ ("Why doesn't the log
  * show NET/IB : Using erdma_0?": the {@code --device=aliyun/erdma=1} parameter was not added) and
- * seed 002 (RunAI {@code --extended-resource rdma/rdma=1}).
+ * the RunAI RoCE guide (RunAI {@code --extended-resource rdma/rdma=1}).
  */
 public final class RdmaResourceNotRequestedCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("rdma-resource-not-requested", Layer.KUBERNETES, Severity.WARNING,
             "Training pods that request no RDMA resource although their node offers one (NCCL then uses TCP)",
-            "seeds 000 (--device=aliyun/erdma=1), 002 (rdma/rdma extended resource)");
+            "the ACK eRDMA guide (--device=aliyun/erdma=1), the RunAI RoCE guide (rdma/rdma extended resource)");
 
     @Override
     public List<FindingSpec> findings() {
@@ -63,7 +63,7 @@ public final class RdmaResourceNotRequestedCheck implements FabricCheck {
             if (res.equals(Resources.ERDMA)) {
                 remedies.add("With Arena, add --device=aliyun/erdma=1 to arena submit pytorch.");
             } else {
-                remedies.add("With RunAI, add --extended-resource " + res + "=1 (seed 002's cluster names it rdma/rdma: "
+                remedies.add("With RunAI, add --extended-resource " + res + "=1 (the RunAI RoCE guide's cluster names it rdma/rdma: "
                         + "--extended-resource rdma/rdma=1); with Arena, --device=" + res + "=1.");
             }
             remedies.add("Then look for \"NET/IB : Using\" in the NCCL_DEBUG=INFO log of rank 0 instead of \"Using network Socket\".");

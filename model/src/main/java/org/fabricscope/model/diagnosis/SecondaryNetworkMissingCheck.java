@@ -15,7 +15,7 @@ import org.fabricscope.model.k8s.PodSpecSummary;
 /**
  * {@code secondary-network-missing}: NCCL_SOCKET_IFNAME names a Multus secondary interface
  * ({@code net1}, {@code net2}, ...) but the pod carries no {@code k8s.v1.cni.cncf.io/networks}
- * annotation, so that interface will not exist and NCCL's bootstrap fails or falls back (seed 003:
+ * annotation, so that interface will not exist and NCCL's bootstrap fails or falls back (the distributed-training module:
  * "Annotate Pods to attach secondary networks ... NCCL_SOCKET_IFNAME: net1").
  */
 public final class SecondaryNetworkMissingCheck implements FabricCheck {
@@ -23,7 +23,7 @@ public final class SecondaryNetworkMissingCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("secondary-network-missing", Layer.KUBERNETES, Severity.ERROR,
             "Pods whose NCCL_SOCKET_IFNAME names a Multus interface (net1) with no networks annotation",
-            "seed 003 (Multus net1 and NCCL_SOCKET_IFNAME)");
+            "the distributed-training module (Multus net1 and NCCL_SOCKET_IFNAME)");
 
     @Override
     public List<FindingSpec> findings() {

@@ -15,7 +15,7 @@ import org.fabricscope.model.k8s.ShmVolume;
 /**
  * {@code shm-too-small}: a training pod (or job template) with no memory-backed volume at
  * {@code /dev/shm}, or one whose sizeLimit is below 1Gi. The container runtime's default
- * {@code /dev/shm} is 64 MB; NCCL and the PyTorch DataLoader need gigabytes (seed 003: "Forgetting
+ * {@code /dev/shm} is 64 MB; NCCL and the PyTorch DataLoader need gigabytes (Distributed Training Infrastructure (Kubernetes course module 1.3): "Forgetting
  * to set emptyDir.medium: Memory with an adequate sizeLimit is one of the most common reasons
  * distributed training silently runs 2-5x slower than expected"). A {@code df -h /dev/shm} output
  * read as host evidence showing less than 1Gi counts too.
@@ -25,7 +25,7 @@ public final class ShmTooSmallCheck implements FabricCheck {
 
     static final FindingSpec SPEC = new FindingSpec("shm-too-small", Layer.KUBERNETES, Severity.WARNING,
             "Training pods without a memory-backed /dev/shm emptyDir, or with a sizeLimit below 1Gi",
-            "seeds 002, 003 (/dev/shm as a memory-backed emptyDir)");
+            "the RunAI RoCE guide, the distributed-training module (/dev/shm as a memory-backed emptyDir)");
 
     @Override
     public List<FindingSpec> findings() {

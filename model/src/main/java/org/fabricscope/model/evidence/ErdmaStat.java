@@ -8,7 +8,7 @@ import java.util.Map;
 import org.fabricscope.model.core.Evidence;
 
 /**
- * One Alibaba Cloud eRDMA device as {@code eadm stat} on its host showed it (seed 000: ACK/Arena
+ * One Alibaba Cloud eRDMA device as {@code eadm stat} on its host showed it (Alibaba Cloud ACK: eRDMA for PyTorch distributed training with Arena: ACK/Arena
  * eRDMA guide, step 5; Alibaba's "Monitor and diagnose eRDMA" page): present, with the live traffic
  * of {@code eadm stat -d erdma_0 -l} ({@code rx (download): 914.89 MiB/s 150423 p/s; tx (upload):914.66
  * MiB/s 147128 p/s}, one line per sample) and the counters of {@code eadm stat -d erdma_0}; or absent,

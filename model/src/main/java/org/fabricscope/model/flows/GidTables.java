@@ -17,8 +17,8 @@ import org.fabricscope.model.evidence.NetInterface;
 import org.fabricscope.model.training.Rank;
 
 /**
- * The GID tables of the hosts read (the sysfs listing of seed 002's one-liner, {@code show_gids},
- * {@code ibv_devinfo -v}), worked out the way seed 002 does it by hand: for each RDMA device port, the index of
+ * The GID tables of the hosts read (the sysfs listing of the RunAI RoCE guide's one-liner, {@code show_gids},
+ * {@code ibv_devinfo -v}), worked out the way the RunAI RoCE guide does it by hand: for each RDMA device port, the index of
  * the RoCE v2 entry whose GID is IPv4-mapped ({@code ::ffff:a.b.c.d}), and from those the exact
  * {@code NCCL_IB_GID_INDEX} and {@code NCCL_IB_HCA} a job needs: one pair when every node and device agree,
  * else one per node. Where a port holds several such entries (several IPv4 addresses), the one whose address

@@ -95,7 +95,7 @@ final class StandardFacts {
                         "pods, nodes, NCCL logs", KubernetesFacts::erdmaSetup),
                 new Fact("instance-type-in", "The job's nodes are of instance types in this table (instance type "
                         + "label node.kubernetes.io/instance-type); the table's value becomes {{erdma-nics}}.",
-                        List.of(required("types", Type.TABLE, "instance type -> number (e.g. eRDMA NICs, seed 001)"),
+                        List.of(required("types", Type.TABLE, "instance type -> number (e.g. eRDMA NICs, the PAI eRDMA guide)"),
                                 optional("scope", Type.STRING, "a prefix (e.g. ecs.): types outside it answer unknown")),
                         "kubectl get nodes -o json (labels)", KubernetesFacts::instanceTypeIn),
                 new Fact("hca-ports-active", "The RDMA ports of the job's hosts are Active (PORT_ACTIVE).", List.of(),

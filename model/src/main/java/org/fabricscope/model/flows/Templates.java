@@ -27,7 +27,7 @@ public final class Templates {
             "hca-port", "the port number of that RDMA device a step found (1)",
             "leaf-port", "the leaf switch port its HCA is cabled to",
             "instance-type", "the node's instance type label",
-            "erdma-nics", "how many eRDMA NICs that instance type has (seed 001's table)",
+            "erdma-nics", "how many eRDMA NICs that instance type has (the PAI eRDMA guide's table)",
             "nccl-version", "the NCCL version a step found",
             "exit", "the failed rank's exit code and signal",
             "gid-index", "the NCCL_IB_GID_INDEX the GID tables give: the RoCE v2 index of the IPv4-mapped GID, when every port shares it",

@@ -25,9 +25,9 @@ public final class TrainingChecks {
     private TrainingChecks() {
     }
 
-    private static final String S000 = "seed 000 (ACK/Arena eRDMA guide and FAQ); NCCL 2.7-2.30 log formats";
-    private static final String S003 = "seed 003 (distributed training on Kubernetes: failure modes)";
-    private static final String S004 = "seed 004 (RDMA fabric manual: troubleshooting matrix); IB verbs completion status codes";
+    private static final String S000 = "the ACK eRDMA guide (ACK/Arena eRDMA guide and FAQ); NCCL 2.7-2.30 log formats";
+    private static final String S003 = "the distributed-training module (distributed training on Kubernetes: failure modes)";
+    private static final String S004 = "the RDMA fabric manual (RDMA fabric manual: troubleshooting matrix); IB verbs completion status codes";
 
     /** The ids these checks raise, with their layer, severity, meaning and the source of the rule. */
     public static final List<FindingSpec> SPECS = List.of(

@@ -238,7 +238,7 @@ class BusBwExpectationsTest {
         BusBwExpectation e = BusBwExpectations.of(b.build(), r).orElseThrow();
         assertEquals(BusBwExpectation.Hop.ERDMA, e.hop());
         assertEquals(2 * 200 / 8.0, e.gbPerSec(), 1e-9);
-        assertTrue(e.source().contains("seed 001 table: ecs.ebmgn8v.48xlarge has 2 eRDMA NIC(s) x 200 Gb/s (speed of erdma_0 in node-a.topo.xml)"),
+        assertTrue(e.source().contains("the PAI eRDMA guide table: ecs.ebmgn8v.48xlarge has 2 eRDMA NIC(s) x 200 Gb/s (speed of erdma_0 in node-a.topo.xml)"),
                 e.source());
     }
 

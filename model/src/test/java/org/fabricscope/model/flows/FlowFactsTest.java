@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Facts and flow paths the bundled scenarios do not reach: an eRDMA job on Alibaba Cloud instance
- * types (seed 001's table and presets), environment values, CPU limits, NCCL versions.
+ * types (the PAI eRDMA guide's table and presets), environment values, CPU limits, NCCL versions.
  */
 class FlowFactsTest {
     private static final Evidence E = new Evidence("x.yaml", 1, "x");

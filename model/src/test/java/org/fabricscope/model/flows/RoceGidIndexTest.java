@@ -89,7 +89,7 @@ class RoceGidIndexTest {
 
     @Test
     void nodesThatDisagreeGetEachTheirOwnIndex() {
-        // seed 002: 7 on one pod, 9 on another (IPv4 and IPv6 in the pod)
+        // RunAI multi-node training on RoCE (EPFL RCP cluster guide): 7 on one pod, 9 on another (IPv4 and IPv6 in the pod)
         FlowResult r = walk(new Host("job-master-0").roce("mlx5_bond_0", 7, "ac12:8003"),
                 new Host("job-worker-0").roce("mlx5_bond_0", 9, "ac12:8004"));
         assertEquals("gid-index-differs", r.conclusion().id());
@@ -121,7 +121,7 @@ class RoceGidIndexTest {
 
     @Test
     void ncclIbHcaTakesExactlyTheDevicesWithAnIpv4Gid() {
-        // differently named devices on two hosts: their common prefix, as seed 002's NCCL_IB_HCA=mlx5_bond_
+        // differently named devices on two hosts: their common prefix, as the RunAI RoCE guide's NCCL_IB_HCA=mlx5_bond_
         assertEquals("mlx5_bond_", ib(new Host("a").roce("mlx5_bond_0", 3, "0a00:0105"),
                 new Host("b").roce("mlx5_bond_1", 3, "0a00:0106")));
         // a second NIC without an IPv4 address stays out
