@@ -141,14 +141,7 @@ public record FlowLibrary(List<Flow> flows, List<FlowError> errors) {
      * an absolute path, else {@code ~/.config/fabricscope/flows}; null when neither can be known.
      */
     public static Path userDirectory(Map<String, String> env, String userHome) {
-        String xdg = env.get("XDG_CONFIG_HOME");
-        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
-            return Path.of(xdg, "fabricscope", "flows");
-        }
-        if (userHome == null || userHome.isBlank()) {
-            return null;
-        }
-        return Path.of(userHome, ".config", "fabricscope", "flows");
+        return org.fabricscope.model.core.UserConfig.directory(env, userHome, "flows");
     }
 
     public Flow flow(String id) {

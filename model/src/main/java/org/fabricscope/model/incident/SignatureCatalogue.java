@@ -155,14 +155,7 @@ public final class SignatureCatalogue {
 
     /** The user's folder: {@code $XDG_CONFIG_HOME/fabricscope/signatures}, else {@code ~/.config/fabricscope/signatures}. */
     public static Path userDirectory(Map<String, String> env, String userHome) {
-        String xdg = env.get("XDG_CONFIG_HOME");
-        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
-            return Path.of(xdg, "fabricscope", "signatures");
-        }
-        if (userHome == null || userHome.isBlank()) {
-            return null;
-        }
-        return Path.of(userHome, ".config", "fabricscope", "signatures");
+        return org.fabricscope.model.core.UserConfig.directory(env, userHome, "signatures");
     }
 
     public List<Signature> signatures() {

@@ -78,6 +78,12 @@ class SignatureLoaderTest {
     }
 
     @Test
+    void theUsersSignatureFolderIsBesideTheirFlows() {
+        assertEquals(Path.of("/cfg", "fabricscope", "signatures"), SignatureCatalogue.userDirectory(Map.of("XDG_CONFIG_HOME", "/cfg"), "/h"));
+        assertEquals(Path.of("/h", ".config", "fabricscope", "signatures"), SignatureCatalogue.userDirectory(Map.of(), "/h"));
+    }
+
+    @Test
     void aFileThatIsNotACatalogueIsReportedWhole() {
         assertEquals("not valid JSON", load("{").problems().get(0).message().substring(0, 14));
         assertEquals("schema", load("{\"schema\": 2}").problems().get(0).field());
