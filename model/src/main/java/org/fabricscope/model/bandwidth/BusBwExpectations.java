@@ -128,8 +128,11 @@ public final class BusBwExpectations {
 
     static Optional<BusBwExpectation> intraHost(FabricModel model, String host, List<NcclTestDevice> devices) {
         HostTopology t = topology(model, host);
-        if (t == null || devices.size() < 2) {
+        if (devices.size() < 2) {
             return Optional.empty();
+        }
+        if (t == null) {
+            return byName(host, devices);
         }
         List<Gpu> gpus = new ArrayList<>();
         for (NcclTestDevice d : devices) {
@@ -156,6 +159,23 @@ public final class BusBwExpectations {
         boolean anyNvlink = gpus.stream().anyMatch(g -> !g.nvlinks().isEmpty())
                 || t.reportedMatrices().stream().anyMatch(NvidiaSmiMatrix::hasNvlink);
         return anyNvlink ? Optional.empty() : pcie(t, host, gpus);
+    }
+
+    /**
+     * No topology for the host: the GPUs' model name in the run's device lines sets the NVLink rate
+     * ({@link GpuModels}); distinct GPUs of one name only.
+     */
+    private static Optional<BusBwExpectation> byName(String host, List<NcclTestDevice> devices) {
+        Set<String> names = new LinkedHashSet<>();
+        Set<String> gpus = new LinkedHashSet<>();
+        for (NcclTestDevice d : devices) {
+            names.add(d.name().trim());
+            gpus.add(d.busId().isEmpty() ? String.valueOf(d.device()) : d.busId());
+        }
+        if (names.size() != 1 || gpus.size() < 2) {
+            return Optional.empty();
+        }
+        return GpuModels.nvlinkByName(names.iterator().next(), host, "the nccl-tests device lines", List.of());
     }
 
     private static Optional<BusBwExpectation> nvlinkFromTopology(HostTopology t, String host, List<Gpu> gpus, String gpuName) {

@@ -109,20 +109,48 @@ public final class BusBwCheck implements FabricCheck {
             if (!transports.isEmpty()) {
                 title += "; NCCL's log shows it went via " + String.join(", ", transports.keySet());
             }
-            out.add(new Finding(BELOW.id(), Severity.WARNING, title, refs, evidence, remedies(e, env(model, run))));
+            int channels = channels(model, run);
+            if (channels > 0) {
+                title += String.format(Locale.ROOT, " on %d channel%s", channels, channels == 1 ? "" : "s");
+            }
+            Map<String, String> env = env(model, run);
+            List<String> set = slowing(env);
+            if (!set.isEmpty()) {
+                title += "; set by the environment: " + String.join(", ", set);
+            }
+            List<String> remedies = remedies(e, env);
+            if (ranks(model, run).isEmpty()) {
+                remedies.add(0, "No NCCL log of this run was loaded, so why it falls short is not in the evidence: rerun with "
+                        + "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV,P2P,SHM,NET (and NCCL_DEBUG_FILE) and load the log "
+                        + "with the run's output; it names the transport, the channels and the NCCL_* variables set.");
+            }
+            out.add(new Finding(BELOW.id(), Severity.WARNING, title, refs, evidence, remedies));
         }
         return out;
     }
 
-    private static List<String> remedies(BusBwExpectation e, Map<String, String> env) {
-        List<String> r = new ArrayList<>();
+    /**
+     * The variables NCCL reported as set by the environment that can force a slower path or fewer channels
+     * (NCCL's environment variable documentation: each one's effect), as {@code NAME=value}, in that order.
+     */
+    static final List<String> SLOWING = List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_P2P_LEVEL",
+            "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_IB_HCA", "NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_ALGO",
+            "NCCL_PROTO", "NCCL_MAX_NCHANNELS", "NCCL_MAX_CTAS", "NCCL_NCHANNELS_PER_NET_PEER", "NCCL_BUFFSIZE",
+            "NCCL_P2P_USE_CUDA_MEMCPY", "NCCL_NVLS_ENABLE", "NCCL_CUMEM_ENABLE");
+
+    static List<String> slowing(Map<String, String> env) {
         List<String> set = new ArrayList<>();
-        for (String k : List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_P2P_LEVEL", "NCCL_IB_DISABLE", "NCCL_NET",
-                "NCCL_IB_HCA", "NCCL_NET_GDR_LEVEL", "NCCL_ALGO", "NCCL_PROTO", "NCCL_MAX_NCHANNELS")) {
+        for (String k : SLOWING) {
             if (env.containsKey(k)) {
                 set.add(k + "=" + env.get(k));
             }
         }
+        return set;
+    }
+
+    private static List<String> remedies(BusBwExpectation e, Map<String, String> env) {
+        List<String> r = new ArrayList<>();
+        List<String> set = slowing(env);
         if (!set.isEmpty()) {
             r.add("The run's NCCL log shows " + String.join(", ", set) + " set by the environment: unset what forces the slower path and rerun.");
         }
@@ -168,6 +196,21 @@ public final class BusBwCheck implements FabricCheck {
             }
         }
         return out;
+    }
+
+    /** How many channels NCCL set up for the run's communicators (the channel lines of its log); 0 when none were read. */
+    static int channels(FabricModel model, NcclTestRun run) {
+        Set<String> comms = new LinkedHashSet<>();
+        for (Rank r : ranks(model, run)) {
+            comms.add(r.commId());
+        }
+        Map<String, Set<Integer>> per = new LinkedHashMap<>();
+        for (ChannelLink c : model.trainingLog().channels()) {
+            if (comms.contains(c.commId())) {
+                per.computeIfAbsent(c.commId(), k -> new java.util.TreeSet<>()).add(c.channel());
+            }
+        }
+        return per.values().stream().mapToInt(Set::size).max().orElse(0);
     }
 
     private static Map<String, String> env(FabricModel model, NcclTestRun run) {

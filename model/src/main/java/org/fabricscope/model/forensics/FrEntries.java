@@ -185,6 +185,32 @@ public final class FrEntries extends AbstractList<FrEntry> implements RandomAcce
         return (String) profilingName.get(i);
     }
 
+    /** {@link FrEntry#createdNs()} of entry {@code i}: when its rank enqueued it (0 when the dump has no time). */
+    public long createdNs(int i) {
+        java.util.Objects.checkIndex(i, size);
+        return createdNs.get(i);
+    }
+
+    /** {@link FrEntry#durationMs()} of entry {@code i}: negative when the dump has none (timing was off). */
+    public double durationMs(int i) {
+        java.util.Objects.checkIndex(i, size);
+        return Double.longBitsToDouble(durationMs.get(i));
+    }
+
+    /** The process groups of the entries, in the order of their first entry. */
+    public List<String> processGroupNames() {
+        return index.groups().stream().map(g -> g.name).toList();
+    }
+
+    /**
+     * The entries of process group {@code pg} that are collectives (not point-to-point, a sequence number
+     * of 0 or more, a name), in entry order: indexes for the column accessors. A copy.
+     */
+    public int[] collectiveEntries(String pg) {
+        PgIndex.Group g = index.group(pg);
+        return g == null ? new int[0] : Arrays.copyOf(g.collective, g.nCollective);
+    }
+
     /** {@link FrEntry#inputDtypes()} of entry {@code i}: the instance the record would hold. */
     public Object inputDtypes(int i) {
         java.util.Objects.checkIndex(i, size);

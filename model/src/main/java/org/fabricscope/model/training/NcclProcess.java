@@ -13,16 +13,39 @@ import org.fabricscope.model.core.Evidence;
  * {@code NET/IB : No device found} line ({@code noIbDevice}, null when it printed none), the NET plugins it could
  * not initialize ({@code Failed to initialize NET plugin IB} gives {@code IB}; {@code Failed to initialize any NET
  * plugin} gives {@code any}) with the line of the last one ({@code netFailure}), and the {@code NCCL_*} variables
- * it logged as set by the environment.
+ * it logged as set by the environment, and the facts it reported about itself once ({@code facts}, keys
+ * {@link #CUDA_DRIVER} {@link #CUDA_RUNTIME}, {@link #NETWORK}, {@link #NET_PLUGIN}, {@link #TUNER_PLUGIN},
+ * {@link #PROFILER_PLUGIN}, {@link #NCCL_VERSION}).
  */
 public record NcclProcess(String host, int pid, Evidence noIbDevice, List<String> failedNets, Evidence netFailure,
-                          Map<String, String> env) {
+                          Map<String, String> env, Map<String, String> facts) {
+    /** {@code cudaDriverVersion 12040}: the CUDA driver API version, as NCCL prints it. */
+    public static final String CUDA_DRIVER = "cuda-driver";
+    /** {@code NCCL version 2.21.5+cuda12.4}: the CUDA runtime NCCL was built for. */
+    public static final String CUDA_RUNTIME = "cuda-runtime";
+    /** {@code NCCL version 2.21.5+cuda12.4}: the NCCL version. */
+    public static final String NCCL_VERSION = "nccl-version";
+    /** {@code Using network IB}: the network NCCL chose. */
+    public static final String NETWORK = "network";
+    /** The NET plugin loaded ({@code Loaded net plugin X (vN)}), or "internal". */
+    public static final String NET_PLUGIN = "net-plugin";
+    /** The tuner plugin used, or "internal". */
+    public static final String TUNER_PLUGIN = "tuner-plugin";
+    /** The profiler plugin loaded, or "none". */
+    public static final String PROFILER_PLUGIN = "profiler-plugin";
     /** The {@code failedNets} entry of {@code Failed to initialize any NET plugin}. */
     public static final String ANY = "any";
 
     public NcclProcess {
         failedNets = List.copyOf(failedNets);
         env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
+        facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts == null ? Map.of() : facts));
+    }
+
+    /** A process without facts (for callers that know none). */
+    public NcclProcess(String host, int pid, Evidence noIbDevice, List<String> failedNets, Evidence netFailure,
+                       Map<String, String> env) {
+        this(host, pid, noIbDevice, failedNets, netFailure, env, Map.of());
     }
 
     /** {@code host:pid}, how NCCL lines name a process. */

@@ -167,11 +167,30 @@ class BusBwExpectationsTest {
     }
 
     @Test
-    void noTopologyNoExpectation() {
+    void noTopologyTheGpuModelSetsTheNvlinkRate() {
         FabricModel m = model(host("other", 2, "90", 18, "32.0", "0"));
-        assertTrue(BusBwExpectations.of(m, run("NVIDIA H200", "vm", "0000:10:00", "vm", "0000:11:00")).isEmpty());
-        assertTrue(BusBwExpectations.of(FabricModel.empty(), run("NVIDIA H200", "vm", "0000:06:00", "vm", "0000:07:00")).isEmpty());
+        BusBwExpectation h200 = BusBwExpectations.of(m, run("NVIDIA H200", "vm", "0000:10:00", "vm", "0000:11:00")).orElseThrow();
+        assertEquals(450, h200.gbPerSec(), 1e-9);
+        assertEquals(BusBwExpectation.Hop.NVLINK, h200.hop());
+        assertTrue(h200.source().contains("from the GPU name \"NVIDIA H200\" in the nccl-tests device lines of host vm; no topology"),
+                h200.source());
+        assertEquals(300, BusBwExpectations.of(FabricModel.empty(), run("NVIDIA A100-SXM4-80GB", "vm", "0000:06:00", "vm",
+                "0000:07:00")).orElseThrow().gbPerSec(), 1e-9);
+        assertEquals(200, BusBwExpectations.of(FabricModel.empty(), run("NVIDIA H800", "vm", "0000:06:00", "vm",
+                "0000:07:00")).orElseThrow().gbPerSec(), 1e-9, "H800: 8 NVLinks, not 18");
+        assertEquals(900, BusBwExpectations.of(FabricModel.empty(), run("NVIDIA B200", "vm", "0000:06:00", "vm",
+                "0000:07:00")).orElseThrow().gbPerSec(), 1e-9);
+    }
+
+    @Test
+    void noTopologyAndNoKnownSxmModelNoExpectation() {
+        FabricModel m = model(host("other", 2, "90", 18, "32.0", "0"));
+        for (String pcie : List.of("NVIDIA H100 PCIe", "NVIDIA H100 NVL", "NVIDIA L40S", "Tesla V100-SXM2-32GB", "")) {
+            assertTrue(BusBwExpectations.of(m, run(pcie, "vm", "0000:10:00", "vm", "0000:11:00")).isEmpty(), pcie);
+        }
         assertTrue(BusBwExpectations.of(m, run("NVIDIA H200", "other", "0000:10:00")).isEmpty(), "one rank: no path");
+        assertTrue(BusBwExpectations.of(m, run("NVIDIA H200", "vm", "0000:10:00", "vm", "0000:10:00")).isEmpty(),
+                "two ranks on one GPU: no link between them");
     }
 
     @Test

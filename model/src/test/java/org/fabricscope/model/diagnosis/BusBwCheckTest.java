@@ -113,9 +113,23 @@ class BusBwCheckTest {
     }
 
     @Test
-    void noExpectationNoFinding() {
+    void withoutTopologyTheGpuNameSetsTheExpectationAndTheMissingLogIsSaid() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.forensics().ncclTest(run("shm.txt", 1 << 30, 4.1));
+        List<Finding> f = findings(b.build());
+        assertEquals(1, f.size());
+        assertTrue(f.get(0).title().contains("is 1% of the expected 450 GB/s (NVLink4 x 18 links"), f.get(0).title());
+        assertTrue(f.get(0).remedies().get(0).startsWith("No NCCL log of this run was loaded"), f.get(0).remedies().toString());
+    }
+
+    @Test
+    void noExpectationNoFinding() {
+        FabricModelBuilder b = new FabricModelBuilder();
+        NcclTestRun r = run("shm.txt", 1 << 30, 4.1);
+        List<NcclTestDevice> pcie = List.of(new NcclTestDevice(0, 0, 913, "vm", 0, "0000:00:06", "NVIDIA L40S"),
+                new NcclTestDevice(1, 0, 913, "vm", 1, "0000:00:07", "NVIDIA L40S"));
+        b.forensics().ncclTest(new NcclTestRun(r.source(), 1, r.test(), r.version(), r.ncclVersion(), 1, 2, pcie, r.rows(),
+                0, true, 1, List.of(), null));
         assertTrue(findings(b.build()).isEmpty());
     }
 
@@ -129,7 +143,8 @@ class BusBwCheckTest {
         b.training().addChannel(new ChannelLink("c1", 0, 0, 1, Transport.SHM, "SHM/direct/direct", -1,
                 new Evidence("shm.vm.913.log", 92, "Channel 00 : 0[0] -> 1[1] via SHM/direct/direct")));
         Finding f = findings(b.build()).get(0);
-        assertTrue(f.title().endsWith("; NCCL's log shows it went via SHM"), f.title());
+        assertTrue(f.title().endsWith("; NCCL's log shows it went via SHM on 1 channel; set by the environment: NCCL_P2P_DISABLE=1"),
+                f.title());
         assertTrue(f.evidence().stream().anyMatch(e -> e.line() == 92), f.evidence().toString());
         assertTrue(f.remedies().get(0).contains("NCCL_P2P_DISABLE=1 set by the environment"), f.remedies().toString());
     }
