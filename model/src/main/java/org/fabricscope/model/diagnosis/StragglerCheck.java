@@ -63,14 +63,15 @@ final class StragglerCheck implements FabricCheck {
     }
 
     static String title(String who, Straggler s) {
+        String unit = s.kind() == Straggler.Kind.SLOW_STEPS ? "step" : "collective";
         StringBuilder b = new StringBuilder(s.confirmed() ? "Straggler: " : "Straggler (unconfirmed): ").append(who)
-                .append(" is ").append(s.kind().words()).append(String.format(Locale.ROOT, ": %s ms per %s",
-                        ms(s.lateMs()), s.kind() == Straggler.Kind.SLOW_STEPS ? "step" : "collective"));
+                .append(String.format(Locale.ROOT, ", %s ms per %s", ms(s.lateMs()), unit));
+        b.append(" (");
         if (Double.isFinite(s.share())) {
-            b.append(String.format(Locale.ROOT, ", %d%% of a %s ms step", Math.round(s.share() * 100), ms(s.stepMs())));
+            b.append(String.format(Locale.ROOT, "%d%% of a %s ms step; ", Math.round(s.share() * 100), ms(s.stepMs())));
         }
-        b.append(String.format(Locale.ROOT, " (the worst in %d of %d", s.worst(), s.compared()));
-        b.append(s.kind() == Straggler.Kind.SLOW_STEPS ? " steps" : " collectives").append(')');
+        b.append(String.format(Locale.ROOT, "the worst in %d of %d %ss): ", s.worst(), s.compared(), unit));
+        b.append(s.kind().words());
         if (Double.isFinite(s.othersWaitMs()) && s.kind() == Straggler.Kind.LATE_TO_ENQUEUE) {
             b.append(String.format(Locale.ROOT, "; the others' kernels ran %s ms longer, waiting for it", ms(s.othersWaitMs())));
         }
