@@ -51,6 +51,7 @@ class FormatRegistryTest {
         PHASES.put("nccl-ras", ImportPhase.LOGS);
         PHASES.put("nccl-tests", ImportPhase.LOGS);
         PHASES.put("nccl-inspector", ImportPhase.LOGS);
+        PHASES.put("perftest", ImportPhase.LOGS);
         PHASES.put("nccl-log", ImportPhase.LOGS);
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);

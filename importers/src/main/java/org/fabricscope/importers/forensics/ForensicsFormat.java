@@ -12,7 +12,8 @@ import org.fabricscope.importers.core.ReadContext;
 
 /**
  * The hang-forensics readers in the reader registry: PyTorch flight recorder dumps (pickled, a
- * binary head, or JSON), NCCL RAS status, nccl-tests output and NCCL Inspector output. Each is
+ * binary head, or JSON), NCCL RAS status, nccl-tests output, NCCL Inspector output and perftest
+ * output (the pairwise tests beside nccl-tests). Each is
  * claimed below kubectl objects (which declare themselves) and above NCCL logs (which these
  * outputs may quote), and read in the logs phase so the rank joins see every log line.
  */
@@ -37,7 +38,7 @@ public final class ForensicsFormat implements FormatReader {
         this.read = read;
     }
 
-    /** The four formats, in registry order. */
+    /** The five formats, in registry order. */
     public static List<FormatReader> all() {
         return List.of(
                 new ForensicsFormat(FlightRecorderReader.ID, FlightRecorderReader.LABEL,
@@ -50,7 +51,9 @@ public final class ForensicsFormat implements FormatReader {
                         (in, ctx) -> new NcclTestsReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
                 new ForensicsFormat(NcclInspectorReader.ID, NcclInspectorReader.LABEL,
                         h -> NcclInspectorReader.looksLike(h.lines()),
-                        (in, ctx) -> new NcclInspectorReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())));
+                        (in, ctx) -> new NcclInspectorReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
+                new ForensicsFormat(PerftestReader.ID, PerftestReader.LABEL, h -> PerftestReader.looksLike(h.lines()),
+                        (in, ctx) -> new PerftestReader().read(in, ctx)));
     }
 
     @Override

@@ -9,6 +9,7 @@ public final class ForensicsBuilder {
     private final List<RasStatus> ras = new ArrayList<>();
     private final List<NcclTestRun> ncclTests = new ArrayList<>();
     private final List<InspectorCommunicator> inspector = new ArrayList<>();
+    private final List<PerftestRun> perftests = new ArrayList<>();
 
     public void flightRecorder(FlightRecorderDump dump) {
         flightRecorder.add(dump);
@@ -26,7 +27,11 @@ public final class ForensicsBuilder {
         inspector.add(comm);
     }
 
+    public void perftest(PerftestRun run) {
+        perftests.add(run);
+    }
+
     public ForensicsLayer build() {
-        return new ForensicsLayer(flightRecorder, ras, ncclTests, inspector);
+        return new ForensicsLayer(flightRecorder, ras, ncclTests, inspector, perftests);
     }
 }

@@ -3,8 +3,8 @@ package org.fabricscope.model.forensics;
 import java.util.List;
 
 /**
- * What hang forensics inputs said: flight recorder dumps, NCCL RAS reports, nccl-tests runs and NCCL
- * Inspector records (per communicator and rank), in the order they were read. Made by {@link ForensicsBuilder#build()}; immutable.
+ * What hang forensics inputs said: flight recorder dumps, NCCL RAS reports, nccl-tests runs, NCCL
+ * Inspector records (per communicator and rank) and perftest runs, in the order they were read. Made by {@link ForensicsBuilder#build()}; immutable.
  */
 public final class ForensicsLayer {
     public static final ForensicsLayer EMPTY = new ForensicsBuilder().build();
@@ -13,13 +13,15 @@ public final class ForensicsLayer {
     private final List<RasStatus> ras;
     private final List<NcclTestRun> ncclTests;
     private final List<InspectorCommunicator> inspector;
+    private final List<PerftestRun> perftests;
 
     ForensicsLayer(List<FlightRecorderDump> flightRecorder, List<RasStatus> ras, List<NcclTestRun> ncclTests,
-                   List<InspectorCommunicator> inspector) {
+                   List<InspectorCommunicator> inspector, List<PerftestRun> perftests) {
         this.flightRecorder = List.copyOf(flightRecorder);
         this.ras = List.copyOf(ras);
         this.ncclTests = List.copyOf(ncclTests);
         this.inspector = List.copyOf(inspector);
+        this.perftests = List.copyOf(perftests);
     }
 
     public List<InspectorCommunicator> inspector() {
@@ -38,7 +40,12 @@ public final class ForensicsLayer {
         return ncclTests;
     }
 
+    /** perftest runs ({@code ib_write_bw}, {@code ib_send_lat}, ...), each side's output one run. */
+    public List<PerftestRun> perftests() {
+        return perftests;
+    }
+
     public boolean isEmpty() {
-        return flightRecorder.isEmpty() && ras.isEmpty() && ncclTests.isEmpty() && inspector.isEmpty();
+        return flightRecorder.isEmpty() && ras.isEmpty() && ncclTests.isEmpty() && inspector.isEmpty() && perftests.isEmpty();
     }
 }
