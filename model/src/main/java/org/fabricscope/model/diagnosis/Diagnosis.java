@@ -46,6 +46,7 @@ public final class Diagnosis {
                 .with(new TrainingLogCheck(thresholds)).with(new RankPathErrorsCheck(thresholds))
                 .with(new HangForensicsCheck()).with(new NcclTestsCheck()).with(new BusBwCheck())
                 .with(new TransportDowngradeCheck()).with(new StragglerCheck()).with(new ConfigDriftCheck())
+                .with(new PairwiseSlowCheck())
                 .with(new HostEvidenceCheck()).with(new IncidentCheck());
     }
 
