@@ -73,6 +73,8 @@ public final class NcclLogParser {
     private final TrainingLogBuilder log;
     private final List<Diagnostic> diagnostics;
     private final TorchLines torch;
+    /** The trainers' step-time lines (Megatron-LM, DeepSpeed, Hugging Face, Lightning, torchtitan, plain prints). */
+    private final StepTimeScan steps;
     private String source;
     private int lineNumber;
     /** Per process ({@code host:pid}): its version, network facts, env, and the communicator it is setting up. */
@@ -93,6 +95,7 @@ public final class NcclLogParser {
         this.scan = incident == null ? null : new SignatureScan(incident);
         this.diagnostics = diagnostics;
         this.torch = new TorchLines(log, diagnostics);
+        this.steps = new StepTimeScan(log);
     }
 
     /** The failure-signature scan of every line, one scanner per source (none without an incident builder). */
@@ -167,6 +170,7 @@ public final class NcclLogParser {
         int at = l.indexOf(" NCCL ");
         if (at > 0 && prefix(l, at)) {
             torch.interrupt(source);
+            steps.ncclHost(source, host);
             ncclLine(host, pid, level, message, raw);
             return;
         }
@@ -177,6 +181,7 @@ public final class NcclLogParser {
             }
             return;
         }
+        steps.line(raw, source, lineNumber);
         torch.line(l, source, lineNumber);
     }
 
@@ -186,6 +191,7 @@ public final class NcclLogParser {
      */
     public void finish(String source) {
         torch.finish(source);
+        steps.finish(source);
         if (scan != null) {
             scan.finish(source);
         }
@@ -199,6 +205,7 @@ public final class NcclLogParser {
     /** Ends all input: every held message is emitted and every process's unplaced channels, rings and trees kept. */
     public void finish() {
         torch.finishAll();
+        steps.finishAll();
         if (scan != null) {
             scan.finishAll();
         }
@@ -323,6 +330,7 @@ public final class NcclLogParser {
                     Map.of("peer", "localRank " + m.group(1), "localRank", m.group(1), "info", "true"), evidence(raw)));
             return;
         }
+        NcclProcessFacts.read(log, host, pid, msg);
         char c0 = msg.isEmpty() ? ' ' : msg.charAt(0);
         if (c0 == 'C' && msg.startsWith("Channel ")) {
             if (msg.indexOf(" via ") < 0) {

@@ -50,6 +50,11 @@ public final class NcclLogReader implements FormatReader {
         if (NcclLogParser.looksLikeLog(head.lines())) {
             return maxConfidence();
         }
+        // a training log without NCCL lines (NCCL_DEBUG unset) whose head already shows a trainer's step line
+        // (Megatron, DeepSpeed, Hugging Face, Lightning, torchtitan, nanoGPT, a step time): read for its step times
+        if (head.lines().stream().anyMatch(l -> StepTimeLines.parse(l).isPresent())) {
+            return SIGNATURE_CONFIDENCE;
+        }
         // a training log without NCCL or torch.distributed lines in its head (a pod that died of CUDA out of
         // memory, a DataLoader bus error, a rendezvous timeout): read when a line of it is a known failure of
         // NCCL or PyTorch; below the kernel log's reader, whose lines the catalogue also knows

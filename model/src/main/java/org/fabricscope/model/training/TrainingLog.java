@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * What NCCL and PyTorch logs say about a training job: ranks, the channels between them with their
- * transports, and the events. Made by {@link TrainingLogBuilder#build()}; immutable.
+ * transports, the events, and the step times the trainers log. Made by {@link TrainingLogBuilder#build()}; immutable.
  */
 public final class TrainingLog {
     /** No ranks, channels or events: the training layer of a model read from no log. */
@@ -25,11 +25,12 @@ public final class TrainingLog {
     private final Map<String, Set<Integer>> ringsConnected;
     private final Map<String, Set<Integer>> treesConnected;
     private final List<NcclProcess> processes;
+    private final List<StepTime> stepTimes;
 
     TrainingLog(List<Rank> ranks, List<ChannelLink> channels, List<NcclEvent> events, List<Ring> rings,
                 List<RingNeighbor> ringNeighbors, List<TreeNode> trees, List<GdrSupport> gdr,
                 Map<String, Set<Integer>> ringsConnected, Map<String, Set<Integer>> treesConnected,
-                List<NcclProcess> processes) {
+                List<NcclProcess> processes, List<StepTime> stepTimes) {
         this.ranks = List.copyOf(ranks);
         this.channels = List.copyOf(channels);
         this.events = List.copyOf(events);
@@ -40,6 +41,16 @@ public final class TrainingLog {
         this.ringsConnected = frozen(ringsConnected);
         this.treesConnected = frozen(treesConnected);
         this.processes = List.copyOf(processes);
+        this.stepTimes = List.copyOf(stepTimes);
+    }
+
+    /**
+     * The step times the trainers' own lines report (Megatron-LM, DeepSpeed, Hugging Face, Lightning, torchtitan,
+     * plain prints), per source in line order. They do not count in {@link #isEmpty()}, which says whether NCCL or
+     * PyTorch distributed lines were read.
+     */
+    public List<StepTime> stepTimes() {
+        return stepTimes;
     }
 
     /**

@@ -24,6 +24,7 @@ public final class TrainingLogBuilder {
     private final Map<String, Set<Integer>> ringsConnected = new LinkedHashMap<>();
     private final Map<String, Set<Integer>> treesConnected = new LinkedHashMap<>();
     private final Map<String, Proc> processes = new LinkedHashMap<>();
+    private final List<StepTime> stepTimes = new ArrayList<>();
 
     /** What one process said about its network so far (see {@link NcclProcess}). */
     private static final class Proc {
@@ -33,6 +34,7 @@ public final class TrainingLogBuilder {
         final List<String> failedNets = new ArrayList<>();
         Evidence netFailure;
         final Map<String, String> env = new LinkedHashMap<>();
+        final Map<String, String> facts = new LinkedHashMap<>();
 
         Proc(String host, int pid) {
             this.host = host;
@@ -66,6 +68,17 @@ public final class TrainingLogBuilder {
         Proc p = proc(host, pid);
         if (p.env.size() < 256 || p.env.containsKey(name)) {
             p.env.put(name, value);
+        }
+    }
+
+    /**
+     * A fact the process reported about itself once (see {@link NcclProcess#facts()}): the first value of each
+     * key stays.
+     */
+    public void processFact(String host, int pid, String key, String value) {
+        Proc p = proc(host, pid);
+        if (p.facts.size() < 32) {
+            p.facts.putIfAbsent(key, value);
         }
     }
 
@@ -114,6 +127,11 @@ public final class TrainingLogBuilder {
         gdr.add(g);
     }
 
+    /** A step time a trainer's line reported (see {@link StepTime}). */
+    public void addStepTime(StepTime t) {
+        stepTimes.add(t);
+    }
+
     /** Records a {@code Connected all rings} ({@code trees} false) or {@code Connected all trees} line of a rank. */
     public void markConnected(String commId, int rank, boolean trees) {
         (trees ? treesConnected : ringsConnected).computeIfAbsent(commId, k -> new java.util.TreeSet<>()).add(rank);
@@ -132,8 +150,8 @@ public final class TrainingLogBuilder {
     public TrainingLog build() {
         List<NcclProcess> procs = new ArrayList<>();
         processes.values().forEach(p -> procs.add(new NcclProcess(p.host, p.pid, p.noIbDevice, p.failedNets, p.netFailure,
-                p.env)));
+                p.env, p.facts)));
         return new TrainingLog(List.copyOf(ranks.values()), channels, events, rings, ringNeighbors, trees, gdr,
-                ringsConnected, treesConnected, procs);
+                ringsConnected, treesConnected, procs, stepTimes);
     }
 }
