@@ -53,17 +53,23 @@ class BusBwRealCaptureTest {
         assertEquals(2, f.size(), f.toString());
         Finding shm = f.stream().filter(x -> x.title().contains("p2p-disabled.txt")).findFirst().orElseThrow();
         assertTrue(shm.title().contains("peak bus bandwidth 27.7 GB/s (at 512 MiB) is 6% of the expected 450 GB/s"), shm.title());
-        assertTrue(shm.title().endsWith("NCCL's log shows it went via SHM"), shm.title());
+        assertTrue(shm.title().endsWith("NCCL's log shows it went via SHM on 4 channels; set by the environment: NCCL_P2P_DISABLE=1"),
+                shm.title());
         assertTrue(shm.remedies().get(0).contains("NCCL_P2P_DISABLE=1"), shm.remedies().toString());
         Finding socket = f.stream().filter(x -> x.title().contains("p2p-shm-disabled.txt")).findFirst().orElseThrow();
         assertTrue(socket.title().contains("peak bus bandwidth 4.1 GB/s (at 1 GiB) is 1% of the expected 450 GB/s"), socket.title());
-        assertTrue(socket.title().endsWith("NCCL's log shows it went via NET/Socket"), socket.title());
+        assertTrue(socket.title().contains("NCCL's log shows it went via NET/Socket on "), socket.title());
+        assertTrue(socket.title().endsWith("; set by the environment: NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1"), socket.title());
     }
 
     @Test
-    void withoutTheTopologyNoExpectationNoFinding() {
+    void withoutTheTopologyTheGpuNameSetsTheExpectationAndTheMissingLogIsSaid() {
         FabricModel m = ForensicsFixtures.load(SHM, SOCKET);
-        assertTrue(ForensicsFixtures.findings(m, "busbw-below-expected").isEmpty());
-        assertTrue(BusBwExpectations.of(m, m.forensics().ncclTests().get(0)).isEmpty());
+        List<Finding> f = ForensicsFixtures.findings(m, "busbw-below-expected");
+        assertEquals(2, f.size(), f.toString());
+        assertTrue(f.get(0).title().contains("of the expected 450 GB/s (NVLink4 x 18 links x 25 GB/s per direction of H200 SXM GPUs"),
+                f.get(0).title());
+        assertTrue(f.get(0).remedies().get(0).startsWith("No NCCL log of this run was loaded"), f.get(0).remedies().toString());
+        assertEquals(450, BusBwExpectations.of(m, m.forensics().ncclTests().get(0)).orElseThrow().gbPerSec(), 1e-9);
     }
 }

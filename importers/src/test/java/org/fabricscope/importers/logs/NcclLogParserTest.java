@@ -80,10 +80,14 @@ class NcclLogParserTest {
         List<org.fabricscope.model.core.Finding> f = org.fabricscope.model.diagnosis.Diagnosis.standard(
                 org.fabricscope.model.diagnosis.ErrorThresholds.defaults()).run(r.model(),
                 org.fabricscope.model.diagnosis.ErrorThresholds.defaults());
-        // one host talking to itself over sockets is not a multi-node TCP fallback: only the info that it needed no RDMA device
-        assertEquals(List.of("rdma-device-not-needed"), f.stream().map(org.fabricscope.model.core.Finding::id).toList(), f.toString());
-        assertEquals(org.fabricscope.model.core.Severity.INFO, f.get(0).severity());
-        assertTrue(f.get(0).title().contains("channels via NET/Socket inside the host mean P2P and shared memory were off"), f.get(0).title());
+        // one host talking to itself over sockets is not a multi-node TCP fallback: the info that it needed no RDMA
+        // device, and the transport downgraded by the two variables the log reports
+        assertEquals(List.of("transport-downgraded", "rdma-device-not-needed"),
+                f.stream().map(org.fabricscope.model.core.Finding::id).toList(), f.toString());
+        assertTrue(f.get(0).title().endsWith("via NET/Socket/0 (2 channels) instead of directly (P2P): NCCL_P2P_DISABLE=1, "
+                + "NCCL_SHM_DISABLE=1 set by the environment"), f.get(0).title());
+        assertEquals(org.fabricscope.model.core.Severity.INFO, f.get(1).severity());
+        assertTrue(f.get(1).title().contains("channels via NET/Socket inside the host mean P2P and shared memory were off"), f.get(1).title());
     }
 
     @Test

@@ -136,7 +136,7 @@ public final class BusBwCheck implements FabricCheck {
     static final List<String> SLOWING = List.of("NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_P2P_LEVEL",
             "NCCL_IB_DISABLE", "NCCL_NET", "NCCL_IB_HCA", "NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_ALGO",
             "NCCL_PROTO", "NCCL_MAX_NCHANNELS", "NCCL_MAX_CTAS", "NCCL_NCHANNELS_PER_NET_PEER", "NCCL_BUFFSIZE",
-            "NCCL_P2P_USE_CUDA_MEMCPY", "NCCL_NVLS_ENABLE", "NCCL_CUMEM_ENABLE");
+            "NCCL_P2P_USE_CUDA_MEMCPY");
 
     static List<String> slowing(Map<String, String> env) {
         List<String> set = new ArrayList<>();

@@ -37,7 +37,8 @@ final class StragglerCheck implements FabricCheck {
 
     @Override
     public List<Finding> run(CheckContext context) {
-        if (context.model().forensics().flightRecorder().isEmpty() && context.model().trainingLog().stepTimes().isEmpty()) {
+        if (context.model().forensics().flightRecorder().isEmpty() && context.model().forensics().inspector().isEmpty()
+                && context.model().trainingLog().stepTimes().isEmpty()) {
             return List.of();
         }
         List<Finding> out = new ArrayList<>();
@@ -70,7 +71,8 @@ final class StragglerCheck implements FabricCheck {
         if (Double.isFinite(s.share())) {
             b.append(String.format(Locale.ROOT, "%d%% of a %s ms step; ", Math.round(s.share() * 100), ms(s.stepMs())));
         }
-        b.append(String.format(Locale.ROOT, "the worst in %d of %d %ss): ", s.worst(), s.compared(), unit));
+        b.append(s.worst() > 0 ? String.format(Locale.ROOT, "the worst in %d of %d %ss): ", s.worst(), s.compared(), unit)
+                : s.basis() + "): ");
         b.append(s.kind().words());
         if (Double.isFinite(s.othersWaitMs()) && s.kind() == Straggler.Kind.LATE_TO_ENQUEUE) {
             b.append(String.format(Locale.ROOT, "; the others' kernels ran %s ms longer, waiting for it", ms(s.othersWaitMs())));

@@ -60,12 +60,13 @@ public final class StepStragglers {
             }
         }
         double median = Medians.of(all, na);
-        List<String> keys = new ArrayList<>();
+        Map<String, List<String>> byFormat = new LinkedHashMap<>();
         for (Map.Entry<String, Map<Long, StepTime>> e : byProcess.entrySet()) {
-            if (e.getValue().size() >= MIN_STEPS) {
-                keys.add(e.getKey());
+            if (e.getValue().size() >= MIN_STEPS && !e.getValue().containsKey(-1L)) {
+                byFormat.computeIfAbsent(e.getKey().substring(0, e.getKey().indexOf('|')), f -> new ArrayList<>()).add(e.getKey());
             }
         }
+        List<String> keys = byFormat.values().stream().max(java.util.Comparator.comparingInt(List::size)).orElse(List.of());
         if (keys.size() < 2) {
             String note = byProcess.isEmpty() ? "no step times were read"
                     : String.format(Locale.ROOT, "step times of %d process%s with %d or more steps: two are needed to compare",
@@ -128,8 +129,14 @@ public final class StepStragglers {
         return new Verdict(byProcess.size(), median, found, "");
     }
 
+    /**
+     * One process's series: its rank, else its log and local rank; per line format, since one trainer prints
+     * different timers on different ranks (Megatron-LM's iteration line on the last rank only, its
+     * forward-backward timer on each).
+     */
     private static String key(StepTime t) {
-        return t.rank() >= 0 ? "rank " + t.rank() : t.source();
+        String who = t.rank() >= 0 ? "rank " + t.rank() : t.source() + (t.localRank() >= 0 ? "#" + t.localRank() : "");
+        return t.format() + "|" + who;
     }
 
     private static double medianOf(Map<Long, StepTime> m, List<Long> steps) {

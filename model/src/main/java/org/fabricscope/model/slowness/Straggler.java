@@ -14,7 +14,8 @@ import org.fabricscope.model.core.Evidence;
  * @param processGroup   the process group whose collectives were compared ("" for step times)
  * @param kind           where the time goes
  * @param compared       how many collectives (or steps) were compared
- * @param worst          in how many of them this rank was the one the others waited for
+ * @param worst          in how many of them this rank was the one the others waited for; 0 when the evidence gives
+ *                       means over the run rather than each collective (NCCL Inspector)
  * @param lateMs         the median delay it caused per collective (or per step), in milliseconds
  * @param stepMs         the median length of a step, in milliseconds; NaN when unknown
  * @param perStep        collectives per step (the period of the collectives' sequence); 0 when unknown

@@ -13,8 +13,8 @@ import org.fabricscope.model.ranks.RankSite;
 
 /**
  * The ranks that hold a job back, from every kind of evidence that times them: the flight recorder's
- * enqueue times and kernel durations ({@link FrStragglers}) and the ranks' own step times
- * ({@link StepStragglers}). One answer per model (computed once, kept with the model); each rank at most once,
+ * enqueue times and kernel durations ({@link FrStragglers}), NCCL Inspector's per-rank summaries
+ * ({@link InspectorStragglers}) and the ranks' own step times ({@link StepStragglers}). One answer per model (computed once, kept with the model); each rank at most once,
  * its strongest evidence first (the flight recorder's, then the step times').
  *
  * @param stragglers the ranks found, worst first
@@ -46,8 +46,11 @@ public record Stragglers(List<Straggler> stragglers, List<FrStragglers.GroupVerd
                 best.putIfAbsent(s.rank(), s);
             }
         }
+        for (Straggler s : InspectorStragglers.analyse(model.forensics().inspector(), ranks::worldRankOf)) {
+            best.putIfAbsent(s.rank() >= 0 ? s.rank() : -1 - best.size(), s);
+        }
         for (Straggler s : steps.stragglers()) {
-            best.putIfAbsent(s.rank(), s);
+            best.putIfAbsent(s.rank() >= 0 ? s.rank() : -1 - best.size(), s);
         }
         List<Straggler> out = new ArrayList<>(best.values());
         out.sort(Comparator.comparing((Straggler s) -> !s.confirmed()).thenComparing(Comparator.comparingDouble(Straggler::lateMs).reversed()));

@@ -145,4 +145,28 @@ class SlownessChecksTest {
         }
         assertTrue(run(new StragglerCheck(), b.build()).isEmpty());
     }
+
+    static org.fabricscope.model.forensics.InspectorCommunicator inspector(int rank, double execMs) {
+        return new org.fabricscope.model.forensics.InspectorCommunicator("inspector/w" + rank + ".log", "0xabc", rank, 4, 4,
+                "w" + rank, 100 + rank, 200, 200, "AllReduce", List.of(new org.fabricscope.model.forensics.InspectorCommunicator.Collective(
+                "AllReduce", 200, 1 << 26, 1, 64.0 * 1024 / execMs / 1000, 1, execMs * 1000)));
+    }
+
+    @Test
+    void inspectorsShortestExecutionIsTheRankTheOthersWaitFor() {
+        FabricModelBuilder b = new FabricModelBuilder();
+        b.forensics().inspector(inspector(0, 52));
+        b.forensics().inspector(inspector(1, 51));
+        b.forensics().inspector(inspector(2, 12));
+        b.forensics().inspector(inspector(3, 50));
+        List<Finding> f = run(new StragglerCheck(), b.build());
+        assertEquals(1, f.size());
+        assertTrue(f.get(0).title().startsWith("Straggler: w2, 39.0 ms per collective (NCCL Inspector summaries of 4 ranks of "
+                + "communicator 0xabc, AllReduce (means over the run)): slow before its collectives"), f.get(0).title());
+        FabricModelBuilder even = new FabricModelBuilder();
+        for (int r = 0; r < 4; r++) {
+            even.forensics().inspector(inspector(r, 50 + r));
+        }
+        assertTrue(run(new StragglerCheck(), even.build()).isEmpty());
+    }
 }
