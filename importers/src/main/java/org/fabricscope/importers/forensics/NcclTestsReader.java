@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.TextLines;
+import org.fabricscope.importers.logs.NcclLogParser;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
@@ -116,6 +117,10 @@ public final class NcclTestsReader {
         }
     }
 
+    /** The NCCL lines of the output being read, when it has any (a run with NCCL_DEBUG=INFO). */
+    private NcclLogParser ncclLog;
+    private final List<Diagnostic> ncclProblems = new ArrayList<>();
+
     private void text(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
         Draft d = null;
         int badRows = 0;
@@ -130,6 +135,15 @@ public final class NcclTestsReader {
             }
             String l = strip(raw);
             if (l.isEmpty()) {
+                continue;
+            }
+            if (!l.startsWith("#") && (l.indexOf(" NCCL INFO ") > 0 || l.indexOf(" NCCL WARN ") > 0)) {
+                // NCCL_DEBUG=INFO writes NCCL's own lines into the test's output: they name the transport, the
+                // channels and the variables set, which is why a run falls short
+                if (ncclLog == null) {
+                    ncclLog = new NcclLogParser(builder.training(), builder.incident(), ncclProblems);
+                }
+                ncclLog.line(raw, source, n);
                 continue;
             }
             Matcher m;
@@ -202,6 +216,12 @@ public final class NcclTestsReader {
             }
         }
         next(d, source, builder, 0);
+        if (ncclLog != null) {
+            ncclLog.finish(source);
+            ncclProblems.forEach(builder::diagnostic);
+            ncclProblems.clear();
+            ncclLog = null;
+        }
     }
 
     /** Closes the run being read (when it has anything) and starts another at {@code line}. */

@@ -16,6 +16,8 @@ import org.fabricscope.model.incident.reasoning.Incident;
 import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.reasoning.IncidentReasoner;
 import org.fabricscope.model.incident.reasoning.Who;
+import org.fabricscope.model.slowness.ConfigDrift;
+import org.fabricscope.model.slowness.DriftEffects;
 
 /**
  * {@code incident-root-cause}: the first failure of the incident, as {@link IncidentReasoner} finds it
@@ -31,6 +33,10 @@ final class IncidentCheck implements FabricCheck {
             "FabricScope's failure-signature catalogue (fabricscope signatures: NCCL, PyTorch, kernel and driver, Kubernetes"
                     + " message templates with their upstream files) and its incident reasoning (docs/signatures.md)");
     private static final int MAX_FOLLOWERS = 12;
+    /** Root causes a difference in the nodes' settings can lie behind: the ranks disagreed, and one side waited or failed. */
+    static final java.util.Set<org.fabricscope.model.incident.CauseClass> SUSPECT_DRIFT = java.util.EnumSet.of(
+            org.fabricscope.model.incident.CauseClass.COLLECTIVE_HANG, org.fabricscope.model.incident.CauseClass.CONFIG,
+            org.fabricscope.model.incident.CauseClass.INTERNAL, org.fabricscope.model.incident.CauseClass.NETWORK_LINK);
 
     @Override
     public List<FindingSpec> findings() {
@@ -70,6 +76,14 @@ final class IncidentCheck implements FabricCheck {
         }
         List<String> remedies = new ArrayList<>(root.remedies());
         incident.notes().forEach(n -> remedies.add("Note: " + n + "."));
+        List<ConfigDrift.Drift> hanging = SUSPECT_DRIFT.contains(root.causeClass()) ? ConfigDrift.of(model).stream()
+                .filter(d -> d.effect() == DriftEffects.Effect.HANG).toList() : List.of();
+        if (!hanging.isEmpty()) {
+            title.append("; the nodes' settings differ in ").append(String.join(", ", hanging.stream().map(ConfigDrift.Drift::key)
+                    .toList())).append(", known to hang a job or fail its connections: suspect that first (config-drift)");
+            remedies.add(0, "Make the nodes' settings alike (" + ConfigDriftCheck.describe(hanging.get(0)) + ") and rerun: "
+                    + "ranks that disagree on " + hanging.get(0).key() + " " + DriftEffects.why(hanging.get(0).key()) + ".");
+        }
         return List.of(new Finding(ROOT.id(), root.severity() == Severity.INFO ? Severity.WARNING : root.severity(),
                 title.toString(), subjects(context.ranks(), root.who()), evidence, remedies));
     }

@@ -64,18 +64,18 @@ final class StragglerCheck implements FabricCheck {
     }
 
     static String title(String who, Straggler s) {
-        String unit = s.kind() == Straggler.Kind.SLOW_STEPS ? "step" : "collective";
+        String unit = s.kind() == Straggler.Kind.SLOW_STEPS || Double.isFinite(s.stepMs()) ? "step" : "collective";
         StringBuilder b = new StringBuilder(s.confirmed() ? "Straggler: " : "Straggler (unconfirmed): ").append(who)
                 .append(String.format(Locale.ROOT, ", %s ms per %s", ms(s.lateMs()), unit));
         b.append(" (");
         if (Double.isFinite(s.share())) {
             b.append(String.format(Locale.ROOT, "%d%% of a %s ms step; ", Math.round(s.share() * 100), ms(s.stepMs())));
         }
-        b.append(s.worst() > 0 ? String.format(Locale.ROOT, "the worst in %d of %d %ss): ", s.worst(), s.compared(), unit)
+        b.append(s.worst() > 0 ? String.format(Locale.ROOT, "the worst in %d of %d %s): ", s.worst(), s.compared(), s.counted())
                 : s.basis() + "): ");
         b.append(s.kind().words());
         if (Double.isFinite(s.othersWaitMs()) && s.kind() == Straggler.Kind.LATE_TO_ENQUEUE) {
-            b.append(String.format(Locale.ROOT, "; the others' kernels ran %s ms longer, waiting for it", ms(s.othersWaitMs())));
+            b.append(String.format(Locale.ROOT, "; the others' kernels ran %s ms longer per step, waiting for it", ms(s.othersWaitMs())));
         }
         if (!s.confirmed()) {
             b.append("; measured across two hosts' clocks with no other sign: a clock offset between them reads the same");

@@ -38,13 +38,17 @@ public final class DriftEffects {
     /** Why each key has its effect, as a user reads it. */
     static final Map<String, String> HANG_WHY = Map.ofEntries(
             Map.entry("nccl-version", "NCCL compares every rank's version at init and fails the communicator (\"Mismatched NCCL version detected\", src/init.cc)"),
-            Map.entry("NCCL_PROTO", "ranks choose different protocols for the same collective and wait for data in a format the peer never sends"),
+            Map.entry("NCCL_PROTO", "ranks choose different protocols for the same collective and wait for data in a format the peer "
+                    + "never sends (captured with NCCL 2.28.9: Simple on one pod hung the first collective silently, LL failed it "
+                    + "with 'message truncated')"),
             Map.entry("NCCL_ALGO", "ranks choose different algorithms for the same collective: their peers and steps do not match"),
             Map.entry("NCCL_BUFFSIZE", "the ranks' buffers differ in size: the steps of a collective no longer line up"),
             Map.entry("NCCL_LL_BUFFSIZE", "the ranks' buffers differ in size: the steps of a collective no longer line up"),
             Map.entry("NCCL_LL128_BUFFSIZE", "the ranks' buffers differ in size: the steps of a collective no longer line up"),
-            Map.entry("NCCL_NSOCKS_PERTHREAD", "the socket transport opens a different number of sockets on each side of a connection"),
-            Map.entry("NCCL_SOCKET_NTHREADS", "the socket transport opens a different number of sockets on each side of a connection"),
+            Map.entry("NCCL_MAX_NCHANNELS", "the ranks exchange per-channel data at init sized by their own channel counts, and the "
+                    + "exchange fails ('Message truncated' in bootstrap; captured with NCCL 2.28.9)"),
+            Map.entry("NCCL_MIN_NCHANNELS", "the ranks exchange per-channel data at init sized by their own channel counts, and the "
+                    + "exchange fails ('Message truncated' in bootstrap; captured with NCCL 2.28.9)"),
             Map.entry("NCCL_IB_QPS_PER_CONNECTION", "the two sides of an IB connection expect a different number of queue pairs"),
             Map.entry("NCCL_IB_SPLIT_DATA_ON_QPS", "the two sides split the data over their queue pairs differently"),
             Map.entry("NCCL_IB_GID_INDEX", "RoCE peers address each other by different GID types (RoCE v1 against v2, IPv4 against IPv6): the connection fails"),
@@ -66,8 +70,10 @@ public final class DriftEffects {
             Map.entry("NCCL_IB_HCA", "the odd nodes use a different set of NICs"),
             Map.entry("rdma-devices", "the odd nodes use a different set of NICs"),
             Map.entry("NCCL_SOCKET_IFNAME", "the odd nodes use a different interface for NCCL's sockets"),
-            Map.entry("NCCL_MAX_NCHANNELS", "the odd nodes allow fewer channels"),
-            Map.entry("NCCL_MIN_NCHANNELS", "the nodes ask for different channel counts"),
+            Map.entry("NCCL_NSOCKS_PERTHREAD", "the socket transport runs with the fewer sockets of the two sides (captured: one pod "
+                    + "tuned to 4 threads x 4 sockets ran at 2.4 times the step time of both pods tuned)"),
+            Map.entry("NCCL_SOCKET_NTHREADS", "the socket transport runs with the fewer threads of the two sides (captured: one pod "
+                    + "tuned to 4 threads x 4 sockets ran at 2.4 times the step time of both pods tuned)"),
             Map.entry("NCCL_NCHANNELS_PER_NET_PEER", "the nodes ask for different channel counts per network peer"),
             Map.entry("NCCL_IB_TC", "the odd nodes' traffic goes in another traffic class (another lossless queue or none)"),
             Map.entry("NCCL_IB_SL", "the odd nodes' traffic goes on another service level"),

@@ -193,14 +193,8 @@ public final class FrStragglers {
             boolean timing = timed();
             StepPeriod step = StepPeriod.of(valid, signature, s -> medianCreated(s, -1));
             int[] lastCount = new int[r];
-            int[] shortest = new int[r];
-            int[] longest = new int[r];
             for (int s : valid) {
                 lastCount[argExtreme(created, s, true)]++;
-                if (timing && durationsAt(s)) {
-                    shortest[argExtremeD(s, false)]++;
-                    longest[argExtremeD(s, true)]++;
-                }
             }
             List<Straggler> found = new ArrayList<>();
             int cand = argMax(lastCount);
@@ -208,29 +202,46 @@ public final class FrStragglers {
             String basis = String.format(Locale.ROOT, "flight recorder dumps of %d ranks, %d collectives of %s compared%s",
                     r, n, pg.isEmpty() ? "the process group" : "process group " + pg,
                     timing ? " (with kernel durations)" : " (enqueue times only: TORCH_NCCL_ENABLE_TIMING was off)");
+            // kernel time is compared per step: only the first collective of a step waits for a late rank, the
+            // later ones queue behind it on the stream and run short on every rank
+            double[][] perStep = timing ? stepSums(Math.max(1, step.perStep())) : new double[0][];
             if (lastCount[cand] >= WORST_SHARE * n && counts(late, step.ms())) {
-                double wait = timing ? othersLonger(cand) : Double.NaN;
-                found.add(straggler(ranks, cand, pg, Straggler.Kind.LATE_TO_ENQUEUE, n, lastCount[cand], late, step,
-                        wait, hostOf, basis));
-            } else if (timing) {
+                double wait = timing ? medianGap(perStep, cand, true) : Double.NaN;
+                found.add(straggler(ranks, cand, pg, Straggler.Kind.LATE_TO_ENQUEUE, n, lastCount[cand], "collectives", late,
+                        step, wait, hostOf, basis));
+            } else if (timing && perStep.length > 0 && perStep[0].length >= MIN_COLLECTIVES) {
+                int blocks = perStep[0].length;
+                int[] shortest = new int[r];
+                int[] longest = new int[r];
+                for (int b = 0; b < blocks; b++) {
+                    int lo = 0;
+                    int hi = 0;
+                    for (int k = 1; k < r; k++) {
+                        lo = perStep[k][b] < perStep[lo][b] ? k : lo;
+                        hi = perStep[k][b] > perStep[hi][b] ? k : hi;
+                    }
+                    shortest[lo]++;
+                    longest[hi]++;
+                }
                 int gpu = argMax(shortest);
-                double wait = othersLonger(gpu);
+                double wait = medianGap(perStep, gpu, true);
                 int inside = argMax(longest);
-                double extra = medianDuration(inside) - medianOthersDuration(inside);
-                if (shortest[gpu] >= WORST_SHARE * n && counts(wait, step.ms()) && !counts(medianLate(gpu), step.ms())) {
-                    found.add(straggler(ranks, gpu, pg, Straggler.Kind.LATE_ON_GPU, n, shortest[gpu], wait, step, wait,
-                            hostOf, basis));
-                } else if (longest[inside] >= WORST_SHARE * n && counts(extra, step.ms())
-                        && medianDuration(inside) >= INSIDE_RATIO * medianOthersDuration(inside)) {
-                    found.add(straggler(ranks, inside, pg, Straggler.Kind.SLOW_INSIDE, n, longest[inside], extra, step,
-                            Double.NaN, hostOf, basis));
+                double extra = medianGap(perStep, inside, false);
+                if (shortest[gpu] >= WORST_SHARE * blocks && counts(wait, step.ms()) && !counts(medianLate(gpu), step.ms())) {
+                    found.add(straggler(ranks, gpu, pg, Straggler.Kind.LATE_ON_GPU, blocks, shortest[gpu], "steps", wait, step,
+                            wait, hostOf, basis));
+                } else if (longest[inside] >= WORST_SHARE * blocks && counts(extra, step.ms())
+                        && medianSum(perStep[inside]) >= INSIDE_RATIO * (medianSum(perStep[inside]) - extra)) {
+                    found.add(straggler(ranks, inside, pg, Straggler.Kind.SLOW_INSIDE, blocks, longest[inside], "steps", extra,
+                            step, Double.NaN, hostOf, basis));
                 }
             }
             return new GroupVerdict(pg, r, n, timing, step.ms(), step.perStep(), found, "");
         }
 
         private Straggler straggler(List<Integer> ranks, int k, String pg, Straggler.Kind kind, int n, int worst,
-                                    double late, StepPeriod step, double wait, IntFunction<String> hostOf, String basis) {
+                                    String counted, double late, StepPeriod step, double wait, IntFunction<String> hostOf,
+                                    String basis) {
             String host = hostOf.apply(ranks.get(k));
             boolean sameClock = false;
             for (int j = 0; j < ranks.size() && host != null; j++) {
@@ -250,8 +261,8 @@ public final class FrStragglers {
                     ev.add(new Evidence(sources.get(j), 0, "rank " + ranks.get(j) + "'s dump"));
                 }
             }
-            return new Straggler(ranks.get(k), host, pg, kind, n, worst, late, step.ms(), step.perStep(), wait, sameClock,
-                    confirmed, basis, ev);
+            return new Straggler(ranks.get(k), host, pg, kind, n, worst, counted, late, step.ms(), step.perStep(), wait,
+                    sameClock, confirmed, basis, ev);
         }
 
         private int worstExample(int k, Straggler.Kind kind) {
@@ -323,54 +334,70 @@ public final class FrStragglers {
             return Medians.of(v, v.length);
         }
 
-        /** Median over the timed sequence numbers of how much longer the others' kernels ran than rank index k's. */
-        private double othersLonger(int k) {
-            double[] v = new double[valid.length];
-            int m = 0;
-            for (int s : valid) {
-                if (durationsAt(s)) {
-                    v[m++] = medianOthersDurationAt(s, k) - duration[k][s];
+        /**
+         * Each rank's kernel time per step: sums over consecutive blocks of {@code p} sequence numbers (one step's
+         * collectives) that every rank timed; [rank][block].
+         */
+        private double[][] stepSums(int p) {
+            int r = duration.length;
+            List<double[]> blocks = new ArrayList<>();
+            for (int i = 0; i + p <= valid.length; i += p) {
+                if (valid[i + p - 1] - valid[i] != p - 1) {
+                    continue; // a gap inside: not one step's collectives
+                }
+                double[] sums = new double[r];
+                boolean all = true;
+                for (int j = i; j < i + p && all; j++) {
+                    all = durationsAt(valid[j]);
+                    for (int k = 0; k < r && all; k++) {
+                        sums[k] += duration[k][valid[j]];
+                    }
+                }
+                if (all) {
+                    blocks.add(sums);
                 }
             }
-            return m == 0 ? Double.NaN : Medians.of(v, m);
+            double[][] out = new double[r][blocks.size()];
+            for (int b = 0; b < blocks.size(); b++) {
+                for (int k = 0; k < r; k++) {
+                    out[k][b] = blocks.get(b)[k];
+                }
+            }
+            return out;
         }
 
-        private double medianDuration(int k) {
-            double[] v = new double[valid.length];
-            int m = 0;
-            for (int s : valid) {
-                if (duration[k][s] >= 0) {
-                    v[m++] = duration[k][s];
-                }
+        /**
+         * Median over the steps of how much longer the others' kernel time was than rank index k's ({@code othersMinusOwn}),
+         * or how much longer k's was than the others' median (not othersMinusOwn); NaN without steps.
+         */
+        private static double medianGap(double[][] perStep, int k, boolean othersMinusOwn) {
+            if (perStep.length == 0 || perStep[0].length == 0) {
+                return Double.NaN;
             }
-            return m == 0 ? Double.NaN : Medians.of(v, m);
+            int blocks = perStep[0].length;
+            double[] gaps = new double[blocks];
+            double[] others = new double[perStep.length - 1];
+            for (int b = 0; b < blocks; b++) {
+                int m = 0;
+                for (int j = 0; j < perStep.length; j++) {
+                    if (j != k) {
+                        others[m++] = perStep[j][b];
+                    }
+                }
+                double o = Medians.of(others, m);
+                gaps[b] = othersMinusOwn ? o - perStep[k][b] : perStep[k][b] - o;
+            }
+            return Medians.of(gaps, blocks);
         }
 
-        private double medianOthersDuration(int k) {
-            double[] v = new double[duration.length - 1];
-            int m = 0;
-            for (int j = 0; j < duration.length; j++) {
-                if (j != k) {
-                    v[m++] = medianDuration(j);
-                }
-            }
-            return Medians.of(v, m);
+        private static double medianSum(double[] sums) {
+            return Medians.of(sums.clone(), sums.length);
         }
 
         private static int argExtreme(long[][] values, int s, boolean max) {
             int best = 0;
             for (int k = 1; k < values.length; k++) {
                 if (max ? values[k][s] > values[best][s] : values[k][s] < values[best][s]) {
-                    best = k;
-                }
-            }
-            return best;
-        }
-
-        private int argExtremeD(int s, boolean max) {
-            int best = 0;
-            for (int k = 1; k < duration.length; k++) {
-                if (max ? duration[k][s] > duration[best][s] : duration[k][s] < duration[best][s]) {
                     best = k;
                 }
             }

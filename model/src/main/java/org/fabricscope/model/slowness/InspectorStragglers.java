@@ -103,7 +103,7 @@ public final class InspectorStragglers {
                 comm, c.rank(), c.hostname(), c.pid(), k.count(), coll, k.meanExecUs() / 1000, k.meanBusBw(), othersMs)));
         String basis = String.format(Locale.ROOT, "NCCL Inspector summaries of %d ranks of communicator %s, %s (means over the run)",
                 who.size(), comm, coll);
-        return new Straggler(rank, c.hostname(), comm, Straggler.Kind.LATE_TO_ENQUEUE, (int) Math.min(Integer.MAX_VALUE, k.count()), 0, wait,
+        return new Straggler(rank, c.hostname(), comm, Straggler.Kind.LATE_TO_ENQUEUE, (int) Math.min(Integer.MAX_VALUE, k.count()), 0, "collectives", wait,
                 Double.NaN, 0, wait, false, true, basis, ev);
     }
 }

@@ -123,7 +123,7 @@ public final class StepStragglers {
             }
             String basis = String.format(Locale.ROOT, "step times of %d processes over %d steps (%s lines)", keys.size(),
                     common.size(), sample.format());
-            found.add(new Straggler(sample.rank(), host, "", Straggler.Kind.SLOW_STEPS, common.size(), worst[cand], late,
+            found.add(new Straggler(sample.rank(), host, "", Straggler.Kind.SLOW_STEPS, common.size(), worst[cand], "steps", late,
                     othersMedian, 1, Double.NaN, true, true, basis, ev));
         }
         return new Verdict(byProcess.size(), median, found, "");

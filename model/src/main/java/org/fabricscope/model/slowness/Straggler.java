@@ -16,21 +16,24 @@ import org.fabricscope.model.core.Evidence;
  * @param compared       how many collectives (or steps) were compared
  * @param worst          in how many of them this rank was the one the others waited for; 0 when the evidence gives
  *                       means over the run rather than each collective (NCCL Inspector)
+ * @param counted        what {@code compared} counts: "collectives" or "steps"
  * @param lateMs         the median delay it caused per collective (or per step), in milliseconds
  * @param stepMs         the median length of a step, in milliseconds; NaN when unknown
  * @param perStep        collectives per step (the period of the collectives' sequence); 0 when unknown
- * @param othersWaitMs   how much longer the other ranks' collectives took than this rank's (median, with
- *                       {@code TORCH_NCCL_ENABLE_TIMING}); NaN without timing
+ * @param othersWaitMs   how much longer the other ranks' kernels ran per step than this rank's (median over the steps,
+ *                       with {@code TORCH_NCCL_ENABLE_TIMING}); NaN without timing
  * @param sameClock      whether a punctual rank ran on the same host, so that one clock measured both
  * @param confirmed      whether the delay is seen from two sides: one clock, or the others' waiting
  * @param basis          what was compared, in words ("flight recorder dumps of 4 ranks, 240 allreduces")
  * @param evidence       the dumps or lines read
  */
-public record Straggler(int rank, String host, String processGroup, Kind kind, int compared, int worst, double lateMs,
+public record Straggler(int rank, String host, String processGroup, Kind kind, int compared, int worst, String counted,
+                        double lateMs,
                         double stepMs, int perStep, double othersWaitMs, boolean sameClock, boolean confirmed,
                         String basis, List<Evidence> evidence) {
     public Straggler {
         host = host == null ? "" : host;
+        counted = counted == null ? "collectives" : counted;
         processGroup = processGroup == null ? "" : processGroup;
         basis = basis == null ? "" : basis;
         evidence = List.copyOf(evidence);
