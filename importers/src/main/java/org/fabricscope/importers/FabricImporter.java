@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.importers.core.Cancellation;
+import org.fabricscope.importers.core.DeclaredFormat;
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportCancelledException;
@@ -95,13 +96,14 @@ public final class FabricImporter {
                 }
                 FormatReader r = sniff.reader();
                 formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
+                ImportSource source = sniff.declared() ? DeclaredFormat.blanked(s) : s;
                 if (r == null) {
                     String why = registry.unknownFormatMessage();
                     builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
                 } else if (r.phase() == ImportPhase.SKIPPED) {
-                    read(r, s, ctx); // says why it is skipped, in file order
+                    read(r, source, ctx); // says why it is skipped, in file order
                 } else {
-                    sniffed.add(new Sniffed(s, r));
+                    sniffed.add(new Sniffed(source, r));
                 }
             }
         }
@@ -276,7 +278,11 @@ public final class FabricImporter {
      * failure of format detection. Made without the model builder, so that heads can be read on several
      * threads and reported in file order.
      */
-    private record Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
+    private record Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure,
+                         boolean declared) {
+        Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
+            this(read, reader, problems, detectFailure, false);
+        }
     }
 
     /** Each sniffing thread's read buffer for heads: a fresh 64 KB array per file was most of sniffing's allocation. */
@@ -309,6 +315,16 @@ public final class FabricImporter {
             if (length == 0) {
                 problems.add(Diagnostic.warning(s.name(), 0, "file is empty"));
                 return new Sniff(false, null, problems, null);
+            }
+            String declared = DeclaredFormat.of(head, length);
+            if (declared != null) {
+                FormatReader r = registry.byId(declared);
+                if (r == null) {
+                    problems.add(Diagnostic.warning(s.name(), 1, "declares the format '" + declared
+                            + "', which FabricScope does not read; skipped"));
+                    return new Sniff(false, null, problems, null);
+                }
+                return new Sniff(true, r, problems, null, true);
             }
             // Really binary (an image, a core dump, UTF-16) has NULs and control bytes throughout; a stray
             // NUL or two in a text dump only makes its own line unreadable, which the readers report.

@@ -31,7 +31,8 @@ import javafx.util.StringConverter;
  * The Troubleshoot panel, declared in {@code TroubleshootView.fxml}: a symptom to pick or "What's
  * wrong?", the ranked flows, the walk of the one shown (each step's answer, evidence lines that open
  * the file, subjects as links), the waiting manual step (its command with Copy, what to look for, a
- * paste area that takes a dropped file, yes and no), and the conclusion with copyable remedies. The
+ * paste area that takes a dropped file, what was read from the paste or why it does not fit the step,
+ * yes and no), and the conclusion with copyable remedies. The
  * state is {@link TroubleshootViewModel}'s.
  */
 public final class TroubleshootView extends VBox {
@@ -44,6 +45,7 @@ public final class TroubleshootView extends VBox {
     @FXML private TextField command;
     @FXML private Label expect;
     @FXML private TextArea pasted;
+    @FXML private Label pasteReading;
     @FXML private Label outcome;
     @FXML private VBox remedyBox;
     @FXML private ListView<String> remedies;
@@ -125,6 +127,13 @@ public final class TroubleshootView extends VBox {
         remedyBox.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(vm.remedies()));
         remedyBox.managedProperty().bind(remedyBox.visibleProperty());
         pasted.textProperty().bindBidirectional(vm.pastedProperty());
+        pasteReading.textProperty().bind(vm.pasteReadingProperty());
+        pasteReading.visibleProperty().bind(vm.pasteReadingProperty().isNotEmpty());
+        pasteReading.managedProperty().bind(pasteReading.visibleProperty());
+        vm.pasteRefusedProperty().addListener((o, a, refused) -> {
+            pasteReading.pseudoClassStateChanged(Styles.INVALID, refused);
+            pasted.pseudoClassStateChanged(Styles.INVALID, refused);
+        });
         pasted.setOnDragOver(e -> {
             if (e.getDragboard().hasFiles()) {
                 e.acceptTransferModes(TransferMode.COPY);

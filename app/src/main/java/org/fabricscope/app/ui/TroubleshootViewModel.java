@@ -13,6 +13,7 @@ import org.fabricscope.app.nav.Navigation;
 import org.fabricscope.app.nav.SubjectResolver;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
+import org.fabricscope.importers.PasteReaders;
 import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.flows.Flow;
@@ -39,10 +40,13 @@ import javafx.collections.ObservableList;
  * wrong?": applicable first by the worst finding, not-applicable ones with their reason), the flow
  * picked (as a symptom, by id) and its walk: each step's question, answer, evidence and subjects (which
  * navigate as a finding's do), the step that waits for the user (a manual step's command and what its
- * output shows), and the conclusion with its remedies. Answering a step keeps the verdict and the
- * pasted output as a {@link Given}; pasted output is also written to a file and imported with the
- * loaded inputs (the window's load action, off the UI thread), and the flows are walked again over the
- * new analysis with the answers kept.
+ * output shows), and the conclusion with its remedies. Output pasted for the waiting step is checked
+ * as it changes ({@link PasteCheck}): what was read from it, or why it is not that step's command's
+ * output. Answering a step keeps the verdict, the pasted output and what was read as a {@link Given};
+ * a paste that does not fit the step is refused and the answer not taken. A paste of a format the
+ * importers read is also written to a file that declares that format and imported with the loaded
+ * inputs (the window's load action, off the UI thread), and the flows are walked again over the new
+ * analysis with the answers kept.
  */
 public final class TroubleshootViewModel {
     /** One step as walked, with its subjects resolved to where the window shows them. */
@@ -77,6 +81,7 @@ public final class TroubleshootViewModel {
     private final StringProperty pasted = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final Map<String, Given> given = new LinkedHashMap<>();
+    private final PasteCheck paste;
     private Analysis analysis;
     private SubjectResolver resolver;
     private List<Path> loadedPaths = List.of();
@@ -90,7 +95,24 @@ public final class TroubleshootViewModel {
         this.navigator = navigator;
         this.importer = importer;
         this.library = library;
+        this.paste = new PasteCheck(executor, new PasteReaders());
         flowId.addListener((o, a, id) -> showCurrent());
+        pasted.addListener((o, a, text) -> checkPaste());
+        waiting.addListener((o, a, w) -> {
+            paste.clear();
+            checkPaste();
+        });
+    }
+
+    /** The waiting step as its flow declares it (its output), or null. */
+    private Flow.Step waitingStep() {
+        StepRow w = waiting.get();
+        FlowResult r = current.get();
+        return w == null || r == null ? null : r.flow().step(w.step().id());
+    }
+
+    private void checkPaste() {
+        paste.check(waitingStep(), pasted.get(), c -> { });
     }
 
     /** A new load's analysis: walks every flow again. Answers are kept while the inputs only grow (a paste added a file). */
@@ -204,20 +226,28 @@ public final class TroubleshootViewModel {
             return;
         }
         String output = pasted.get() == null ? "" : pasted.get();
-        given.put(r.flow().id() + "/" + w.step().id(), new Given(verdict, output));
+        paste.check(waitingStep(), output, c -> take(r, w, verdict, c));
+    }
+
+    /** The answer once its paste is checked: refused when the paste is not the step's command's output. */
+    private void take(FlowResult r, StepRow w, Verdict verdict, PasteCheck.Checked c) {
+        if (!c.result().fits()) {
+            message.set(c.result().message());
+            return;
+        }
+        String output = c.text();
+        given.put(r.flow().id() + "/" + w.step().id(), new Given(verdict, output, c.result().read()));
         pasted.set("");
         rerun();
-        if (!output.isBlank()) {
+        if (c.result().imported()) {
             String name = r.flow().id() + "-" + w.step().id();
-            executor.execute(BackgroundTask.of(ctx -> {
-                Path file = Files.createTempFile("fabricscope-" + name + "-", ".txt");
-                Files.writeString(file, output.endsWith("\n") ? output : output + "\n", StandardCharsets.UTF_8);
-                file.toFile().deleteOnExit();
-                return file;
-            }).onSuccess(file -> {
-                message.set("Importing the pasted output (" + file.getFileName() + ") with the loaded inputs");
+            executor.execute(BackgroundTask.of(ctx -> PasteCheck.save(name, c.result(), output)).onSuccess(file -> {
+                message.set("Importing the pasted output (" + file.getFileName() + ") with the loaded inputs, as "
+                        + c.result().format() + " output only");
                 importer.accept(List.of(file));
             }).onFailure(e -> message.set("Could not save the pasted output: " + e.getMessage())));
+        } else if (!c.result().message().isEmpty()) {
+            message.set(c.result().message());
         }
     }
 
@@ -297,5 +327,15 @@ public final class TroubleshootViewModel {
 
     public ReadOnlyStringProperty messageProperty() {
         return message.getReadOnlyProperty();
+    }
+
+    /** What was read from the output pasted for the waiting step, or why it does not fit the step. */
+    public ReadOnlyStringProperty pasteReadingProperty() {
+        return paste.readingProperty();
+    }
+
+    /** Whether the output pasted for the waiting step does not fit it (its answer would be refused). */
+    public javafx.beans.property.ReadOnlyBooleanProperty pasteRefusedProperty() {
+        return paste.refusedProperty();
     }
 }

@@ -36,8 +36,9 @@ import javafx.stage.Stage;
 import javafx.stage.Window;
 
 /**
- * The Troubleshoot panel on Monocle, as a user walks it: Ctrl+Shift+T, pick a flow, paste a manual
- * step's output and answer no; the pasted file is imported and the flow concludes. And a finding's
+ * The Troubleshoot panel on Monocle, as a user walks it: Ctrl+Shift+T, pick a flow, paste output that
+ * is not the manual step's command's (refused, in the danger colour), then the number it prints (shown
+ * as read) and answer no; the flow concludes and nothing was imported as another command's output. And a finding's
  * link to the flow that explains it, and its evidence line opening the file.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -93,13 +94,31 @@ class TroubleshootPanelTest {
         assertTrue(robot.lookup("#expect").queryAs(Label.class).getText().startsWith("Yes when: "));
         robot.clickOn("#copyCommand");
 
-        robot.clickOn("#pasted").write("3");
-        WaitForAsyncUtils.waitForFxEvents();
-        assertEquals("3", vm().pastedProperty().get());
+        // a GID table is not what this step's command prints (one number): refused, in the danger colour
+        robot.clickOn("#pasted").write("/sys/class/infiniband/mlx5_0/ports/1/gids/3:0000:0000:0000:0000:0000:ffff:0a00:0105");
+        Label reading = robot.lookup("#pasteReading").queryAs(Label.class);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> reading.getText().startsWith("Not read: "));
+        assertTrue(reading.isVisible());
+        assertTrue(reading.getPseudoClassStates().contains(Styles.INVALID), "a refused paste shows in the danger colour");
         robot.clickOn("#answerNo");
-        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> view.snapshot().paths().size() == before + 1
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(FlowResult.Status.NEEDS_INPUT, vm().currentProperty().get().status(), "the answer with that paste is refused");
+        assertTrue(waiting.isVisible());
+        Shots.save(view, "troubleshoot-paste-refused.png");
+
+        // the number it prints fits: shown as read before the answer, kept as its evidence, never imported
+        robot.interact(() -> vm().pastedProperty().set(""));
+        robot.clickOn("#pasted").write("3");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> reading.getText().startsWith("Read from the paste: 3"));
+        assertFalse(reading.getPseudoClassStates().contains(Styles.INVALID));
+        assertEquals("3", vm().pastedProperty().get());
+        Shots.save(view, "troubleshoot-paste-read.png");
+        robot.clickOn("#answerNo");
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> vm().currentProperty().get().status() == FlowResult.Status.CONCLUDED
                 && !view.viewModel().loader().busyProperty().get());
         WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(before, view.snapshot().paths().size(), "a GID index is no input to import");
+        assertTrue(view.snapshot().findings().stream().noneMatch(f -> f.id().equals("memlock-limit")));
 
         FlowResult r = vm().currentProperty().get();
         assertEquals("roce-gid-index", r.flow().id(), "the flow stays open after the re-import");

@@ -35,7 +35,8 @@ abstract class HostEvidenceReader implements FormatReader {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
     /** Folder names that say nothing about the host. */
     private static final List<String> GENERIC = List.of("tmp", "out", "output", "outputs", "evidence", "host-evidence",
-            "logs", "captures", "capture", "data", "inputs", "input", "home", "root", "downloads", "desktop", "files");
+            "logs", "captures", "capture", "data", "inputs", "input", "home", "root", "downloads", "desktop", "files",
+            "pasted");
 
     /** A parser of one file's lines, made per read (readers hold no state). */
     interface Parser {

@@ -77,12 +77,13 @@ public record Flow(String id, String title, String description, List<String> sou
      * answered ({@code ask}, a fact), the command that shows the answer ({@code command}: required for a
      * manual step, optional for an automatic one), what in the command's output means yes
      * ({@code expect}), and where each answer leads ({@code branches}: a step or conclusion id per
-     * verdict; {@code otherwise} for the verdicts without their own). An automatic step whose answer is
-     * unknown and has no branch for it, and a manual step the model cannot answer, stop the walk: the
-     * flow needs input.
+     * verdict; {@code otherwise} for the verdicts without their own), and what the command prints
+     * ({@code output}: what output pasted for the step must be; from the command when not declared). An
+     * automatic step whose answer is unknown and has no branch for it, and a manual step the model cannot
+     * answer, stop the walk: the flow needs input.
      */
     public record Step(String id, String question, Kind kind, FactCall ask, String command, String expect,
-                       Map<Verdict, String> branches, String otherwise) {
+                       Map<Verdict, String> branches, String otherwise, StepOutput output) {
         public Step {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(question, "question");
@@ -93,6 +94,13 @@ public record Flow(String id, String title, String description, List<String> sou
             Map<Verdict, String> b = new EnumMap<>(Verdict.class);
             b.putAll(branches);
             branches = java.util.Collections.unmodifiableMap(b);
+            output = output == null ? StepOutput.of(command) : output;
+        }
+
+        /** A step whose output is worked out from its command. */
+        public Step(String id, String question, Kind kind, FactCall ask, String command, String expect,
+                    Map<Verdict, String> branches, String otherwise) {
+            this(id, question, kind, ask, command, expect, branches, otherwise, null);
         }
 
         /** Where this verdict leads: its branch, else {@code otherwise}; null when neither (the walk stops). */

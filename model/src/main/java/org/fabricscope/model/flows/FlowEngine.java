@@ -40,13 +40,20 @@ public final class FlowEngine {
     }
 
     /**
-     * What the user said for a step the model cannot answer: the verdict, and the output of the step's
-     * command as pasted (may be empty), kept as the answer's evidence until a reader parses it.
+     * What the user said for a step the model cannot answer: the verdict, the output of the step's
+     * command as pasted (may be empty), kept as the answer's evidence, and what was read from it
+     * ({@link PastedOutput.Result#read()}; empty when nothing was).
      */
-    public record Given(Verdict verdict, String output) {
+    public record Given(Verdict verdict, String output, List<String> read) {
         public Given {
             java.util.Objects.requireNonNull(verdict, "verdict");
             output = output == null ? "" : output;
+            read = read == null ? List.of() : List.copyOf(read);
+        }
+
+        /** An answer with its pasted output, nothing read from it. */
+        public Given(Verdict verdict, String output) {
+            this(verdict, output, List.of());
         }
     }
 
@@ -138,7 +145,9 @@ public final class FlowEngine {
                         pasted.add(new Evidence("user: " + command, i + 1, lines[i]));
                     }
                 }
-                a = new Answer(g.verdict(), "answered " + g.verdict().label() + " by the user", pasted, List.of(), a.values());
+                String detail = "answered " + g.verdict().label() + " by the user"
+                        + (g.read().isEmpty() ? "" : "; read from the paste: " + String.join("; ", g.read()));
+                a = new Answer(g.verdict(), detail, pasted, List.of(), a.values());
                 byUser = true;
             }
             vars.putAll(a.values());

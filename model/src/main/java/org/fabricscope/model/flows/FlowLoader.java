@@ -33,8 +33,8 @@ public final class FlowLoader {
     private static final Pattern VERSION = Pattern.compile("\\d+(?:\\.\\d+){0,3}");
     private static final Set<String> TOP = Set.of("id", "title", "description", "sources", "entry", "steps", "conclusions");
     private static final Set<String> ENTRY = Set.of("findings", "facts", "scope");
-    private static final Set<String> STEP = Set.of("id", "question", "kind", "ask", "command", "expect", "yes", "no",
-            "unknown", "otherwise");
+    private static final Set<String> STEP = Set.of("id", "question", "kind", "ask", "command", "expect", "output", "yes",
+            "no", "unknown", "otherwise");
     private static final Set<String> CONCLUSION = Set.of("id", "finding", "text", "remedies");
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
@@ -226,10 +226,11 @@ public final class FlowLoader {
                             + "or otherwise)");
                 }
             }
+            StepOutput output = StepOutputField.read(n.get("output"), at + "/output", kind, this::error);
             if (id == null || question == null || ask == null) {
                 return null;
             }
-            return new Flow.Step(id, question, kind, ask, command, expect, branches, otherwise);
+            return new Flow.Step(id, question, kind, ask, command, expect, branches, otherwise, output);
         }
 
         private String target(JsonNode n, String at, String field) {
