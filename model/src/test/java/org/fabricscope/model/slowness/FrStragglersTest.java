@@ -22,8 +22,9 @@ class FrStragglersTest {
      * A job of {@code ranks} ranks, {@code steps} steps of 100 ms, two allreduces per step (a large and a small
      * bucket, 5 ms apart); each rank's enqueue jitters by up to {@code jitterMs}; {@code lateRank} enqueues
      * {@code lateMs} late, {@code gpuRank}'s GPU starts them {@code gpuMs} late. Kernel durations are
-     * what a collective's physics gives: each rank's kernel runs from its own start to the last rank's start
-     * plus 3 ms; null durations when {@code timing} is off.
+     * what a collective's physics gives: a rank's kernel starts when it is enqueued (plus its GPU's delay) or when
+     * its stream is free, whichever is later, and every rank's ends 3 ms after the last one started; no durations
+     * when {@code timing} is off.
      */
     static Map<Integer, FlightRecorderDump> job(int ranks, int steps, double jitterMs, int lateRank, double lateMs,
                                                 int gpuRank, double gpuMs, boolean timing, long seed) {
@@ -31,23 +32,25 @@ class FrStragglersTest {
         int n = steps * 2;
         long[][] created = new long[ranks][n];
         long[][] started = new long[ranks][n];
+        long[] end = new long[n];
+        long[] free = new long[ranks]; // when each rank's stream is free: a kernel waits for the one before it
         for (int s = 0; s < n; s++) {
             long base = T0 + (s / 2) * 100_000_000L + (s % 2) * 5_000_000L;
             for (int r = 0; r < ranks; r++) {
                 long c = base + (long) (rnd.nextDouble() * jitterMs * 1e6) + (r == lateRank ? (long) (lateMs * 1e6) : 0);
                 created[r][s] = c;
-                started[r][s] = c + 50_000 + (r == gpuRank ? (long) (gpuMs * 1e6) : 0);
+                started[r][s] = Math.max(c + 50_000 + (r == gpuRank ? (long) (gpuMs * 1e6) : 0), free[r]);
             }
+            for (int r = 0; r < ranks; r++) {
+                end[s] = Math.max(end[s], started[r][s] + 3_000_000L);
+            }
+            java.util.Arrays.fill(free, end[s]);
         }
         Map<Integer, FlightRecorderDump> out = new TreeMap<>();
         for (int r = 0; r < ranks; r++) {
             FrEntries.Builder b = new FrEntries.Builder(n);
             for (int s = 0; s < n; s++) {
-                long last = 0;
-                for (int k = 0; k < ranks; k++) {
-                    last = Math.max(last, started[k][s]);
-                }
-                double dur = timing ? (last - started[r][s]) / 1e6 + 3 : -1;
+                double dur = timing ? (end[s] - started[r][s]) / 1e6 : -1;
                 b.add(s, 0, "0", "default_pg", s + 1, 0, s + 1, "nccl:all_reduce", false, s % 2 == 0 ? BUCKET_A : BUCKET_B,
                         List.of("Float"), s % 2 == 0 ? BUCKET_A : BUCKET_B, List.of("Float"), "completed", created[r][s],
                         0, 0, dur, 600_000, true, List.of());
@@ -110,7 +113,7 @@ class FrStragglersTest {
         Straggler s = found(job(4, 30, 1.0, -1, 0, 3, 25, true, 5), r -> "node" + r).get(0);
         assertEquals(3, s.rank());
         assertEquals(Straggler.Kind.LATE_ON_GPU, s.kind());
-        assertEquals(25, s.lateMs(), 1.5);
+        assertEquals(27, s.lateMs(), 1.5, "25 ms on the step's first collective, 2 more on the second");
         assertTrue(s.kind().before());
     }
 
