@@ -75,8 +75,8 @@ class ForensicsDetectionTest {
                     // ReaderFuzzTestInputs: fuzzer inputs, any format (and none) on purpose; the busbw capture's
                     // all_reduce_perf runs are nccl-tests output (BusBwRealCaptureTest reads them)
                     if (n.contains("/forensics/") || n.contains("h200x2-forensics-nccl") || n.contains("/fr/nccl_trace_rank_") || n.contains("/target/")
-                            || n.contains("/ReaderFuzzTestInputs/")
-                            || n.matches(".*/h200x2-busbw-nccl-[^/]*/all_reduce_perf-[^/]*\\.txt")
+                            || n.contains("/fr-ondemand/nccl_trace_rank_") || n.contains("/ReaderFuzzTestInputs/")
+                            || n.matches(".*/gpu-captures/.*/all_reduce_perf-[^/]*\\.txt")
                             || n.endsWith(".gz") || n.endsWith(".zip") || n.endsWith(".png")) {
                         continue;
                     }
