@@ -91,6 +91,11 @@ class FlowScenariosTest {
             // NET/IB : No device found on one node is an info (no RDMA device was needed), no flow's symptom
             assertEquals(Map.of(), outcomes(doc), healthy);
             for (JsonNode f : doc.get("findings")) {
+                if (f.get("id").asText().equals("transport-downgraded")) {
+                    // the shm run: NCCL_P2P_DISABLE=1 put it on host memory; slower, not broken, and no flow's symptom
+                    assertTrue(healthy.endsWith("/shm"), healthy + ": " + f);
+                    continue;
+                }
                 assertEquals("rdma-device-not-needed", f.get("id").asText(), healthy + ": " + f);
                 assertEquals("info", f.get("severity").asText());
                 assertTrue(f.get("title").asText().contains("so none was needed"), f.get("title").asText());
