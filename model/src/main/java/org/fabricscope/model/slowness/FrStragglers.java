@@ -301,17 +301,39 @@ public final class FrStragglers {
             return true;
         }
 
-        /** The median of the ranks' enqueue times of sequence index s, leaving out rank index {@code except}. */
-        double medianCreated(int s, int except) {
-            long[] v = new long[created.length - (except >= 0 ? 1 : 0)];
-            int m = 0;
-            for (int k = 0; k < created.length; k++) {
-                if (k != except) {
-                    v[m++] = created[k][s];
-                }
+        /** Each sequence index's enqueue times over the ranks, sorted; made on first use (null until then). */
+        private long[][] sorted;
+
+        private long[] sortedAt(int s) {
+            if (sorted == null) {
+                sorted = new long[created[0].length][];
             }
-            Arrays.sort(v);
-            return m % 2 == 1 ? v[m / 2] : (v[m / 2 - 1] + (double) v[m / 2]) / 2;
+            long[] v = sorted[s];
+            if (v == null) {
+                v = new long[created.length];
+                for (int k = 0; k < created.length; k++) {
+                    v[k] = created[k][s];
+                }
+                Arrays.sort(v);
+                sorted[s] = v;
+            }
+            return v;
+        }
+
+        /**
+         * The median of the ranks' enqueue times of sequence index s, leaving out rank index {@code except} (-1: none);
+         * read off the index's sorted times, so each index is sorted once however often it is asked.
+         */
+        double medianCreated(int s, int except) {
+            long[] v = sortedAt(s);
+            int skip = except < 0 ? -1 : Math.max(0, Arrays.binarySearch(v, created[except][s]));
+            int m = v.length - (skip >= 0 ? 1 : 0);
+            return m % 2 == 1 ? at(v, skip, m / 2) : (at(v, skip, m / 2 - 1) + (double) at(v, skip, m / 2)) / 2;
+        }
+
+        /** Element i of {@code v} with index {@code skip} left out. */
+        private static long at(long[] v, int skip, int i) {
+            return skip < 0 || i < skip ? v[i] : v[i + 1];
         }
 
         private double medianOthersDurationAt(int s, int except) {
