@@ -250,10 +250,11 @@ public final class FrStragglers {
             boolean confirmed = sameClock || kind == Straggler.Kind.LATE_ON_GPU || kind == Straggler.Kind.SLOW_INSIDE
                     || (Double.isFinite(wait) && wait >= WAIT_CONFIRMS * late);
             List<Evidence> ev = new ArrayList<>();
-            int s = worstExample(k, kind);
+            int s = typicalExample(k, kind, late);
             ev.add(new Evidence(sources.get(k), 0, String.format(Locale.ROOT,
-                    "%s seq %d: rank %d enqueued %.1f ms after the others' median%s", pg.isEmpty() ? "collective" : pg,
-                    lo + s, ranks.get(k), (created[k][s] - medianCreated(s, k)) / 1e6,
+                    "%s, collective %d (%s): rank %d enqueued it %.1f ms after the others' median%s",
+                    pg.isEmpty() ? "the process group" : "process group " + pg, lo + s, name(s), ranks.get(k),
+                    (created[k][s] - medianCreated(s, k)) / 1e6,
                     duration[k][s] >= 0 ? String.format(Locale.ROOT, ", its kernel ran %.1f ms, the others' %.1f ms",
                             duration[k][s], medianOthersDurationAt(s, k)) : "")));
             for (int j = 0; j < sources.size() && ev.size() < 4; j++) {
@@ -265,18 +266,30 @@ public final class FrStragglers {
                     sameClock, confirmed, basis, ev);
         }
 
-        private int worstExample(int k, Straggler.Kind kind) {
+        /**
+         * A typical collective to show: the one whose delay is closest to the median {@code late} (an enqueue delay, or
+         * the others' longer kernel), so that the example reads like the finding and not like an outlier (the
+         * first collectives, say, which include the job's start).
+         */
+        private int typicalExample(int k, Straggler.Kind kind, double late) {
             int best = valid[valid.length / 2];
-            double bestGap = -Double.MAX_VALUE;
+            double bestDistance = Double.MAX_VALUE;
             for (int s : valid) {
-                double gap = kind == Straggler.Kind.LATE_TO_ENQUEUE ? created[k][s] - medianCreated(s, k)
-                        : duration[k][s] < 0 ? -Double.MAX_VALUE : Math.abs(duration[k][s] - medianOthersDurationAt(s, k));
-                if (gap > bestGap) {
-                    bestGap = gap;
+                double delay = kind == Straggler.Kind.LATE_TO_ENQUEUE ? (created[k][s] - medianCreated(s, k)) / 1e6
+                        : duration[k][s] < 0 ? Double.NaN : kind == Straggler.Kind.SLOW_INSIDE
+                        ? duration[k][s] - medianOthersDurationAt(s, k) : medianOthersDurationAt(s, k) - duration[k][s];
+                double distance = Math.abs(delay - late);
+                if (distance < bestDistance) {
+                    bestDistance = distance;
                     best = s;
                 }
             }
             return best;
+        }
+
+        private String name(int s) {
+            Object sig = signature[s];
+            return sig instanceof List<?> l && !l.isEmpty() ? String.valueOf(l.get(0)) : "?";
         }
 
         private boolean counts(double lateMs, double stepMs) {

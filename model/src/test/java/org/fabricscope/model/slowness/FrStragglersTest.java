@@ -79,7 +79,8 @@ class FrStragglersTest {
         assertTrue(s.othersWaitMs() > 35, "the others' kernels wait for it: " + s.othersWaitMs());
         assertTrue(s.confirmed(), "seen from the other side: the others waited");
         assertFalse(s.sameClock());
-        assertTrue(s.evidence().get(0).text().contains("rank 2 enqueued"), s.evidence().toString());
+        assertTrue(s.evidence().get(0).text().matches("process group 0, collective \\d+ \\(nccl:all_reduce\\): rank 2 enqueued it "
+                + "(39|40|41)\\.\\d ms after the others' median, its kernel ran .*"), s.evidence().toString());
         assertEquals("fr/nccl_trace_rank_2", s.evidence().get(0).source());
     }
 
