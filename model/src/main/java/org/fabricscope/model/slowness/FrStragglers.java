@@ -254,7 +254,7 @@ public final class FrStragglers {
             ev.add(new Evidence(sources.get(k), 0, String.format(Locale.ROOT,
                     "%s, collective %d (%s): rank %d enqueued it %.1f ms after the others' median%s",
                     pg.isEmpty() ? "the process group" : "process group " + pg, lo + s, name(s), ranks.get(k),
-                    (created[k][s] - medianCreated(s, k)) / 1e6,
+                    (created[k][s] - medianCreated(s, k)) / 1e6 + 0.0, // + 0.0: no "-0.0"
                     duration[k][s] >= 0 ? String.format(Locale.ROOT, ", its kernel ran %.1f ms, the others' %.1f ms",
                             duration[k][s], medianOthersDurationAt(s, k)) : "")));
             for (int j = 0; j < sources.size() && ev.size() < 4; j++) {
