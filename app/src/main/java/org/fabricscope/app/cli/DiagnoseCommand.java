@@ -74,7 +74,8 @@ final class DiagnoseCommand implements Callable<Integer> {
             var report = new org.fabricscope.app.report.IncidentReport("FabricScope incident report",
                     input.paths.stream().map(java.nio.file.Path::toString).toList(), findings, flows,
                     html ? mapPng(in) : null, java.time.Instant.now())
-                    .withTimeline(org.fabricscope.model.incident.reasoning.IncidentReasoner.of(in.analysis().model()));
+                    .withTimeline(org.fabricscope.model.incident.reasoning.IncidentReasoner.of(in.analysis().model()))
+                    .withPairs(org.fabricscope.model.pairwise.PairMatrices.of(in.analysis().model()));
             out.print(html ? report.html() : report.markdown());
             out.flush();
             return 0;

@@ -30,6 +30,7 @@ public final class IncidentReport {
     private final byte[] mapPng;
     private final Instant when;
     private org.fabricscope.model.incident.reasoning.Incident incident;
+    private org.fabricscope.model.pairwise.PairMatrices pairs = org.fabricscope.model.pairwise.PairMatrices.EMPTY;
     /** Events the report's timeline lists at most (context events are left out). */
     static final int MAX_TIMELINE = 80;
 
@@ -52,6 +53,14 @@ public final class IncidentReport {
     public IncidentReport withTimeline(org.fabricscope.model.incident.reasoning.Incident i) {
         IncidentReport r = new IncidentReport(title, inputs, findings, flows, mapPng, when);
         r.incident = i;
+        r.pairs = pairs;
+        return r;
+    }
+
+    /** This report with the pairwise tests' matrices after the timeline (no section when none was loaded). */
+    public IncidentReport withPairs(org.fabricscope.model.pairwise.PairMatrices p) {
+        IncidentReport r = withTimeline(incident);
+        r.pairs = Objects.requireNonNull(p, "pairs");
         return r;
     }
 
@@ -159,6 +168,7 @@ public final class IncidentReport {
             }
         }
         timelineMd(b);
+        b.append(PairMatrixReport.markdown(pairs));
         b.append("## Troubleshooting flows\n\n");
         if (applicable().isEmpty()) {
             b.append("None applies.\n\n");
@@ -264,6 +274,7 @@ public final class IncidentReport {
             b.append("</section>\n");
         }
         timelineHtml(b);
+        b.append(PairMatrixReport.html(pairs, org.fabricscope.app.render.MapPalette.defaults()));
         b.append("<h2>Troubleshooting flows</h2>\n");
         if (applicable().isEmpty()) {
             b.append("<p>None applies.</p>\n");
@@ -386,5 +397,7 @@ public final class IncidentReport {
             ".ans.unknown{color:#9a6700}.detail{color:#57606a}.conclusion{background:#eef6ee;border-radius:4px;padding:.4em .8em}",
             ".waiting{color:#9a6700}img.map{max-width:100%;border:1px solid #d0d7de}",
             "table.timeline{border-collapse:collapse;font-size:.9em}table.timeline td,table.timeline th{border-bottom:1px solid #d0d7de;"
-                    + "padding:.2em .5em;text-align:left;vertical-align:top}tr.root{background:#ffebe9}p.root{color:#cf222e}", "");
+                    + "padding:.2em .5em;text-align:left;vertical-align:top}tr.root{background:#ffebe9}p.root{color:#cf222e}",
+            "table.pairs{border-collapse:collapse;font-size:.9em}table.pairs td,table.pairs th{border:1px solid #d0d7de;"
+                    + "padding:.2em .5em;text-align:right}table.pairs th{background:#f6f8fa}", "");
 }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * captures, test inputs) is taken for a forensics format.
  */
 class ForensicsDetectionTest {
-    private static final Set<String> FORENSICS = Set.of(FlightRecorderReader.ID, RasStatusReader.ID, NcclTestsReader.ID);
+    private static final Set<String> FORENSICS = Set.of(FlightRecorderReader.ID, RasStatusReader.ID, NcclTestsReader.ID,
+            PerftestReader.ID);
 
     @Test
     void realCapturesAreDetectedByContent() {
@@ -73,8 +74,10 @@ class ForensicsDetectionTest {
                 for (Path p : s.filter(Files::isRegularFile).toList()) {
                     String n = p.toString().replace('\\', '/');
                     // ReaderFuzzTestInputs: fuzzer inputs, any format (and none) on purpose; the busbw capture's
-                    // all_reduce_perf runs are nccl-tests output (BusBwRealCaptureTest reads them)
+                    // all_reduce_perf runs are nccl-tests output (BusBwRealCaptureTest reads them); the pairwise sample's
+                    // perftest and nccl-tests outputs are theirs (PerftestReaderTest, PairsCliTest read them)
                     if (n.contains("/forensics/") || n.contains("h200x2-forensics-nccl") || n.contains("/fr/nccl_trace_rank_") || n.contains("/target/")
+                            || n.contains("/sample-fabrics/pairwise/perftest/") || n.contains("/sample-fabrics/pairwise/nccl-tests/")
                             || n.contains("/fr-ondemand/nccl_trace_rank_") || n.contains("/ReaderFuzzTestInputs/")
                             || n.matches(".*/gpu-captures/.*/all_reduce_perf-[^/]*\\.txt")
                             || n.endsWith(".gz") || n.endsWith(".zip") || n.endsWith(".png")) {

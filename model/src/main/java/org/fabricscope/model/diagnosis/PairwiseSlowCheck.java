@@ -81,7 +81,8 @@ public final class PairwiseSlowCheck implements FabricCheck {
             }
         }
         String values = failed == s.cells().size() ? "every run failed"
-                : (lo == hi ? PairVerdict.num(lo) : PairVerdict.num(lo) + "-" + PairVerdict.num(hi)) + " " + unit
+                : (PairVerdict.num(lo).equals(PairVerdict.num(hi)) ? PairVerdict.num(lo) : PairVerdict.num(lo) + "-" + PairVerdict.num(hi))
+                        + " " + unit
                         + (failed > 0 ? " (" + failed + " failed)" : "");
         String title = String.format(Locale.ROOT, "%s is slow in all %d of its %s pairs: %s, %s of the median of the %d pairs "
                         + "without it (%s %s)", s.node(), s.cells().size(), m.test(), values, range(s.worst(), s.best()),

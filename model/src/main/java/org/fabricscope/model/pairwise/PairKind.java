@@ -7,18 +7,25 @@ package org.fabricscope.model.pairwise;
  * GB/s). Bandwidths are better higher, latencies lower.
  */
 public enum PairKind {
-    PERFTEST_BW("perftest-bw", "Gb/s", true),
-    PERFTEST_LAT("perftest-lat", "usec", false),
-    NCCL_TESTS_BUSBW("nccl-tests-busbw", "GB/s", true);
+    PERFTEST_BW("perftest-bw", "Gb/s", true, "the highest BW average over each run's sizes"),
+    PERFTEST_LAT("perftest-lat", "usec", false, "the typical (median) latency at each run's smallest size"),
+    NCCL_TESTS_BUSBW("nccl-tests-busbw", "GB/s", true, "the peak bus bandwidth over sizes from 64 MiB");
 
     private final String id;
     private final String unit;
     private final boolean higherIsBetter;
+    private final String measure;
 
-    PairKind(String id, String unit, boolean higherIsBetter) {
+    PairKind(String id, String unit, boolean higherIsBetter, String measure) {
         this.id = id;
         this.unit = unit;
         this.higherIsBetter = higherIsBetter;
+        this.measure = measure;
+    }
+
+    /** What a cell's value is, in words: {@code the highest BW average over each run's sizes}. */
+    public String measure() {
+        return measure;
     }
 
     /** {@code perftest-bw}, {@code perftest-lat}, {@code nccl-tests-busbw}: as JSON and the report name it. */

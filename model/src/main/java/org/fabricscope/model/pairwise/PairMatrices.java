@@ -152,7 +152,9 @@ public final class PairMatrices {
                 unplaced.add(new Unplaced(run.test(), at, "no size of 64 MiB or more: below that, bus bandwidth is bound by latency"));
                 continue;
             }
-            PairEnds ends = new PairEnds(hosts.get(0), hosts.get(1), PairEnds.How.NCCL_TESTS_HEADER, List.of(at));
+            Evidence header = new Evidence(run.source(), run.line(), run.test() + ": its header's Rank lines place "
+                    + run.ranks() + " ranks on " + hosts.get(0) + " and " + hosts.get(1));
+            PairEnds ends = new PairEnds(hosts.get(0), hosts.get(1), PairEnds.How.NCCL_TESTS_HEADER, List.of(header));
             drafts.computeIfAbsent(PairKind.NCCL_TESTS_BUSBW.id() + " " + run.test(),
                     k -> new Draft(PairKind.NCCL_TESTS_BUSBW, run.test())).add(new Measured(ends, busBw(peak.get()),
                     "busbw at " + size(peak.get().bytes()), List.of(peak.get().evidence())));
