@@ -127,14 +127,14 @@ public final class LogConsoleViewModel {
     }
 
     /**
-     * The inputs that are logs, by the format each was read as: NCCL/PyTorch logs and nccl-tests
-     * output, and unrecognised inputs named {@code *.log}, {@code *.out} or {@code *.err}.
+     * The inputs that are logs, by the format each was read as: NCCL/PyTorch logs, nccl-tests and
+     * perftest output, and unrecognised inputs named {@code *.log}, {@code *.out} or {@code *.err}.
      */
     static List<String> logSources(Map<String, String> formats) {
         List<String> out = new ArrayList<>();
         formats.forEach((name, format) -> {
             String lower = name.toLowerCase(Locale.ROOT);
-            if ("nccl-log".equals(format) || "nccl-tests".equals(format) || ("unknown".equals(format)
+            if ("nccl-log".equals(format) || "nccl-tests".equals(format) || "perftest".equals(format) || ("unknown".equals(format)
                     && (lower.endsWith(".log") || lower.endsWith(".out") || lower.endsWith(".err")))) {
                 out.add(name);
             }

@@ -176,6 +176,10 @@ public final class MainMenu extends MenuBar {
         vm.tabs().selectedProperty().set(SideTabs.Tab.TIMELINE);
     }
 
+    @FXML private void showPairs() {
+        vm.tabs().selectedProperty().set(SideTabs.Tab.PAIRS);
+    }
+
     @FXML private void showTraining() {
         vm.tabs().selectedProperty().set(SideTabs.Tab.TRAINING);
     }

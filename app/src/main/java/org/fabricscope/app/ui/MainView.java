@@ -43,12 +43,14 @@ public final class MainView extends BorderPane {
     @FXML private TabPane side;
     @FXML private Tab findingsTab;
     @FXML private Tab timelineTab;
+    @FXML private Tab pairsTab;
     @FXML private Tab trainingTab;
     @FXML private Tab clusterTab;
     @FXML private Tab diagnosticsTab;
     @FXML private InspectorView inspector;
     @FXML private FindingsView findingsView;
     @FXML private TimelineView timeline;
+    @FXML private PairMatrixView pairs;
     @FXML private TroubleshootView troubleshoot;
     @FXML private TrainingView training;
     @FXML private ClusterView cluster;
@@ -79,6 +81,7 @@ public final class MainView extends BorderPane {
         inspector.bind(vm.inspector());
         findingsView.bind(vm.findings(), this::openEvidence);
         timeline.bind(vm.timeline(), this::openEvidence);
+        pairs.bind(vm.pairs(), this::openEvidence);
         troubleshoot.bind(vm.troubleshoot(), this::openEvidence);
         cluster.bind(vm.cluster());
         logs.bind(vm.logs());
@@ -151,6 +154,7 @@ public final class MainView extends BorderPane {
     private void bindTabs() {
         findingsTab.textProperty().bind(vm.findings().titleProperty());
         timelineTab.textProperty().bind(vm.timeline().titleProperty());
+        pairsTab.textProperty().bind(vm.pairs().titleProperty());
         SideTabs tabs = vm.tabs();
         trainingTab.textProperty().bind(tabs.trainingTitleProperty());
         clusterTab.textProperty().bind(tabs.clusterTitleProperty());
@@ -324,6 +328,11 @@ public final class MainView extends BorderPane {
 
     public TimelineView timeline() {
         return timeline;
+    }
+
+    /** The Pairs tab (tests reach its heat map through it). */
+    public PairMatrixView pairs() {
+        return pairs;
     }
 
     public TroubleshootView troubleshoot() {

@@ -49,6 +49,7 @@ public final class MainViewModel {
     private final TaskExecutor executor;
     private final TroubleshootViewModel troubleshoot;
     private final TimelineViewModel timeline;
+    private final PairMatrixViewModel pairs;
     private final UserState userState;
     private final ExportPictureViewModel pictures;
     private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
@@ -72,6 +73,7 @@ public final class MainViewModel {
         this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
         this.timeline = new TimelineViewModel(executor, n -> go(n, false));
+        this.pairs = new PairMatrixViewModel(executor, n -> go(n, false));
         this.pictures = new ExportPictureViewModel(executor, snapshot.getReadOnlyProperty(), status, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
@@ -154,6 +156,7 @@ public final class MainViewModel {
         if (newData) {
             findings.show(s.analysis());
             timeline.show(s.analysis()); // the incident is worked out in the background
+            pairs.show(s.analysis()); // so are the pairwise matrices
             troubleshoot.show(s.analysis(), s.paths());
             tabs.show(s);
             cluster.show(s.model());
@@ -374,6 +377,11 @@ public final class MainViewModel {
         return timeline;
     }
 
+    /** The Pairs tab: the pairwise tests' matrices, the one shown, the pair in focus. */
+    public PairMatrixViewModel pairs() {
+        return pairs;
+    }
+
     /** The Troubleshoot panel: flows walked over the analysis, the one shown, the user's answers. */
     public TroubleshootViewModel troubleshoot() {
         return troubleshoot;
@@ -408,7 +416,8 @@ public final class MainViewModel {
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         boolean html = name.endsWith(".html") || name.endsWith(".htm");
         executor.execute(org.fabricscope.app.task.BackgroundTask.of(ctx -> {
-            java.nio.file.Files.writeString(file, html ? report.html() : report.markdown(), java.nio.charset.StandardCharsets.UTF_8);
+            var full = report.withPairs(org.fabricscope.model.pairwise.PairMatrices.of(s.model())); // off the UI thread
+            java.nio.file.Files.writeString(file, html ? full.html() : full.markdown(), java.nio.charset.StandardCharsets.UTF_8);
             return file;
         }).onSuccess(f -> status.set("Wrote the incident report to " + f))
                 .onFailure(e -> status.set("Could not write " + file + ": " + e.getMessage())));

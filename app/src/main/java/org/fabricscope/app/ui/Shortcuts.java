@@ -26,6 +26,8 @@ final class Shortcuts {
             new Shortcut("Arrows, Home, End", "in the timeline: the next event in time (left, right), in the next lane (up, down),"
                     + " the first or last; Enter opens the selected event's line"),
             new Shortcut("Wheel, drag", "on the timeline's time axis: zoom, pan; double-click it to show every event again"),
+            new Shortcut("Arrows, Enter, Ctrl+C", "in the pairs heat map: move between pairs (their hosts marked on the map), "
+                    + "open the pair's result line, copy the matrix as tab-separated values"),
             new Shortcut("Mouse", "drag to pan, wheel to zoom, click to inspect, double-click to zoom in, "
                     + "right-click to copy a name, GUID or LID; hover or click a cable to see both ends"),
             new Shortcut("Minimap", "(bottom right of the map) click or drag to move the view there"));

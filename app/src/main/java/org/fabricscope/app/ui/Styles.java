@@ -40,6 +40,11 @@ public final class Styles {
     public static final String TIMELINE_HELP = "timeline-help";
     public static final String TIMELINE_SWATCH = "timeline-swatch";
 
+    // the Pairs tab: the heat map, the verdict while it names a slow node or link, the swatches of the colour scale
+    public static final String PAIR_CHART = "pair-chart";
+    public static final String PAIR_SLOW = "pair-slow";
+    public static final String PAIR_SWATCH = "pair-swatch";
+
     // the nccl-tests chart's expected bus bandwidth: a dashed line (added to the series' line node)
     public static final String EXPECTED_LINE = "expected-line";
 
@@ -107,6 +112,10 @@ public final class Styles {
         public static final String TIMELINE_CHART = "timelineChart";
         public static final String TIMELINE_EVENTS = "timelineEvents";
         public static final String TIMELINE_HEADER = "timelineHeader";
+        // pairs view
+        public static final String PAIR_CHART = "pairChart";
+        public static final String PAIR_HEADER = "pairHeader";
+        public static final String PAIR_TEST = "pairTest";
         // Kubernetes view
         public static final String K8S_NODES = "k8sNodes";
         public static final String PENDING_PODS = "pendingPods";

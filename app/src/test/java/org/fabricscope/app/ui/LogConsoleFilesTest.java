@@ -52,7 +52,9 @@ class LogConsoleFilesTest {
         formats.put("a/notes.log", "unknown");
         formats.put("a/notes.txt", "unknown");
         formats.put("a/blob.bin", null);
-        assertEquals(List.of("a/rank0.log", "a/all_reduce.txt", "a/notes.log"), LogConsoleViewModel.logSources(formats));
+        formats.put("a/ib_write_bw_n1_n2.txt", "perftest");
+        assertEquals(List.of("a/rank0.log", "a/all_reduce.txt", "a/notes.log", "a/ib_write_bw_n1_n2.txt"),
+                LogConsoleViewModel.logSources(formats));
     }
 
     @Test

@@ -65,6 +65,7 @@ class MainMenuTest {
         expected.put("Host topology of the selection…", key(KeyCode.T, ctrl));
         expected.put("Findings", key(KeyCode.F, ctrl, shift));
         expected.put("Incident timeline", key(KeyCode.I, ctrl, shift));
+        expected.put("Pairwise tests", key(KeyCode.P, ctrl, shift));
         expected.put("Training ranks and events", key(KeyCode.R, ctrl, shift));
         expected.put("Kubernetes resources", key(KeyCode.K, ctrl, shift));
         expected.put("Live logs", key(KeyCode.L, ctrl, shift));
