@@ -41,6 +41,10 @@ public final class MainView extends BorderPane {
     @FXML private FabricMapView map;
     @FXML private MapHighlights highlights;
     @FXML private TabPane side;
+    @FXML private TabPane centre;
+    @FXML private Tab mapTab;
+    @FXML private Tab jobTab;
+    @FXML private JobView job;
     @FXML private Tab findingsTab;
     @FXML private Tab timelineTab;
     @FXML private Tab pairsTab;
@@ -82,6 +86,7 @@ public final class MainView extends BorderPane {
         findingsView.bind(vm.findings(), this::openEvidence);
         timeline.bind(vm.timeline(), this::openEvidence);
         pairs.bind(vm.pairs(), this::openEvidence);
+        job.bind(vm.job());
         troubleshoot.bind(vm.troubleshoot(), this::openEvidence);
         cluster.bind(vm.cluster());
         logs.bind(vm.logs());
@@ -174,6 +179,10 @@ public final class MainView extends BorderPane {
         map.show(s.layout(), s.colouring(), vm.fitOnShow());
         if (before == null || before.result() != s.result()) {
             training.show(s.model(), s.ranks());
+            if (before == null || JobViewModel.opensOnJob(before.model()) != JobViewModel.opensOnJob(s.model())) {
+                // logs and pods without a fabric open on the job, not on an empty map
+                centre.getSelectionModel().select(JobViewModel.opensOnJob(s.model()) ? jobTab : mapTab);
+            }
             if (map.selectedCable() != null) {
                 vm.inspector().showCable(map.selectedCable());
             } else {
@@ -185,6 +194,7 @@ public final class MainView extends BorderPane {
     /** Marks every subject of a navigation on the map, centres the first, and selects the rank rows. */
     private void show(Navigation n) {
         highlights.show(n.vertices(), n.cables());
+        vm.job().mark(n.subjects()); // and on the job view
         training.select(n.ranks());
         Vertex first = n.primary();
         if (n.primaryCable() != null && vm.snapshot() != null) {
@@ -328,6 +338,16 @@ public final class MainView extends BorderPane {
 
     public TimelineView timeline() {
         return timeline;
+    }
+
+    /** The Job tab beside the map (tests read its boxes and marks). */
+    public JobView job() {
+        return job;
+    }
+
+    /** Whether the job, not the fabric map, is in front. */
+    public boolean jobInFront() {
+        return centre.getSelectionModel().getSelectedItem() == jobTab;
     }
 
     /** The Pairs tab (tests reach its heat map through it). */

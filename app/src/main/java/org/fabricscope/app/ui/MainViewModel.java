@@ -50,6 +50,7 @@ public final class MainViewModel {
     private final TroubleshootViewModel troubleshoot;
     private final TimelineViewModel timeline;
     private final PairMatrixViewModel pairs;
+    private final JobViewModel job;
     private final UserState userState;
     private final ExportPictureViewModel pictures;
     private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
@@ -74,6 +75,7 @@ public final class MainViewModel {
         this.loader = new Loader(this, executor, dialogs);
         this.timeline = new TimelineViewModel(executor, n -> go(n, false));
         this.pairs = new PairMatrixViewModel(executor, n -> go(n, false));
+        this.job = new JobViewModel(executor);
         this.pictures = new ExportPictureViewModel(executor, snapshot.getReadOnlyProperty(), status, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
@@ -157,6 +159,7 @@ public final class MainViewModel {
             findings.show(s.analysis());
             timeline.show(s.analysis()); // the incident is worked out in the background
             pairs.show(s.analysis()); // so are the pairwise matrices
+            job.show(s.analysis()); // and the job view's layout
             troubleshoot.show(s.analysis(), s.paths());
             tabs.show(s);
             cluster.show(s.model());
@@ -375,6 +378,11 @@ public final class MainViewModel {
     /** The Timeline tab: the incident's events in time order, its root cause, the event selected. */
     public TimelineViewModel timeline() {
         return timeline;
+    }
+
+    /** The Job tab: the job's nodes, pods and ranks, and the boxes a finding marks. */
+    public JobViewModel job() {
+        return job;
     }
 
     /** The Pairs tab: the pairwise tests' matrices, the one shown, the pair in focus. */

@@ -40,10 +40,11 @@ public final class JobLayout {
 
     /**
      * One box. {@code key} is unique ({@code node:NAME}, {@code pod:NAME}, {@code rank:N}); {@code parent}
-     * the key of the box it sits in (null for a node); {@code detail} the lines a tooltip shows.
+     * the key of the box it sits in (null for a node); {@code line} the second line drawn in it (a rank's GPU
+     * and NICs); {@code detail} the lines a tooltip shows.
      */
-    public record Box(Kind kind, String key, String parent, String label, String detail, double x, double y, double w,
-                      double h) {
+    public record Box(Kind kind, String key, String parent, String label, String line, String detail, double x, double y,
+                      double w, double h) {
         public double centerX() {
             return x + w / 2;
         }
@@ -140,7 +141,7 @@ public final class JobLayout {
                 int i = 0;
                 for (var r : pod.getValue().entrySet()) {
                     inner.add(new Box(Kind.RANK, "rank:" + r.getKey(), parent, rankLabel(r.getKey(), r.getValue()),
-                            rankDetail(r.getKey(), r.getValue()), rx + (i % RANKS_PER_ROW) * (RANK_W + GAP),
+                            rankLine(r.getValue()), rankDetail(r.getKey(), r.getValue()), rx + (i % RANKS_PER_ROW) * (RANK_W + GAP),
                             ry + (i / RANKS_PER_ROW) * (RANK_H + GAP), RANK_W, RANK_H));
                     i++;
                 }
@@ -149,7 +150,7 @@ public final class JobLayout {
                 if (podBox) {
                     double pw = ranksW + 2 * PAD;
                     double ph = HEADER + ranksH + PAD;
-                    inner.add(0 + inner.size() - n, new Box(Kind.POD, parent, nodeKey, pod.getKey(),
+                    inner.add(inner.size() - n, new Box(Kind.POD, parent, nodeKey, pod.getKey(), podPhase(model, pod.getKey()),
                             podDetail(model, pod.getKey(), n), px, y, pw, ph));
                     nodeW = Math.max(nodeW, pw + 2 * PAD);
                     y += ph + GAP;
@@ -159,7 +160,8 @@ public final class JobLayout {
                 }
             }
             double nodeH = Math.max(y - rowY, HEADER + PAD);
-            boxes.add(new Box(Kind.NODE, nodeKey, null, node.getKey(), nodeDetail(model, node.getKey(), node.getValue()),
+            boxes.add(new Box(Kind.NODE, nodeKey, null, node.getKey(),
+                    model.k8sNodes().containsKey(node.getKey()) ? "Kubernetes node" : "host", nodeDetail(model, node.getKey(), node.getValue()),
                     x, rowY, nodeW, nodeH));
             boxes.addAll(inner);
             x += nodeW + GAP * 2;
@@ -240,6 +242,15 @@ public final class JobLayout {
             b.append("\npod ").append(s.pod());
         }
         return b.toString();
+    }
+
+    private static String podPhase(FabricModel model, String pod) {
+        for (K8sPod p : model.pods()) {
+            if (p.name().equals(pod)) {
+                return p.phase() == null ? "" : p.phase();
+            }
+        }
+        return "";
     }
 
     private static String podDetail(FabricModel model, String pod, int ranks) {
