@@ -12,7 +12,10 @@ collective SEQ_LAST on the default group and completed SEQ_LAST - 1, but rank BA
 collective earlier. The RAS report is an 8-GPU-per-node job: every rank launched up to AllReduce
 SEQ_LAST but rank BAD_RANK, and the last DEAD_NODES nodes' processes are missing.
 
-usage: gen-forensics-bench.py OUT [RANKS=1024] [ENTRIES=2000] [RAS_RANKS=16384]
+With STRAGGLER_MS set in the environment (the straggler benchmark, issue 21), rank STRAGGLER_RANK enqueues
+every collective that many milliseconds late and the others' kernels wait for it (duration_ms grows by it).
+
+usage: [STRAGGLER_MS=30] gen-forensics-bench.py OUT [RANKS=1024] [ENTRIES=2000] [RAS_RANKS=16384]
 """
 import json
 import os
@@ -20,6 +23,8 @@ import pickle
 import sys
 
 BAD_RANK = 12
+STRAGGLER_RANK = 700
+STRAGGLER_MS = float(os.environ.get("STRAGGLER_MS", "0"))
 NUMEL = 16777216
 T0_NS = 1795420934783416548
 DEAD_NODES = 4
@@ -42,6 +47,9 @@ def dump(rank, world, n):
         seq = i + 1
         state = "completed" if seq < last else "started"
         created = T0_NS + seq * 740_000_000 + rank * 1_000
+        late = int(STRAGGLER_MS * 1_000_000)
+        if rank == STRAGGLER_RANK:
+            created += late
         e = {"frames": [dict(fr) for fr in FRAMES], "record_id": i, "pg_id": 0, "process_group": ("0", "default_pg"),
              "thread_name": "pt_autograd_0", "thread_id": str(140000000000000 + rank),
              "collective_seq_id": seq, "p2p_seq_id": 0, "op_id": seq, "profiling_name": "nccl:all_reduce",
@@ -51,7 +59,7 @@ def dump(rank, world, n):
              "time_discovered_completed_ns": created + 700_000_000 if state == "completed" else None,
              "retired": state == "completed", "timeout_ms": 600000, "is_p2p": False}
         if state == "completed":
-            e["duration_ms"] = 699.0
+            e["duration_ms"] = 699.0 + (0 if rank == STRAGGLER_RANK else STRAGGLER_MS)
         entries.append(e)
     return {"version": "2.10",
             "pg_config": {"0": {"name": "0", "desc": "default_pg", "ranks": str(list(range(world)))}},
