@@ -14,7 +14,8 @@ import org.fabricscope.model.flows.Flow;
 import org.fabricscope.model.flows.FlowResult;
 
 /**
- * An incident report: the inputs, the findings (subjects, evidence, remedies), the troubleshooting
+ * An incident report: the inputs, a summary (root cause, impact, what to do first; {@link ReportSummary}),
+ * the timeline, the findings (subjects, evidence, remedies), the troubleshooting
  * flows walked with each step's answer and evidence, and their conclusions, as Markdown or as one
  * self-contained HTML page (inline CSS; the map, when given, as a PNG {@code data:} URI). No toolkit:
  * {@code diagnose --markdown|--html} and the window's File &gt; Export incident report both use it.
@@ -147,6 +148,8 @@ public final class IncidentReport {
         b.append("Generated ").append(stamp()).append(" by FabricScope from: ")
                 .append(inputs.isEmpty() ? "(nothing loaded)" : String.join(", ", inputs.stream().map(IncidentReport::code).toList()))
                 .append(".\n\n");
+        b.append(ReportSummary.of(findings, incident).markdown());
+        timelineMd(b);
         b.append("## Findings (").append(findings.size()).append(")\n\n");
         if (findings.isEmpty()) {
             b.append("No findings: counters within thresholds, links at full rate, all linked ports active.\n\n");
@@ -167,7 +170,6 @@ public final class IncidentReport {
                 b.append('\n');
             }
         }
-        timelineMd(b);
         b.append(PairMatrixReport.markdown(pairs));
         b.append("## Troubleshooting flows\n\n");
         if (applicable().isEmpty()) {
@@ -253,10 +255,12 @@ public final class IncidentReport {
                 .append(" by FabricScope from: ")
                 .append(inputs.isEmpty() ? "(nothing loaded)" : String.join(", ", inputs.stream().map(i -> "<code>" + esc(i) + "</code>").toList()))
                 .append(".</p>\n");
+        b.append(ReportSummary.of(findings, incident).html()); // the summary first, then the map and the timeline
         if (mapPng != null) {
             b.append("<h2>Map</h2>\n<img class=\"map\" alt=\"the fabric map\" src=\"data:image/png;base64,")
                     .append(Base64.getEncoder().encodeToString(mapPng)).append("\">\n");
         }
+        timelineHtml(b);
         b.append("<h2>Findings (").append(findings.size()).append(")</h2>\n");
         if (findings.isEmpty()) {
             b.append("<p>No findings: counters within thresholds, links at full rate, all linked ports active.</p>\n");
@@ -273,7 +277,6 @@ public final class IncidentReport {
             remediesHtml(b, "What to do", f.remedies());
             b.append("</section>\n");
         }
-        timelineHtml(b);
         b.append(PairMatrixReport.html(pairs, org.fabricscope.app.render.MapPalette.defaults()));
         b.append("<h2>Troubleshooting flows</h2>\n");
         if (applicable().isEmpty()) {
@@ -399,5 +402,7 @@ public final class IncidentReport {
             "table.timeline{border-collapse:collapse;font-size:.9em}table.timeline td,table.timeline th{border-bottom:1px solid #d0d7de;"
                     + "padding:.2em .5em;text-align:left;vertical-align:top}tr.root{background:#ffebe9}p.root{color:#cf222e}",
             "table.pairs{border-collapse:collapse;font-size:.9em}table.pairs td,table.pairs th{border:1px solid #d0d7de;"
-                    + "padding:.2em .5em;text-align:right}table.pairs th{background:#f6f8fa}", "");
+                    + "padding:.2em .5em;text-align:right}table.pairs th{background:#f6f8fa}",
+            "dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:.3em 1em;background:#f6f8fa;padding:.6em 1em;"
+                    + "border-radius:4px}dl.summary dt{font-weight:bold}dl.summary dd{margin:0}dl.summary ul{margin:0;padding-left:1.2em}", "");
 }
