@@ -56,18 +56,26 @@ public final class CollectiveTimeline extends VBox {
         groups.setId("timelineGroups");
         groups.setPromptText("No flight recorder dumps or RAS reports");
         groups.setMaxWidth(Double.MAX_VALUE);
-        groups.valueProperty().addListener((o, was, g) -> table.setItems(FXCollections.observableArrayList(
-                g == null ? List.of() : g.rows())));
+        groups.valueProperty().addListener((o, was, g) -> {
+            // sorted as the table's header says (by lag, most behind first, unless the user clicks another column)
+            javafx.collections.transformation.SortedList<Row> sorted = new javafx.collections.transformation.SortedList<>(
+                    FXCollections.observableArrayList(g == null ? List.of() : g.rows()));
+            sorted.comparatorProperty().bind(table.comparatorProperty());
+            table.setItems(sorted);
+        });
         table.setId("timeline");
         table.setPlaceholder(new Label("Open flight recorder dumps (nccl_trace_rank_N) or ncclras output"));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         table.setPrefHeight(220);
         table.setMinHeight(170);
-        table.getColumns().add(number("Rank", Row::rank, 48));
+        TableColumn<Row, String> rankColumn = number("Rank", Row::rank, 48);
+        table.getColumns().add(rankColumn);
         table.getColumns().add(number("Enqueued", Row::enqueued, 80));
         table.getColumns().add(number("Started", Row::started, 70));
         table.getColumns().add(number("Completed", Row::completed, 80));
-        table.getColumns().add(number("Behind", Row::behind, 60));
+        TableColumn<Row, String> lag = number("Lag", Row::behind, 60);
+        lag.setId("lagColumn");
+        table.getColumns().add(lag);
         TableColumn<Row, Row> bar = new TableColumn<>("Progress");
         bar.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(cd.getValue()));
         bar.setPrefWidth(180);
@@ -113,7 +121,10 @@ public final class CollectiveTimeline extends VBox {
             });
             return row;
         });
-        table.setTooltip(new Tooltip("Click a rank to show it on the map; red: behind the group's furthest rank"));
+        table.setTooltip(new Tooltip("Lag: collectives behind the group's furthest rank; most behind first (click a header to "
+                + "sort by it). Click a rank to show it on the map; red: behind the group's furthest rank"));
+        lag.setSortType(TableColumn.SortType.DESCENDING);
+        table.getSortOrder().setAll(List.of(lag, rankColumn)); // the most behind first; ties in rank order
         HBox top = new HBox(6, new Label("Collectives"), groups);
         HBox.setHgrow(groups, javafx.scene.layout.Priority.ALWAYS);
         getChildren().addAll(top, table);
@@ -201,7 +212,14 @@ public final class CollectiveTimeline extends VBox {
             long v = f.applyAsLong(cd.getValue());
             return new ReadOnlyObjectWrapper<>(v < 0 ? "" : String.valueOf(v));
         });
+        c.setComparator(CollectiveTimeline::compareNumbers); // 10 after 9, and "" (no such number) lowest
         c.setPrefWidth(w);
         return c;
+    }
+
+    /** Orders the number columns' texts by value; an empty text (the source has no such number) sorts lowest. */
+    static int compareNumbers(String a, String b) {
+        return Long.compare(a == null || a.isEmpty() ? Long.MIN_VALUE : Long.parseLong(a),
+                b == null || b.isEmpty() ? Long.MIN_VALUE : Long.parseLong(b));
     }
 }

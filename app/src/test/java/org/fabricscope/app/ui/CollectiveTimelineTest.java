@@ -61,7 +61,7 @@ class CollectiveTimelineTest {
         assertEquals(4810, twelve.completed());
         assertEquals(4812, g.rows().get(0).enqueued());
 
-        robot.interact(() -> t.table().scrollTo(12));
+        robot.interact(() -> t.table().scrollTo(twelve));
         WaitForAsyncUtils.waitForFxEvents();
         TableRow<?> row = robot.lookup("#timeline .table-row-cell")
                 .match(n -> n instanceof TableRow<?> r && r.getItem() == twelve).query();
@@ -76,5 +76,35 @@ class CollectiveTimelineTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertNotNull(revealed.get(), "rank 12's HCA or host shown on the map");
         assertEquals(12, view.selectedRanks().get(0).rank().rank());
+    }
+
+    @Test
+    void theTableIsSortedByLagMostBehindFirstAndSortsByAnotherColumnOnClick(FxRobot robot) throws Exception {
+        Analysis a = Samples.analysis(RAIL, TRAINING);
+        robot.interact(() -> view.show(a.model(), a.ranks()));
+        CollectiveTimeline t = view.timeline();
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> t.shownGroup() != null);
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.control.TableView<CollectiveTimeline.Row> table = t.table();
+        assertEquals("Lag", table.getSortOrder().get(0).getText());
+        assertEquals(javafx.scene.control.TableColumn.SortType.DESCENDING, table.getSortOrder().get(0).getSortType());
+        List<Integer> order = table.getItems().stream().map(CollectiveTimeline.Row::rank).toList();
+        assertEquals(12, order.get(0), "the rank most behind first: " + order);
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15), order.subList(1, order.size()), "ties in rank order");
+
+        robot.clickOn(robot.lookup("#timeline .column-header").match(n -> n instanceof javafx.scene.control.skin.TableColumnHeader h
+                && h.getTableColumn() != null && "Enqueued".equals(h.getTableColumn().getText())).<javafx.scene.Node>query());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("Enqueued", table.getSortOrder().get(0).getText());
+        assertEquals(javafx.scene.control.TableColumn.SortType.ASCENDING, table.getSortOrder().get(0).getSortType());
+        assertEquals(12, table.getItems().get(0).rank(), "ascending by enqueued: rank 12 (4811) before the others (4812)");
+        assertEquals(4812, table.getItems().get(15).enqueued());
+    }
+
+    @Test
+    void numbersSortByValueAndMissingOnesLowest() {
+        assertTrue(CollectiveTimeline.compareNumbers("10", "9") > 0, "10 after 9, not before as text");
+        assertTrue(CollectiveTimeline.compareNumbers("", "0") < 0);
+        assertEquals(0, CollectiveTimeline.compareNumbers("4812", "4812"));
     }
 }
