@@ -124,7 +124,7 @@ class FlowScenariosTest {
         JsonNode rdma = flow(doc, "no-rdma-device");
         assertEquals(List.of("rdma-device-missing"), List.of(rdma.get("symptoms").get(0).asText()));
         assertEquals("no", step(rdma, "multi-node", "answer"));
-        assertTrue(step(rdma, "multi-node", "detail").startsWith("all 2 NCCL process(es) logged from one host, vm"),
+        assertTrue(step(rdma, "multi-node", "detail").startsWith("all 2 NCCL processes logged from one host, vm"),
                 step(rdma, "multi-node", "detail"));
         assertEquals("yes", step(rdma, "net-failed", "answer"));
         assertTrue(step(rdma, "net-failed", "detail").contains("NET plugin IB failed to initialize after NET/IB : No device found"),

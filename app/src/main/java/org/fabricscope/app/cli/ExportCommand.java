@@ -153,6 +153,10 @@ final class ExportCommand implements Callable<Integer> {
     static MapPicture picture(InputOptions.Loaded loaded, ColourMode mode, int width, int height, boolean problemsOnly) {
         FabricModel model = loaded.result().model();
         MapLayout layout = TieredLayout.compute(model, Set.of(), false);
+        if (layout.items().isEmpty()) {
+            throw new CliFailure(1, "the map is empty: the inputs hold no fabric (load ibnetdiscover or iblinkinfo output); "
+                    + "no picture written");
+        }
         MapColouring colours = MapColouring.compute(model, layout, mode, loaded.thresholds(), loaded.analysis().ranks(),
                 null, loaded.analysis().findings(), MapPalette.defaults());
         return new MapPicture(layout, colours, width, height, problemsOnly);

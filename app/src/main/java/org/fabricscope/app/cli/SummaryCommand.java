@@ -86,7 +86,11 @@ final class SummaryCommand implements Callable<Integer> {
             out.printf("  %-13s %7d%n", e.getKey(), e.getValue());
         }
         out.printf("Degraded cables %7d%n", s.cablesDegraded());
-        out.printf("Ports w/ errors %7d%n", s.portsWithErrors());
+        if (s.countersUnread()) {
+            out.printf("Ports w/ errors       -   (%s)%n", FabricSummary.NO_COUNTERS);
+        } else {
+            out.printf("Ports w/ errors %7d   (of %d ports with counters)%n", s.portsWithErrors(), s.portsWithCounters());
+        }
         if (!all.isEmpty()) {
             out.printf("%nDiagnostics (%d):%n", all.size());
             all.stream().limit(50).forEach(d -> out.println("  " + d));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Guids;
@@ -12,6 +13,7 @@ import org.fabricscope.model.diagnosis.ErrorThresholds;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.diagnosis.LinkDegradedCheck;
 import org.fabricscope.model.fabric.PortState;
 import org.fabricscope.model.ranks.RankMap;
 import org.fabricscope.model.ranks.RankRoute;
@@ -81,7 +83,10 @@ public final class CableFacts {
         return b.toString();
     }
 
-    /** {@code 4xHDR, active/link up}, and what the port could run at when iblinkinfo said. */
+    /**
+     * {@code 4xHDR, active/link up}, and what the port could run at when iblinkinfo said it could run
+     * wider or faster (not the "Could be 12X" every HDR port of some firmware prints).
+     */
     public static String linkText(Port p) {
         StringBuilder b = new StringBuilder();
         b.append(p.width() == null ? "?" : p.width().token()).append(p.speed() == null ? "?" : p.speed().name());
@@ -89,9 +94,9 @@ public final class CableFacts {
             b.append(", ").append(p.state().name().toLowerCase()).append('/')
                     .append(p.physState().name().toLowerCase().replace('_', ' '));
         }
-        if (p.couldBeWidth() != null || p.couldBeSpeed() != null) {
-            b.append(" (could be ").append(p.couldBeWidth() == null ? "?" : p.couldBeWidth().token())
-                    .append(p.couldBeSpeed() == null ? "?" : p.couldBeSpeed().name()).append(')');
+        String could = LinkDegradedCheck.couldRun(p);
+        if (could != null) {
+            b.append(" (could be ").append(could).append(')');
         }
         return b.toString();
     }
@@ -142,11 +147,11 @@ public final class CableFacts {
             b.append('\n').append(f.severity()).append(' ').append(f.id()).append(": ").append(f.title());
         }
         if (on.size() > 3) {
-            b.append("\nand ").append(on.size() - 3).append(" more finding(s)");
+            b.append("\nand ").append(Plural.of(on.size() - 3, "more finding", "more findings"));
         }
         int pairs = routesOver(c, ranks).size();
         if (pairs > 0) {
-            b.append('\n').append(pairs).append(" rank pair(s) may send InfiniBand traffic over it");
+            b.append('\n').append(Plural.of(pairs, "rank pair")).append(" may send InfiniBand traffic over it");
         }
         return b.append("\nClick to inspect").toString();
     }

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.k8s.K8sEvent;
@@ -115,7 +116,7 @@ public final class ClusterViewModel {
         this.model = m;
         var k8s = m.k8s();
         heading.set(k8s.nodes().isEmpty() && k8s.pods().isEmpty() ? "No Kubernetes objects loaded"
-                : k8s.nodes().size() + " nodes · " + k8s.pods().size() + " pods · " + k8s.jobs().size() + " jobs");
+                : Plural.of(k8s.nodes().size(), "node") + " · " + Plural.of(k8s.pods().size(), "pod") + " · " + Plural.of(k8s.jobs().size(), "job"));
         TreeSet<String> rs = new TreeSet<>((a, b) -> rank(a) != rank(b) ? Integer.compare(rank(a), rank(b)) : a.compareTo(b));
         for (K8sNode n : k8s.nodes().values()) {
             for (String r : n.allocatable().keySet()) {
@@ -138,7 +139,7 @@ public final class ClusterViewModel {
             List<String> labels = new ArrayList<>();
             labels.add(ALL_JOBS);
             for (var j : k8s.jobs()) {
-                String label = j.namespace() + "/" + j.name() + " · " + j.kind() + " · " + k8s.podsOf(j).size() + " pods";
+                String label = j.namespace() + "/" + j.name() + " · " + j.kind() + " · " + Plural.of(k8s.podsOf(j).size(), "pod");
                 jobKeys.put(label, j.key());
                 labels.add(label);
             }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.analysis.ForensicsSummary;
 import org.fabricscope.model.forensics.FlightRecorderAnalysis;
@@ -42,7 +43,7 @@ public final class CollectiveTimeline extends VBox {
         @Override
         public String toString() {
             long behind = rows.stream().filter(r -> r.behind() > 0).count();
-            return label + " · " + from + " · " + rows.size() + " ranks" + (behind > 0 ? " · " + behind + " behind" : "");
+            return label + " · " + from + " · " + Plural.of(rows.size(), "rank") + (behind > 0 ? " · " + behind + " behind" : "");
         }
     }
 

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.kube.KubeConnector;
@@ -121,7 +122,7 @@ public final class ConnectDialogViewModel {
                         read.stream().filter(KubeContext::current).findFirst().ifPresent(c -> context.set(c.name()));
                     }
                     message.set(read.isEmpty() ? "No contexts in " + (p == null ? defaultKubeconfigText() : p.toString())
-                            + ": choose a kubeconfig file" : read.size() + " context(s)");
+                            + ": choose a kubeconfig file" : Plural.of(read.size(), "context"));
                 })
                 .onFailure(e -> message.set(String.valueOf(e.getMessage()))));
     }

@@ -2,6 +2,7 @@ package org.fabricscope.app.ui;
 
 import java.util.List;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.host.AffinityMatrix;
@@ -84,7 +85,7 @@ public final class HostView extends BorderPane {
 
     public void show(HostTopology t) {
         title.setText(t.name());
-        details.setText(t.gpus().size() + " GPUs · " + t.nics().size() + " NICs (" + t.nets().size() + " ports) · "
+        details.setText(Plural.of(t.gpus().size(), "GPU") + " · " + Plural.of(t.nics().size(), "NIC") + " (" + Plural.of(t.nets().size(), "port") + ") · "
                 + t.nvlinkCount() + " NVLinks · " + t.cpus().size() + " CPU sockets/NUMA nodes · from "
                 + String.join(", ", t.sources()));
         TreeItem<String> root = new TreeItem<>(t.name());

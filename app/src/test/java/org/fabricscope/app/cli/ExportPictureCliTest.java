@@ -40,6 +40,16 @@ class ExportPictureCliTest {
     }
 
     @Test
+    void anEmptyMapIsRefusedAndNothingWritten() {
+        Path out = dir.resolve("map.png");
+        CliTest.Run r = CliTest.run("export", "-f", "png", "-o", out.toString(),
+                Path.of("..", "sample-fabrics", "k8s-incident").toString());
+        assertEquals(1, r.status(), r.out());
+        assertTrue(r.err().contains("the map is empty: the inputs hold no fabric"), r.err());
+        assertFalse(Files.exists(out), "no picture written");
+    }
+
+    @Test
     void pngIsWrittenAtTheRequestedSize() throws IOException {
         Path out = dir.resolve("map.png");
         CliTest.Run r = CliTest.run("export", "-f", "png", "--width", "800", "--height", "500", "-o", out.toString(),

@@ -29,7 +29,7 @@ class ConnectDialogViewModelTest {
         vm.loadContexts();
         assertEquals(List.of("dev", "prod"), vm.contexts());
         assertEquals("prod", vm.contextProperty().get());
-        assertEquals("2 context(s)", vm.messageProperty().get());
+        assertEquals("2 contexts", vm.messageProperty().get());
         assertEquals("ml-train (the context's namespace)", vm.namespacePromptProperty().get());
         vm.jobProperty().set("llama-pretrain");
         ConnectDialogViewModel.Choice c = vm.choice();

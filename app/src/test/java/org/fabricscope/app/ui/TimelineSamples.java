@@ -44,7 +44,7 @@ final class TimelineSamples {
         IncidentEvent phase = new IncidentEvent(3, "kubernetes.pod-phase", "pod phase Failed", Role.CONTEXT, CauseClass.SCHEDULING,
                 Severity.INFO, Stamp.NONE, MASTER_POD, Who.NOBODY, Map.of(), List.of(), new Evidence("", 0, "pod phase Failed"),
                 "Kubernetes pod status");
-        return new Incident(List.of(root, wd, to, phase), root, Map.of(1, 0, 2, 0), List.of("1 event(s) carry no time"));
+        return new Incident(List.of(root, wd, to, phase), root, Map.of(1, 0, 2, 0), List.of("1 event carries no time"));
     }
 
     private static IncidentEvent event(int seq, String id, String title, Role role, CauseClass c, Severity s, String time, Who who,

@@ -102,7 +102,7 @@ class ForensicsNcclTestsTest {
         assertEquals(40, r.wrong());
         assertEquals(1, r.errors().size());
         Finding f = ForensicsFixtures.findings(m, "nccl-tests-wrong").get(0);
-        assertTrue(f.title().startsWith("all_reduce_perf returned wrong data on 2 GPU(s) of vm: #wrong > 0 in 5 of 9 sizes "
+        assertTrue(f.title().startsWith("all_reduce_perf returned wrong data on 2 GPUs of vm: #wrong > 0 in 5 of 9 sizes "
                 + "(in-place, 1048576 to 16777216 bytes, 40 wrong elements); Out of bounds values: 5 FAILED"), f.title());
         Subject.LineRef at = (Subject.LineRef) f.refs().get(0);
         assertEquals(16, at.line());

@@ -20,12 +20,14 @@ import org.fabricscope.model.diagnosis.LinkErrorsCheck;
 
 /**
  * The counts that {@code fabricscope summary} prints. Field names are a contract with scripts:
- * add fields, never rename them. {@code allocatable} is the total allocatable per resource over all
+ * add fields, never rename them. {@code portsWithCounters} counts the ports whose counters were read
+ * at all: with none, {@code portsWithErrors} 0 means nothing was judged, not that no port has errors.
+ * {@code allocatable} is the total allocatable per resource over all
  * Kubernetes nodes read, in base units (cores, bytes, devices; whole numbers as integers).
  */
 public record FabricSummary(int switches, Map<String, Integer> switchTiers, int cas, int hostCas, int hosts,
                             int routers, int cables, Map<String, Integer> cablesBySpeed, int cablesDegraded,
-                            int portsWithErrors, int gpus, int nics, int nets, int nvlinks,
+                            int portsWithErrors, int portsWithCounters, int gpus, int nics, int nets, int nvlinks,
                             int k8sNodes, int pods, Map<String, Number> allocatable,
                             int ranks, List<String> ncclVersions, Map<String, Integer> transports,
                             List<Diagnostic> diagnostics, List<ForensicsSummary.NcclTest> ncclTests,
@@ -38,9 +40,17 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
     /** The same counts with other diagnostics (e.g. with threshold-file problems added). */
     public FabricSummary withDiagnostics(List<Diagnostic> all) {
         return new FabricSummary(switches, switchTiers, cas, hostCas, hosts, routers, cables, cablesBySpeed,
-                cablesDegraded, portsWithErrors, gpus, nics, nets, nvlinks, k8sNodes, pods, allocatable,
+                cablesDegraded, portsWithErrors, portsWithCounters, gpus, nics, nets, nvlinks, k8sNodes, pods, allocatable,
                 ranks, ncclVersions, transports, List.copyOf(all), ncclTests, collectives);
     }
+
+    /** Whether there are cables whose ports' error counters were not read at all: no port was judged for errors. */
+    public boolean countersUnread() {
+        return cables > 0 && portsWithCounters == 0;
+    }
+
+    /** What the window and the CLI say where a count of ports with errors would mislead. */
+    public static final String NO_COUNTERS = "no error counters were read: load perfquery/ibqueryerrors output";
 
     /** One row per host that has a topology, in host-name order. */
     public static List<HostDetail> hostDetails(FabricModel model) {
@@ -66,6 +76,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
         int hostCas = 0;
         int routers = 0;
         int portsWithErrors = 0;
+        int portsWithCounters = 0;
         for (FabricNode n : model.nodes()) {
             switch (n.kind()) {
                 case SWITCH -> {
@@ -85,6 +96,9 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
                 if (LinkErrorsCheck.worst(p, thresholds) != null) {
                     portsWithErrors++;
                 }
+                if (!p.counters().isEmpty()) {
+                    portsWithCounters++;
+                }
             }
         }
         Map<String, Integer> bySpeed = new TreeMap<>(NaturalOrder.INSTANCE);
@@ -103,7 +117,7 @@ public record FabricSummary(int switches, Map<String, Integer> switchTiers, int 
             nvlinks += t.nvlinkCount();
         }
         return new FabricSummary(switches, tiers, cas, hostCas, model.hosts().size(), routers,
-                model.cables().size(), bySpeed, degraded, portsWithErrors, gpus, nics, nets,
+                model.cables().size(), bySpeed, degraded, portsWithErrors, portsWithCounters, gpus, nics, nets,
                 (int) Math.min(Integer.MAX_VALUE, nvlinks),
                 model.k8sNodes().size(), model.pods().size(), model.k8s().allocatableTotals(),
                 model.trainingLog().ranks().size(), List.copyOf(model.trainingLog().ncclVersions()),

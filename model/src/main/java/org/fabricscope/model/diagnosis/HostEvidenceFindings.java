@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
@@ -134,7 +135,7 @@ final class HostEvidenceFindings {
             }
             DeviceFile f = closed.get(0);
             out.add(new Finding("rdma-permission", Severity.ERROR,
-                    h.host() + ": /dev/infiniband/" + f.name() + (closed.size() > 1 ? " and " + (closed.size() - 1) + " more uverbs file(s)" : "")
+                    h.host() + ": /dev/infiniband/" + f.name() + (closed.size() > 1 ? " and " + Plural.of(closed.size() - 1, "more uverbs file", "more uverbs files") : "")
                             + " are " + f.mode() + " " + f.owner() + " " + f.group() + ": only " + f.owner()
                             + " can open the RDMA device",
                     List.of(new Subject.HostRef(h.host(), h.host())),

@@ -1,5 +1,6 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.FindingSpec;
@@ -113,7 +114,7 @@ public final class InsufficientResourcesCheck implements FabricCheck {
                 }
                 sb.setLength(sb.length() - 1);
                 if (more > 0) {
-                    sb.append(" and ").append(more).append(" more node(s) with less free");
+                    sb.append(" and ").append(Plural.of(more, "more node", "more nodes")).append(" with less free");
                 }
                 detail.add(sb.toString());
             }

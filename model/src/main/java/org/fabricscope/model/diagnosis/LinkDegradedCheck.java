@@ -140,6 +140,24 @@ public final class LinkDegradedCheck implements FabricCheck {
      * "Could be 12X" there (ibsim reports 1X/4X/12X supported on every port) says nothing about the
      * cable and is ignored.
      */
+    /**
+     * What this port could run at that it does not, as iblinkinfo's "Could be" says it
+     * ({@code 4xHDR}; {@code ?} for the part it did not say), or null when it runs at what it supports:
+     * a "Could be 12X" at FDR or faster (every port of some firmware and of ibsim prints it) is not a
+     * capability, and a width or speed no better than the running one says nothing.
+     */
+    public static String couldRun(Port p) {
+        LinkWidth w = plausibleWidth(p.couldBeWidth(), p.speed());
+        LinkSpeed s = p.couldBeSpeed();
+        boolean wider = w != null && p.width() != null && w.lanes() > p.width().lanes();
+        boolean faster = s != null && p.speed() != null && s.compareTo(p.speed()) > 0;
+        if (!wider && !faster) {
+            return null;
+        }
+        return (wider ? w.token() : p.width() == null ? "?" : p.width().token())
+                + (faster ? s.name() : p.speed() == null ? "?" : p.speed().name());
+    }
+
     private static LinkWidth plausibleWidth(LinkWidth could, LinkSpeed speed) {
         if (could == LinkWidth.X12 && speed != null && speed.compareTo(LinkSpeed.FDR10) >= 0) {
             return null;

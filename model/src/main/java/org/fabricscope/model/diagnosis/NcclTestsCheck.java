@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
@@ -78,7 +79,7 @@ public final class NcclTestsCheck implements FabricCheck {
                 where.append(wrong.isEmpty() ? ": " : "; ").append("Out of bounds values: ")
                         .append(run.outOfBounds() >= 0 ? run.outOfBounds() + " " : "").append("FAILED");
             }
-            String devices = run.devices().isEmpty() ? "" : " on " + run.devices().size() + " GPU(s) of "
+            String devices = run.devices().isEmpty() ? "" : " on " + Plural.of(run.devices().size(), "GPU") + " of "
                     + String.join(", ", run.devices().stream().map(NcclTestDevice::host).distinct().toList());
             String title = run.test() + " returned wrong data" + devices + where;
             List<String> remedies = new ArrayList<>();

@@ -1,5 +1,6 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.FindingSpec;
@@ -100,7 +101,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
                 }
             }
             if (routes.size() > MAX_PAIRS_LISTED) {
-                pairs.append("; and ").append(routes.size() - MAX_PAIRS_LISTED).append(" more pair(s)");
+                pairs.append("; and ").append(Plural.of(routes.size() - MAX_PAIRS_LISTED, "more pair", "more pairs"));
             }
             subjects.add(Subjects.cable(c)); // the finding is about this cable; added last, so subjects only grow
             boolean onlyPath = true;
@@ -142,7 +143,7 @@ public final class RankPathErrorsCheck implements FabricCheck {
             remedies.add("Until it is fixed, errors here slow or stall every collective of the job: NCCL retries on the "
                     + "link (NCCL_IB_TIMEOUT, NCCL_IB_RETRY_CNT) and a retry-exceeded completion error (status 12) ends the "
                     + "communicator.");
-            out.add(new Finding(SPEC.id(), sev, routes.size() + " rank pair(s) talk over a link with " + counters + ": "
+            out.add(new Finding(SPEC.id(), sev, Plural.of(routes.size(), "rank pair") + (routes.size() == 1 ? " talks" : " talk") + " over a link with " + counters + ": "
                     + c.a().label() + " <-> " + c.b().label() + (hit.isEmpty() ? "" : "; " + String.join(", ", hit)), new ArrayList<>(subjects), evidence, remedies));
         }
         return out;

@@ -1,5 +1,6 @@
 package org.fabricscope.model.diagnosis;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.FindingSpec;
@@ -65,7 +66,7 @@ public final class RdmaResourceMissingCheck implements FabricCheck {
                 subjects.add(Subjects.job(job));
                 e.getValue().forEach(p -> subjects.add(Subjects.pod(p)));
                 out.add(new Finding(SPEC.id(), Severity.ERROR,
-                        "Node " + node.name() + " runs " + e.getValue().size() + " pod(s) of job " + job.key()
+                        "Node " + node.name() + " runs " + Plural.of(e.getValue().size(), "pod") + " of job " + job.key()
                                 + ", which expects RDMA, but offers no RDMA resource (" + wanted + ") in its allocatable",
                         subjects, evidence, List.of(
                                 "Install or repair the RDMA device plugin on " + node.name() + ": the ACK eRDMA Controller "

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
@@ -72,10 +73,10 @@ final class FabricFacts {
         }
         if (known.isEmpty()) {
             return Answer.unknown("the inputs give no port state for the HCAs of " + hosts.get(0).name()
-                    + (hosts.size() > 1 ? " and " + (hosts.size() - 1) + " more host(s)" : "") + " (iblinkinfo, ibv_devinfo)");
+                    + (hosts.size() > 1 ? " and " + Plural.of(hosts.size() - 1, "more host", "more hosts") : "") + " (iblinkinfo, ibv_devinfo)");
         }
         if (bad.isEmpty()) {
-            return new Answer(Verdict.YES, known.size() + " HCA port(s) of " + hosts.size() + " host(s) are Active",
+            return new Answer(Verdict.YES, "the " + Plural.of(known.size(), "HCA port") + " of " + Plural.of(hosts.size(), "host") + " are Active",
                     known.stream().map(p -> p.stateEvidence() != null ? p.stateEvidence()
                             : p.peer() != null ? p.peer().stateEvidence() : null).filter(java.util.Objects::nonNull).toList(),
                     List.of(), Map.of());
@@ -188,7 +189,7 @@ final class FabricFacts {
             return Answer.unknown("no counters were read for the lagging rank's links (perfquery, ibqueryerrors)");
         }
         return Answer.no("the lagging rank's host link (" + s.hcaPort().label() + ") and the cables of its "
-                + routes.size() + " fabric route(s) are within thresholds");
+                + Plural.of(routes.size(), "fabric route") + " are within thresholds");
     }
 
     private static boolean isCable(Cable c, Subject.PortRef x, Subject.PortRef y) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.evidence.DeviceFile;
@@ -85,7 +86,7 @@ final class HostFacts {
             return null;
         }
         if (bad == null) {
-            return new Answer(Verdict.YES, known + " HCA port(s) of " + hosts.size() + " host(s) report PORT_ACTIVE "
+            return new Answer(Verdict.YES, "the " + Plural.of(known, "HCA port") + " of " + Plural.of(hosts.size(), "host") + " report PORT_ACTIVE "
                     + "(ibstat / ibv_devinfo)", good, List.of(), Map.of());
         }
         List<Subject> subjects = new ArrayList<>();
@@ -129,7 +130,7 @@ final class HostFacts {
         if (n == 0) {
             return null;
         }
-        return new Answer(Verdict.YES, n + " eRDMA device(s) pass traffic (eadm stat -l), so their ports are active", ev,
+        return new Answer(Verdict.YES, "the " + Plural.of(n, "eRDMA device") + " pass traffic (eadm stat -l), so their ports are active", ev,
                 List.of(), Map.of());
     }
 
@@ -246,7 +247,7 @@ final class HostFacts {
                     + " only, and the job user's groups (id -nG) are not in the inputs");
         }
         if (hosts > 0) {
-            return new Answer(Verdict.YES, "the uverbs devices of " + hosts + " host(s) are open to every user (mode rw for all)",
+            return new Answer(Verdict.YES, "the uverbs devices of " + Plural.of(hosts, "host") + " are open to every user (mode rw for all)",
                     open.stream().filter(Objects::nonNull).limit(10).toList(), List.of(), Map.of());
         }
         return StandardFacts.denied(c, "rdma-permission", "RDMA device access was denied (errno 13)",
@@ -269,7 +270,7 @@ final class HostFacts {
             ok.add(h.memlock().evidence());
         }
         if (hosts > 0) {
-            return new Answer(Verdict.YES, "the locked-memory limit is unlimited on " + hosts + " host(s)/pod(s)", ok,
+            return new Answer(Verdict.YES, "the locked-memory limit is unlimited on " + Plural.of(hosts, "host or pod", "hosts or pods"), ok,
                     List.of(), Map.of());
         }
         return StandardFacts.denied(c, "memlock-limit", "ibv_reg_mr failed: the locked-memory limit is too low",
@@ -388,13 +389,13 @@ final class HostFacts {
         List<GidTables.Port> roce = t.ports().stream().filter(p -> p.entries().stream()
                 .anyMatch(g -> !g.empty() && (g.roceV2() || g.ipv4() != null))).toList();
         if (roce.isEmpty()) {
-            return new Answer(Verdict.NO, "the GID tables of " + t.ports().size() + " device port(s) hold no RoCE entry ("
+            return new Answer(Verdict.NO, "the GID tables of " + Plural.of(t.ports().size(), "device port") + " hold no RoCE entry ("
                     + t.ports().get(0).label() + ": " + t.ports().get(0).holds() + "): InfiniBand ports, addressed by LID",
                     t.ports().get(0).entries().stream().map(GidEntry::evidence).filter(Objects::nonNull).limit(2).toList(),
                     List.of(), Map.of());
         }
         GidTables.Port p = roce.get(0);
-        return new Answer(Verdict.YES, roce.size() + " RDMA device port(s) list RoCE GIDs, e.g. " + p.label() + " ("
+        return new Answer(Verdict.YES, Plural.of(roce.size(), "RDMA device port") + (roce.size() == 1 ? " lists" : " list") + " RoCE GIDs, e.g. " + p.label() + " ("
                 + p.holds() + ")", p.entries().stream().filter(g -> g.roceV2()).map(GidEntry::evidence)
                 .filter(Objects::nonNull).limit(3).toList(), List.of(), Map.of());
     }
@@ -436,8 +437,8 @@ final class HostFacts {
         String hca = t.ncclIbHca();
         if (shared >= 0 && hca != null) {
             return withGidValues(new Answer(Verdict.YES, "every device port read has its RoCE v2 IPv4 GID at index " + shared
-                    + " (" + t.usable().size() + " port(s) on " + t.usable().stream().map(GidTables.Port::host).distinct().count()
-                    + " host(s)): NCCL_IB_GID_INDEX=" + shared + " NCCL_IB_HCA=" + hca, t.evidence(), List.of(), Map.of()), t);
+                    + " (" + Plural.of(t.usable().size(), "port") + " on "
+                    + Plural.of(t.usable().stream().map(GidTables.Port::host).distinct().count(), "host") + "): NCCL_IB_GID_INDEX=" + shared + " NCCL_IB_HCA=" + hca, t.evidence(), List.of(), Map.of()), t);
         }
         String why = shared < 0 ? "the RoCE v2 IPv4 GID is at different indexes: " + String.join("; ", t.summary())
                 : "every device port has it at index " + shared + ", but no one NCCL_IB_HCA takes exactly those devices on "

@@ -3,6 +3,7 @@ package org.fabricscope.model.flows;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.incident.reasoning.Incident;
 import org.fabricscope.model.incident.reasoning.IncidentEvent;
@@ -24,7 +25,7 @@ final class IncidentFacts {
         if (root == null) {
             return incident.events().isEmpty()
                     ? Answer.unknown("no log line, kernel message or Kubernetes object matched a failure signature")
-                    : Answer.no("no failure among the " + incident.events().size() + " event(s) of the inputs");
+                    : Answer.no("no failure among the " + Plural.of(incident.events().size(), "event") + " of the inputs");
         }
         String cls = call.string("class");
         String not = call.string("not");

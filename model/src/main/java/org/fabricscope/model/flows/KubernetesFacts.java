@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.diagnosis.Subjects;
@@ -63,7 +64,7 @@ final class KubernetesFacts {
                     names.add(k + "=" + v.text());
                 }
             }));
-            return new Answer(Verdict.YES, "all " + specs.size() + " training pod(s)/template(s) request " + String.join(", ", names),
+            return new Answer(Verdict.YES, (specs.size() == 1 ? "the training pod or template requests " : "all " + specs.size() + " training pods and templates request ") + String.join(", ", names),
                     specs.stream().map(Spec::evidence).filter(java.util.Objects::nonNull).toList(), List.of(), Map.of());
         }
         Spec first = missing.get(0);
@@ -115,13 +116,13 @@ final class KubernetesFacts {
             }
         }
         if (lacking.isEmpty()) {
-            return new Answer(Verdict.YES, nodes.size() + " node(s) offer " + String.join(", ", offered),
+            return new Answer(Verdict.YES, Plural.of(nodes.size(), "node") + (nodes.size() == 1 ? " offers " : " offer ") + String.join(", ", offered),
                     nodes.stream().map(K8sNode::allocatableEvidence).filter(java.util.Objects::nonNull).toList(),
                     List.of(), Map.of());
         }
         K8sNode n = lacking.get(0);
         Answer a = new Answer(Verdict.NO, "node " + n.name() + " offers no " + what(res) + " in its allocatable"
-                + (lacking.size() > 1 ? " (nor " + (lacking.size() - 1) + " other node(s))" : ""),
+                + (lacking.size() > 1 ? " (nor " + Plural.of(lacking.size() - 1, "other node") + ")" : ""),
                 lacking.stream().map(K8sNode::allocatableEvidence).filter(java.util.Objects::nonNull).toList(),
                 lacking.stream().map(x -> (Subject) Subjects.node(x)).toList(), Map.of("node", n.name()));
         Host h = c.model().hostOf(n);
@@ -178,7 +179,7 @@ final class KubernetesFacts {
         String want = name + (value == null ? "" : "=" + value);
         if (any ? !ok.isEmpty() : bad.isEmpty()) {
             EnvSource s = ok.get(0);
-            Answer a = new Answer(Verdict.YES, (any ? s.label() + " sets " : "all " + sources.size() + " pod(s)/process(es) set ")
+            Answer a = new Answer(Verdict.YES, (any ? s.label() + " sets " : (sources.size() == 1 ? "the pod or process sets " : "all " + sources.size() + " pods and processes set "))
                     + name + "=" + s.env().get(name), ok.stream().map(EnvSource::evidence).filter(java.util.Objects::nonNull).toList(),
                     ok.stream().map(EnvSource::subject).toList(), Map.of());
             return withPod(c, a, s.pod());

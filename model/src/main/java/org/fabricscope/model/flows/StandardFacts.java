@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.FindingSpec;
@@ -206,7 +207,7 @@ final class StandardFacts {
             return Answer.unknown("no " + spec.layer().label() + " input was loaded, so " + id + " cannot be judged");
         }
         if (job && !all.isEmpty()) {
-            return Answer.no(all.size() + " " + id + " finding(s), none about the job's pods, hosts or paths");
+            return Answer.no(Plural.of(all.size(), id + " finding") + ", none about the job's pods, hosts or paths");
         }
         return Answer.no("no " + id + " finding");
     }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.flows.FlowContext.Failure;
@@ -86,7 +87,7 @@ final class TrainingFacts {
                         + x.toRank() + " via " + x.via()));
             }
         }
-        return new Answer(Verdict.YES, whose + hit.size() + " channel line(s) use " + wanted + ", e.g. rank "
+        return new Answer(Verdict.YES, whose + Plural.of(hit.size(), "channel line") + (hit.size() == 1 ? " uses " : " use ") + wanted + ", e.g. rank "
                 + first.fromRank() + " -> " + first.toRank() + " via " + first.via() + " (all: " + counts + ")",
                 hit.stream().map(ChannelLink::evidence).toList(), subjects, Map.of());
     }
@@ -107,20 +108,19 @@ final class TrainingFacts {
                     .filter(java.util.Objects::nonNull).findFirst().orElse(null);
             List<Evidence> ev = first == null ? List.of() : List.of(first);
             if (hosts.size() > 1) {
-                return new Answer(Verdict.YES, procs.size() + " NCCL process(es) on " + hosts.size() + " hosts: "
+                return new Answer(Verdict.YES, Plural.of(procs.size(), "NCCL process") + " on " + Plural.of(hosts.size(), "host") + ": "
                         + String.join(", ", hosts), ev, List.of(), Map.of());
             }
             Set<String> nodes = new LinkedHashSet<>();
             c.trainingPods().stream().filter(p -> p.node() != null).forEach(p -> nodes.add(p.node()));
             if (nodes.size() <= 1) {
-                return new Answer(Verdict.NO, "all " + procs.size() + " NCCL process(es) logged from one host, "
+                return new Answer(Verdict.NO, (procs.size() == 1 ? "the one NCCL process" : "all " + procs.size() + " NCCL processes") + " logged from one host, "
                         + hosts.iterator().next() + " (none reached Init, which would say how many nodes its communicator "
                         + "spans)", ev, List.of(), Map.of());
             }
         }
         if (!ranks.isEmpty() && TrainingChecks.multiNode(c.log())) {
-            return new Answer(Verdict.YES, ranks.size() + " rank line(s) on " + Math.max(hosts.size(), nNodes)
-                    + " nodes: " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
+            return new Answer(Verdict.YES, Plural.of(ranks.size(), "rank line") + " on " + Plural.of(Math.max(hosts.size(), nNodes), "node") + ": " + String.join(", ", hosts), List.of(ranks.get(0).evidence()), List.of(), Map.of());
         }
         // the pods count too: the logs of only some of them may have been loaded
         Set<String> nodes = new LinkedHashSet<>();
@@ -133,7 +133,7 @@ final class TrainingFacts {
             return Answer.yes("training pods run on " + nodes.size() + " nodes: " + String.join(", ", nodes));
         }
         if (!ranks.isEmpty()) {
-            return new Answer(Verdict.NO, "all " + ranks.size() + " rank line(s) come from one host, " + hosts.iterator().next()
+            return new Answer(Verdict.NO, (ranks.size() == 1 ? "the one rank line comes" : "all " + ranks.size() + " rank lines come") + " from one host, " + hosts.iterator().next()
                     + (nNodes > 1 ? " (NCCL counts " + nNodes + " nodes: without P2P or shared memory between them it "
                     + "treats the ranks of one host as nodes of their own)" : ""),
                     List.of(ranks.get(0).evidence()), List.of(), Map.of());
@@ -221,7 +221,7 @@ final class TrainingFacts {
             return Answer.no("every process that logged its network uses an RDMA device or did not report NET/IB : No device found");
         }
         String first = lines.keySet().iterator().next();
-        return new Answer(Verdict.YES, lines.size() + " process(es) logged NET/IB : No device found, e.g. " + first,
+        return new Answer(Verdict.YES, Plural.of(lines.size(), "process") + " logged NET/IB : No device found, e.g. " + first,
                 List.copyOf(lines.values()), List.copyOf(subjects.values()),
                 Map.of("host", first.substring(0, first.lastIndexOf(':'))));
     }
@@ -250,7 +250,7 @@ final class TrainingFacts {
                 ev.add(f.netFailure());
             }
         }
-        return new Answer(Verdict.YES, failed.size() + " process(es) could not initialize any network, e.g. " + p.process()
+        return new Answer(Verdict.YES, Plural.of(failed.size(), "process") + " could not initialize any network, e.g. " + p.process()
                 + (nets.isEmpty() ? "" : " (NET plugin " + String.join(", ", nets) + " failed to initialize"
                 + (p.noIbDevice() != null ? " after NET/IB : No device found" : "") + ")")
                 + (forced == null ? "" : "; NCCL_NET=" + forced), ev,

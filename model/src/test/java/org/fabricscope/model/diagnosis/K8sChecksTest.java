@@ -89,7 +89,7 @@ class K8sChecksTest {
         pod(big, "wide-worker-0", null, "Pending", spec(q("nvidia.com/gpu", "8"), Map.of(), null, GOOD_SHM));
         Finding w = run(new InsufficientResourcesCheck(), big).get(0);
         assertTrue(w.title().contains("free gpu-17 6 (short 2), gpu-1 2 (short 6)"), w.title());
-        assertTrue(w.title().endsWith("and 32 more node(s) with less free)"), w.title());
+        assertTrue(w.title().endsWith("and 32 more nodes with less free)"), w.title());
         assertEquals(1 + InsufficientResourcesCheck.MAX_NODES_SHOWN, w.evidence().size(), "the pod and the nodes shown");
     }
 

@@ -72,7 +72,7 @@ class FlowFactsTest {
     static final String TABLE = "{\"fact\": \"instance-type-in\", \"scope\": \"ecs.\", \"types\": {\"ecs.ebmgn8v.48xlarge\": 2}}";
 
     @Test
-    void instanceTypesFromSeed001sTable() {
+    void instanceTypesFromThePaiErdmaGuidesTable() {
         Answer yes = ask(erdmaJob("ecs.ebmgn8v.48xlarge", PRESETS, null, null), TABLE);
         assertEquals(Verdict.YES, yes.verdict());
         assertEquals("2", yes.values().get("erdma-nics"));
@@ -112,7 +112,7 @@ class FlowFactsTest {
     }
 
     @Test
-    void anErdmaJobWithAnOldNcclOrWithoutThePresetsGetsSeed001sFix() {
+    void anErdmaJobWithAnOldNcclOrWithoutThePresetsGetsThePaiErdmaGuidesFix() {
         FlowResult old = noRdma(erdmaJob("ecs.ebmgn8v.48xlarge", PRESETS, null, "2.18.3"));
         assertEquals("nccl-too-old", old.conclusion().id(), old.steps().toString());
         assertTrue(old.conclusion().text().startsWith("bert-worker-0:7 runs NCCL 2.18.3, older than 2.19"), old.conclusion().text());

@@ -1,5 +1,6 @@
 package org.fabricscope.model.incident.reasoning;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.incident.CauseClass;
 import org.fabricscope.model.incident.Role;
 import org.fabricscope.model.incident.SignatureCatalogue;
@@ -63,7 +64,7 @@ public final class IncidentReasoner {
         events = inYear(events);
         long unstamped = events.stream().filter(e -> !e.stamp().known()).count();
         if (unstamped > 0 && unstamped < events.size()) {
-            notes.add(unstamped + " event(s) carry no time: placed by their line's order in their file");
+            notes.add(Plural.of(unstamped, "event") + (unstamped == 1 ? " carries" : " carry") + " no time: placed by their line's order in their file");
         } else if (unstamped > 0) {
             notes.add("no event carries a time: the order follows the causal rules and the order of lines in each file");
         }
