@@ -24,11 +24,13 @@ import org.fabricscope.model.ranks.RankSite;
  * highlight on the map, the rows to select in the Training tab ({@code ranks}) and the Kubernetes tab
  * ({@code nodes}, {@code pods}), the GPUs and NICs of the host drill-down, the input lines, and the
  * subjects the loaded data has no place for. {@code place} is where the first placed subject lives,
- * which the window brings to front. Immutable; no toolkit.
+ * which the window brings to front. {@code frame}: the map zooms to show every vertex, not only the
+ * first (a host found by search: all its HCAs). Immutable; no toolkit.
  */
 public record Navigation(List<Subject> subjects, Place place, List<Vertex> vertices, List<Cable> cables, List<Port> ports,
                          List<RankSite> ranks, List<K8sNode> nodes, List<K8sPod> pods, List<TrainingJob> jobs,
-                         List<Subject.LineRef> lines, List<Gpu> gpus, List<NetPort> nets, List<Subject> unresolved) {
+                         List<Subject.LineRef> lines, List<Gpu> gpus, List<NetPort> nets, List<Subject> unresolved,
+                         boolean frame) {
     /** Where a subject is shown best. */
     public enum Place {
         /** The fabric map (and the inspector of its first vertex). */
@@ -58,6 +60,23 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
         gpus = List.copyOf(gpus);
         nets = List.copyOf(nets);
         unresolved = List.copyOf(unresolved);
+    }
+
+    /**
+     * A host as search lands on it: its HCAs (in the order given: the faulty first), marked on the map,
+     * which zooms to show them all; the inspector shows the first.
+     */
+    public static Navigation toHost(Host host, List<? extends Vertex> hcas) {
+        Builder b = new Builder();
+        b.subjects.add(new Subject.HostRef(host.name(), host.name()));
+        if (hcas.isEmpty()) {
+            b.show(host, Place.MAP);
+        }
+        for (Vertex v : hcas) {
+            b.show(v, Place.MAP);
+        }
+        b.frame = true;
+        return b.build();
     }
 
     /** One switch, HCA or host, e.g. a search hit or a double-clicked row. */
@@ -174,6 +193,7 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
         final Set<NetPort> nets = new LinkedHashSet<>();
         final Set<Subject> unresolved = new LinkedHashSet<>();
         Place place = Place.NOWHERE;
+        boolean frame;
 
         void place(Place p) {
             if (place == Place.NOWHERE) {
@@ -194,7 +214,7 @@ public record Navigation(List<Subject> subjects, Place place, List<Vertex> verti
         Navigation build() {
             return new Navigation(List.copyOf(subjects), place, List.copyOf(vertices), List.copyOf(cables),
                     List.copyOf(ports), List.copyOf(ranks), List.copyOf(nodes), List.copyOf(pods), List.copyOf(jobs),
-                    List.copyOf(lines), List.copyOf(gpus), List.copyOf(nets), List.copyOf(unresolved));
+                    List.copyOf(lines), List.copyOf(gpus), List.copyOf(nets), List.copyOf(unresolved), frame);
         }
     }
 }

@@ -65,10 +65,12 @@ public final class ExportPictureViewModel {
         this.snapshot = snapshot;
         this.status = status;
         this.dialogs = dialogs;
-        disabled.bind(snapshot.isNull());
+        // nothing loaded, or a load without a fabric: an empty map is no picture
+        disabled.bind(javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> snapshot.get() == null || snapshot.get().layout().items().isEmpty(), snapshot));
     }
 
-    /** True while there is no map to draw. */
+    /** True while there is no map to draw: nothing loaded, or nothing on the map. */
     public ReadOnlyBooleanProperty disabledProperty() {
         return disabled.getReadOnlyProperty();
     }
@@ -77,8 +79,9 @@ public final class ExportPictureViewModel {
     public Path suggestedFile() {
         Snapshot s = snapshot.get();
         String base = "fabricscope-map";
-        if (s != null && !s.paths().isEmpty() && s.paths().get(0).getFileName() != null) {
-            base = s.paths().get(0).getFileName().toString().replaceFirst("\\.[^.]*$", "");
+        if (s != null && !s.paths().isEmpty()) {
+            base = CaptureName.of(s.paths()).replaceFirst("\\.(tar\\.gz|tgz|tar\\.xz|tar|zip|txt|json|ya?ml|log|xml)$", "")
+                    .replaceAll("[^A-Za-z0-9._+-]+", "-");
         }
         String mode = s == null ? "" : "-" + s.mode().name().toLowerCase(Locale.ROOT);
         Path name = Path.of(base + mode + ".png");
@@ -94,6 +97,12 @@ public final class ExportPictureViewModel {
         Format format = Format.of(file);
         if (s == null) {
             status.set("Nothing to export: load some inputs first");
+            return;
+        }
+        if (s.layout().items().isEmpty()) {
+            status.set("Nothing exported: the map is empty");
+            dialogs.error("Nothing to export", "The map is empty: the loaded inputs hold no fabric (load ibnetdiscover or "
+                    + "iblinkinfo output). No picture was written.");
             return;
         }
         if (view == null) {

@@ -305,6 +305,45 @@ public final class FabricMapView extends Region {
         return true;
     }
 
+    /**
+     * Zooms to show every one of these vertices that is drawn (a host's HCAs found by search), at
+     * most 3x, and selects the first of them; false when none is drawn.
+     */
+    public boolean frame(List<? extends Vertex> vertices) {
+        MapLayout.Item first = null;
+        double x0 = Double.MAX_VALUE;
+        double y0 = Double.MAX_VALUE;
+        double x1 = -Double.MAX_VALUE;
+        double y1 = -Double.MAX_VALUE;
+        for (Vertex v : layout == null ? List.<Vertex>of() : vertices) {
+            MapLayout.Item it = layout.item(v);
+            if (it == null && v instanceof FabricNode n && n.host() != null) {
+                it = layout.item(n.host());
+            }
+            if (it != null) {
+                first = first == null ? it : first;
+                x0 = Math.min(x0, it.x() - it.width() / 2);
+                y0 = Math.min(y0, it.y() - it.height() / 2);
+                x1 = Math.max(x1, it.x() + it.width() / 2);
+                y1 = Math.max(y1, it.y() + it.height() / 2);
+            }
+        }
+        if (first == null) {
+            return false;
+        }
+        double margin = 80;
+        scale = Math.max(1e-4, Math.min(3, Math.min((getWidth() - 2 * margin) / Math.max(1, x1 - x0),
+                (getHeight() - 2 * margin) / Math.max(1, y1 - y0))));
+        tx = getWidth() / 2 - (x0 + x1) / 2 * scale;
+        ty = getHeight() / 2 - (y0 + y1) / 2 * scale;
+        selected = first;
+        selectedCable = null;
+        selectedLink = null;
+        viewChanged();
+        onSelect.accept(first.vertex());
+        return true;
+    }
+
     public Vertex selection() {
         return selected == null ? null : selected.vertex();
     }

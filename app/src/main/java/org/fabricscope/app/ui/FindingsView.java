@@ -11,8 +11,11 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.VBox;
 
 /**
- * The findings list and, for the selected finding, its subjects (each with where it is shown) and
- * evidence. Declared in {@code FindingsView.fxml}; the state is {@link FindingsViewModel}'s.
+ * The findings list and, for the selected finding in a pane of its own below it, its subjects (each
+ * with where it is shown), evidence and remedies (wrapped, each with its own Copy button), so that the
+ * detail stays in view whatever is selected. A note above the list says what the findings cannot
+ * tell (no error counters read). Declared in {@code FindingsView.fxml}; the state is
+ * {@link FindingsViewModel}'s.
  */
 public final class FindingsView extends VBox {
     @FXML
@@ -26,7 +29,13 @@ public final class FindingsView extends VBox {
     @FXML
     private ListView<Evidence> findingEvidence;
     @FXML
-    private ListView<String> findingRemedies;
+    private VBox findingRemedies;
+    @FXML
+    private Label findingsNote;
+    @FXML
+    private Label noSelection;
+    @FXML
+    private javafx.scene.control.ScrollPane detailsScroll;
     @FXML
     private javafx.scene.control.Hyperlink explainingFlow;
     private FindingsViewModel model;
@@ -62,8 +71,11 @@ public final class FindingsView extends VBox {
                 findings.getSelectionModel().select(f);
             }
         });
-        details.visibleProperty().bind(vm.selectedProperty().isNotNull());
-        details.managedProperty().bind(details.visibleProperty());
+        detailsScroll.visibleProperty().bind(vm.selectedProperty().isNotNull());
+        noSelection.visibleProperty().bind(vm.selectedProperty().isNull());
+        findingsNote.textProperty().bind(vm.noteProperty());
+        findingsNote.visibleProperty().bind(vm.noteProperty().isNotEmpty());
+        findingsNote.managedProperty().bind(findingsNote.visibleProperty());
         heading.textProperty().bind(vm.headingProperty());
         findingSubjects.setItems(vm.subjects());
         findingSubjects.setCellFactory(lv -> cell(FindingsViewModel.SubjectRow::text));
@@ -87,14 +99,11 @@ public final class FindingsView extends VBox {
                 openEvidence.accept(ev);
             }
         });
-        findingRemedies.setItems(vm.remedies());
-        findingRemedies.setCellFactory(lv -> {
-            ListCell<String> c = cell(s -> s);
-            javafx.scene.control.MenuItem copy = new javafx.scene.control.MenuItem("Copy");
-            copy.setOnAction(e -> TroubleshootView.copy(c.getItem()));
-            c.setContextMenu(new javafx.scene.control.ContextMenu(copy));
-            return c;
-        });
+        vm.remedies().addListener((javafx.collections.ListChangeListener<String>) c -> drawRemedies(vm.remedies()));
+        // the subjects and evidence lists as tall as their rows (up to three), so the remedies below them stay in view
+        fitRows(findingSubjects);
+        fitRows(findingEvidence);
+        vm.selectedProperty().addListener((o, a, f) -> detailsScroll.setVvalue(0)); // a new finding's detail from its top
         explainingFlow.textProperty().bind(javafx.beans.binding.Bindings.concat("Troubleshoot: the flow that explains it (",
                 vm.flowProperty(), ")"));
         explainingFlow.visibleProperty().bind(vm.flowProperty().isNotEmpty());
@@ -107,9 +116,39 @@ public final class FindingsView extends VBox {
         });
     }
 
-    @FXML private void copyRemedy() {
-        String s = findingRemedies.getSelectionModel().getSelectedItem();
-        TroubleshootView.copy(s != null ? s : findingRemedies.getItems().isEmpty() ? null : findingRemedies.getItems().get(0));
+    /** A list of two-line rows sized to show up to three of them, and no empty rows under fewer. */
+    private static <T> void fitRows(ListView<T> list) {
+        Runnable fit = () -> list.setPrefHeight(Math.max(1, Math.min(3, list.getItems().size())) * 38 + 6);
+        list.getItems().addListener((javafx.collections.ListChangeListener<T>) c -> fit.run());
+        list.itemsProperty().addListener((o, a, b) -> fit.run());
+        fit.run();
+    }
+
+    /** One row per remedy: its text wrapped to the pane's width (selectable, as a command is copied in part) and a Copy button. */
+    private void drawRemedies(java.util.List<String> remedies) {
+        findingRemedies.getChildren().clear();
+        for (String r : remedies) {
+            Label text = new Label(r);
+            text.setWrapText(true);
+            text.setMinWidth(0);
+            text.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+            text.setMaxWidth(Double.MAX_VALUE);
+            text.getStyleClass().add("remedy-text");
+            javafx.scene.layout.HBox.setHgrow(text, javafx.scene.layout.Priority.ALWAYS);
+            javafx.scene.control.Button copy = new javafx.scene.control.Button("Copy");
+            copy.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            copy.setOnAction(e -> TroubleshootView.copy(r));
+            copy.setTooltip(new Tooltip("Copy this remedy"));
+            javafx.scene.layout.HBox row = new javafx.scene.layout.HBox(6, text, copy);
+            row.setAlignment(javafx.geometry.Pos.TOP_LEFT);
+            row.getStyleClass().add("remedy");
+            findingRemedies.getChildren().add(row);
+        }
+    }
+
+    /** The remedy rows shown, each a wrapped label and its Copy button (tests). */
+    java.util.List<javafx.scene.layout.HBox> remedyRows() {
+        return findingRemedies.getChildren().stream().map(n -> (javafx.scene.layout.HBox) n).toList();
     }
 
     @FXML private void openFlow() {

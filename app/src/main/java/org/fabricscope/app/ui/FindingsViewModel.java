@@ -18,9 +18,11 @@ import javafx.collections.ObservableList;
 
 /**
  * The findings of the current analysis and the one selected: its subjects, each with where it is
- * shown, and its evidence. Selecting a finding resolves all its typed subjects
- * ({@link SubjectResolver}) and hands the {@link Navigation} to the window, which highlights them on
- * the map and selects their rows; selecting one subject row goes to that subject alone.
+ * shown, its evidence and remedies. Selecting a finding resolves all its typed subjects
+ * ({@link SubjectResolver}) and hands the {@link Navigation} to the window to mark ({@code mark}): it
+ * highlights them on the map and selects their rows while the finding's detail stays in view; selecting
+ * one subject row goes to that subject alone ({@code go}: its tab comes to front). With cables but no
+ * error counters read, {@link #noteProperty()} says that no port was judged for errors.
  */
 public final class FindingsViewModel {
     /** One subject of the selected finding and where it is shown. */
@@ -39,13 +41,20 @@ public final class FindingsViewModel {
     private final ReadOnlyStringWrapper heading = new ReadOnlyStringWrapper("");
     private final ObservableList<String> remedies = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper flow = new ReadOnlyStringWrapper("");
-    private final Consumer<Navigation> navigator;
+    private final Consumer<Navigation> mark;
+    private final Consumer<Navigation> go;
+    private final ReadOnlyStringWrapper note = new ReadOnlyStringWrapper("");
     private SubjectResolver resolver;
     private java.util.function.Function<String, String> explaining = id -> null;
     private Consumer<String> flowOpener = id -> { };
 
-    FindingsViewModel(Consumer<Navigation> navigator) {
-        this.navigator = navigator;
+    /**
+     * @param mark marks a selected finding's subjects (the window keeps the Findings tab in front)
+     * @param go   goes to one subject (the window brings the tab that shows it to front)
+     */
+    FindingsViewModel(Consumer<Navigation> mark, Consumer<Navigation> go) {
+        this.mark = mark;
+        this.go = go;
         selected.addListener((o, a, f) -> selectionChanged(f));
     }
 
@@ -55,6 +64,8 @@ public final class FindingsViewModel {
         selected.set(null);
         findings.setAll(analysis.findings());
         title.set("Findings (" + findings.size() + ")");
+        note.set(analysis.summary().countersUnread() ? "No error counters were read: load perfquery/ibqueryerrors output. "
+                + "No port was judged for errors, so a cable without a finding here is not known to be healthy." : "");
     }
 
     private void selectionChanged(Finding f) {
@@ -74,7 +85,7 @@ public final class FindingsViewModel {
         subjects.setAll(f.refs().stream().map(s -> new SubjectRow(s, resolver.resolve(s))).toList());
         evidence.setAll(f.evidence());
         Navigation n = resolver.resolve(f);
-        navigator.accept(n);
+        mark.accept(n);
         if (!n.lines().isEmpty()) {
             selectEvidence(n.lines().get(0));
         }
@@ -96,7 +107,7 @@ public final class FindingsViewModel {
     /** Goes to one subject of the selected finding. */
     public void showSubject(SubjectRow row) {
         if (row != null) {
-            navigator.accept(row.navigation());
+            go.accept(row.navigation());
             if (!row.navigation().lines().isEmpty()) {
                 selectEvidence(row.navigation().lines().get(0));
             }
@@ -155,6 +166,11 @@ public final class FindingsViewModel {
 
     public ObjectProperty<Evidence> selectedEvidenceProperty() {
         return selectedEvidence;
+    }
+
+    /** What the findings cannot say for this load (no error counters read); empty when nothing. */
+    public ReadOnlyStringProperty noteProperty() {
+        return note.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty titleProperty() {

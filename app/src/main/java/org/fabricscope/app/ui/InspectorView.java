@@ -16,8 +16,9 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.VBox;
 
 /**
- * Details of the selected switch, HCA or host: identity, then a row per port with its peer and
- * counters. Declared in {@code InspectorView.fxml}; the state is {@link InspectorViewModel}'s.
+ * Details of the selected switch, HCA or host: identity, then a row per port with its counters and the
+ * peer's (next to the port number, so that they stay in view), state, rate and the peer (last, as its
+ * names are long), the row a finding is about selected and in view. Declared in {@code InspectorView.fxml}; the state is {@link InspectorViewModel}'s.
  */
 public final class InspectorView extends VBox {
     @FXML
@@ -60,6 +61,8 @@ public final class InspectorView extends VBox {
         cells(peerColumn, InspectorViewModel::peerText);
         cells(countersColumn, model::counterText);
         cells(peerCountersColumn, model::peerCounterText);
+        model.focusedPortProperty().addListener((o, a, p) -> showFocused());
+        model.ports().addListener((javafx.collections.ListChangeListener<Port>) c -> showFocused());
         portTable.setRowFactory(tv -> new TableRow<>() {
             @Override
             protected void updateItem(Port p, boolean empty) {
@@ -75,6 +78,21 @@ public final class InspectorView extends VBox {
                 }
             }
         });
+    }
+
+    /**
+     * The row a finding selected: selected and scrolled to a few rows from the top, the columns back at
+     * the left, so that its port number and both counter columns are in view.
+     */
+    private void showFocused() {
+        Port p = vm.focusedPortProperty().get();
+        int i = p == null ? -1 : portTable.getItems().indexOf(p);
+        if (i < 0) {
+            return;
+        }
+        portTable.getSelectionModel().clearAndSelect(i);
+        portTable.scrollTo(Math.max(0, i - 3));
+        portTable.scrollToColumn(portColumn);
     }
 
     private static void cells(TableColumn<Port, String> c, Function<Port, String> f) {
@@ -97,6 +115,11 @@ public final class InspectorView extends VBox {
 
     public List<Port> shownPorts() {
         return portTable.getItems();
+    }
+
+    /** The port table (tests check what is selected and in view). */
+    TableView<Port> portTable() {
+        return portTable;
     }
 
     public String titleText() {

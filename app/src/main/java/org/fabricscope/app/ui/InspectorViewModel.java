@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.app.nav.CableFacts;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Finding;
@@ -56,6 +57,7 @@ public final class InspectorViewModel {
     private final ObservableList<Port> ports = FXCollections.observableArrayList();
     private final ReadOnlyBooleanWrapper hostAvailable = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper hostButtonText = new ReadOnlyStringWrapper("Host topology…");
+    private final javafx.beans.property.ReadOnlyObjectWrapper<Port> focusedPort = new javafx.beans.property.ReadOnlyObjectWrapper<>();
     private Consumer<HostFocus> onOpenHost = f -> { };
     private Map<Cable, String> degraded = Map.of();
     private ErrorThresholds thresholds = ErrorThresholds.defaults();
@@ -104,11 +106,27 @@ public final class InspectorViewModel {
         focusNet = topology == null ? null : nets.stream().filter(n -> topology.nets().contains(n)).findFirst().orElse(null);
     }
 
+    /**
+     * The row a navigation (a finding) is about: the first of these ports that the inspector lists; the
+     * view selects it and keeps it and its counter columns in view. None when the ports are not shown.
+     */
+    public void focusPorts(List<Port> about) {
+        focusedPort.set(about.stream().filter(ports::contains).findFirst().orElse(null));
+    }
+
+    /** The port row a finding selected, or null. */
+    public javafx.beans.property.ReadOnlyObjectProperty<Port> focusedPortProperty() {
+        return focusedPort.getReadOnlyProperty();
+    }
+
     public HostFocus hostFocus() {
         return topology == null ? null : new HostFocus(topology, focusGpu, focusNet);
     }
 
     public void show(Vertex v) {
+        if (v != shown) {
+            focusedPort.set(null); // another node: the row a finding named is not among its ports
+        }
         shown = v;
         shownCable = null;
         String hostName = v instanceof Host h ? h.name() : v instanceof FabricNode n && n.host() != null ? n.host().name() : null;
@@ -132,7 +150,7 @@ public final class InspectorViewModel {
             ports.setAll(n.ports());
         } else if (v instanceof Host h) {
             title.set(h.name());
-            details.set("host · " + h.adapters().size() + " HCAs: "
+            details.set("host · " + Plural.of(h.adapters().size(), "HCA") + ": "
                     + h.adapters().stream().map(InspectorViewModel::shortName).collect(Collectors.joining(", ")) + layersText(h, null));
             ports.setAll(h.adapters().stream().flatMap(a -> a.ports().stream()).toList());
         }
@@ -195,7 +213,7 @@ public final class InspectorViewModel {
                         .append(" <-> ").append(r.b().describe()).append(')');
             }
             if (routes.size() > 16) {
-                b.append("\n  and ").append(routes.size() - 16).append(" more pair(s)");
+                b.append("\n  and ").append(Plural.of(routes.size() - 16, "more pair", "more pairs"));
             }
         }
         return b.toString();
@@ -212,7 +230,7 @@ public final class InspectorViewModel {
         if (n.sysImgGuid() != 0) {
             sb.append(" · system image ").append(Guids.format(n.sysImgGuid()));
         }
-        sb.append("\nLID ").append(n.lid()).append(" · ").append(n.numPorts()).append(" ports");
+        sb.append("\nLID ").append(n.lid()).append(" · ").append(Plural.of(n.numPorts(), "port"));
         if (n.host() != null) {
             sb.append(" · host ").append(n.host().name());
         }

@@ -19,8 +19,8 @@ import javafx.scene.layout.VBox;
 import javafx.stage.Popup;
 
 /**
- * The main window's toolbar, declared in {@code MainToolBar.fxml}: the find field (several hits are
- * offered in a menu under it), the colour mode, collapse hosts, problems only, fit, and the legend of
+ * The main window's toolbar, declared in {@code MainToolBar.fxml}: the find field (suggestions with
+ * their count while typing, several hits offered in a list under it), the colour mode, collapse hosts, problems only, fit, and the legend of
  * the colours (in a row of its own under the toolbar when the toolbar cannot hold it in two lines).
  */
 public final class MainToolBar extends ToolBar {
@@ -45,7 +45,19 @@ public final class MainToolBar extends ToolBar {
         this.legendRow = row;
         Loader loader = model.loader();
         search.textProperty().bindBidirectional(model.search().textProperty());
-        model.search().choicesProperty().addListener((o, a, hits) -> showMatches(hits));
+        model.search().choicesProperty().addListener((o, a, hits) -> showMatches(hits, true));
+        // suggestions while typing: the list opens under the field and the typing goes on in the field
+        model.search().suggestionsProperty().addListener((o, a, hits) -> {
+            if (search.isFocused()) {
+                showMatches(hits, false);
+            }
+        });
+        search.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.DOWN && matches != null && matches.isShowing()) {
+                matchList().requestFocus(); // into the suggestions
+                e.consume();
+            }
+        });
         colourMode.getItems().setAll(ColourMode.values());
         colourMode.valueProperty().bindBidirectional(loader.colourModeProperty());
         collapseHosts.selectedProperty().bindBidirectional(loader.collapseAllProperty());
@@ -97,15 +109,18 @@ public final class MainToolBar extends ToolBar {
     }
 
     /**
-     * Every match in a virtualised list under the find field, with their count; names verbatim (a
-     * list cell parses no mnemonics, so {@code mlx5_0} stays {@code mlx5_0}). Enter, a click or a
-     * double-click goes to one; Esc closes the list.
+     * Matches in a virtualised list under the find field, with how many match in all ("81 matches");
+     * names verbatim (a list cell parses no mnemonics, so {@code mlx5_0} stays {@code mlx5_0}). Enter, a
+     * click or a double-click goes to one; Esc closes the list. {@code all}: every hit of Enter's search,
+     * the list focused; else the first suggestions while typing, the focus left in the field (Down
+     * moves into the list).
      */
-    private void showMatches(java.util.List<Vertex> hits) {
+    private void showMatches(java.util.List<Vertex> hits, boolean all) {
         if (matches != null) {
             matches.hide();
         }
         if (hits.isEmpty()) {
+            matches = null;
             return;
         }
         ListView<Vertex> list = new ListView<>(FXCollections.observableArrayList(hits));
@@ -118,7 +133,10 @@ public final class MainToolBar extends ToolBar {
             }
         });
         list.setPrefSize(460, Math.min(hits.size(), 14) * 24 + 4);
-        Label count = new Label(hits.size() + " matches for \"" + vm.search().textProperty().get().strip() + "\"");
+        String total = all ? SearchViewModel.countText(hits.size()) : vm.search().countProperty().get();
+        Label count = new Label(total + " for \"" + vm.search().textProperty().get().strip() + "\""
+                + (all || total.equals(SearchViewModel.countText(hits.size())) ? "" : " · the first " + hits.size()
+                + " listed, Enter lists them all"));
         count.setId("searchMatchCount");
         count.setMnemonicParsing(false);
         VBox box = new VBox(4, count, list);
@@ -150,7 +168,19 @@ public final class MainToolBar extends ToolBar {
             popup.show(search, at.getX(), at.getY());
         }
         list.getSelectionModel().selectFirst();
-        list.requestFocus();
+        if (all) {
+            list.requestFocus();
+        } else {
+            // nothing in the popup takes the keys (a popup's focused node gets the owner's key events): typing and
+            // Enter stay the field's until Down moves into the list
+            list.setFocusTraversable(false);
+        }
+    }
+
+    /** The list in the open matches popup. */
+    @SuppressWarnings("unchecked")
+    private ListView<Vertex> matchList() {
+        return (ListView<Vertex>) ((VBox) matches.getContent().get(0)).getChildren().get(1);
     }
 
     /** The list of matches under the find field while it is open (tests). */

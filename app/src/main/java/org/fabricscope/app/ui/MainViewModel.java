@@ -10,8 +10,6 @@ import org.fabricscope.app.prefs.UserState;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.model.analysis.FabricSummary;
-import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Vertex;
 
 import javafx.beans.property.ObjectProperty;
@@ -40,9 +38,10 @@ public final class MainViewModel {
     private final SideTabs tabs = new SideTabs();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("FabricScope");
     private final Loader loader;
-    private final SearchViewModel search = new SearchViewModel(snapshot::get, status::set, this::reveal);
+    private final SearchViewModel search;
     private final InspectorViewModel inspector = new InspectorViewModel();
-    private final FindingsViewModel findings = new FindingsViewModel(this::navigate);
+    // a finding selected marks its subjects and keeps the Findings tab (its detail stays in view); a subject row goes there
+    private final FindingsViewModel findings = new FindingsViewModel(n -> go(n, false), this::navigate);
     private final ClusterViewModel cluster;
     private final LogConsoleViewModel logs;
     private final LiveConnection live;
@@ -70,6 +69,7 @@ public final class MainViewModel {
     /** {@code userState}: where recent files are remembered (read already; written off the UI thread). */
     MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter, UserState userState) {
         this.executor = executor;
+        this.search = new SearchViewModel(executor, snapshot::get, status::set, this::navigate);
         this.userState = userState;
         this.recent.setAll(userState.recentFiles().entries());
         this.loader = new Loader(this, executor, dialogs);
@@ -165,19 +165,13 @@ public final class MainViewModel {
             cluster.show(s.model());
             logs.setFiles(LogConsoleViewModel.logSources(s.result().formats()));
             summaryLine = summaryLine(s) + flowProblems;
-            title.set("FabricScope — " + s.paths().stream().map(p -> p.getFileName() == null ? p.toString()
-                    : p.getFileName().toString()).reduce((a, b) -> a + ", " + b).orElse(""));
+            title.set("FabricScope — " + CaptureName.of(s.paths())); // the capture, not each of its files
         }
         status.set(summaryLine);
     }
 
     private static String summaryLine(Snapshot s) {
-        FabricSummary sum = s.summary();
-        long errors = s.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
-        return String.format("%d switches (%d leaf, %d spine, %d core) · %d host HCAs on %d hosts · %d cables · "
-                        + "%d degraded · %d ports with errors · %d findings (%d errors)", sum.switches(),
-                sum.switchTiers().get("leaf"), sum.switchTiers().get("spine"), sum.switchTiers().get("core"), sum.hostCas(),
-                sum.hosts(), sum.cables(), sum.cablesDegraded(), sum.portsWithErrors(), s.findings().size(), errors);
+        return StatusLine.of(s.summary(), s.findings());
     }
 
     /** A live rebuild (the live job's thread); the UI thread only swaps it in. */
@@ -257,6 +251,7 @@ public final class MainViewModel {
         }
         navigation.set(n); // the map selects the first (a host: its first HCA) and the inspector follows it
         inspector.focus(n.gpus(), n.nets());
+        inspector.focusPorts(n.ports()); // the row of the port a finding names, its counters in view
         cluster.select(n.nodes(), n.pods());
         if (!bringTab) {
             return;

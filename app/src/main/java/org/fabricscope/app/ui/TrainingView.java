@@ -3,6 +3,7 @@ package org.fabricscope.app.ui;
 import java.util.List;
 import java.util.function.Consumer;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.ranks.RankMap;
@@ -44,8 +45,7 @@ public final class TrainingView extends VBox {
         ranks.getColumns().add(column("Rank", s -> String.valueOf(s.rank().rank()), 48));
         ranks.getColumns().add(column("Pod / host", s -> s.pod() != null ? s.pod() : s.rank().host(), 150));
         ranks.getColumns().add(column("Node", s -> s.host() != null ? s.host() : s.k8sNode() != null ? s.k8sNode() : "", 100));
-        ranks.getColumns().add(column("GPU", s -> s.gpu() != null ? s.gpu().label() + " " + s.rank().busId()
-                : "dev " + s.rank().cudaDev() + " " + s.rank().busId(), 100));
+        ranks.getColumns().add(column("GPU", TrainingView::gpuText, 100));
         ranks.getColumns().add(column("HCA", s -> s.hca() == null ? "" : FabricMapView.shortName(s.hca()), 70));
         ranks.getColumns().add(column("Leaf port", s -> s.leafPort() == null ? ""
                 : FabricMapView.shortName(s.leafPort().node()) + " [" + s.leafPort().number() + "]", 130));
@@ -134,7 +134,7 @@ public final class TrainingView extends VBox {
         ncclTests.show(m);
         var log = m.trainingLog();
         heading.setText(log.isEmpty() ? "No NCCL or PyTorch logs loaded"
-                : map.sites().size() + " ranks · NCCL " + String.join(", ", log.ncclVersions()) + " · pairs "
+                : Plural.of(map.sites().size(), "rank") + " · NCCL " + String.join(", ", log.ncclVersions()) + " · pairs "
                 + log.transportsByPair());
         ranks.setItems(FXCollections.observableArrayList(map.sites()));
         events.setItems(FXCollections.observableArrayList(log.events().stream()
@@ -176,5 +176,16 @@ public final class TrainingView extends VBox {
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
         c.setPrefWidth(w);
         return c;
+    }
+
+    /**
+     * A rank's GPU by its physical index (nvidia-smi's and NVML's: the topology's GPU, else the Init line's
+     * nvmlDev) beside the CUDA index the process sees (CUDA_VISIBLE_DEVICES renumbers them), and its bus id:
+     * {@code GPU4 (CUDA 0) 0000:a0:00.0}.
+     */
+    static String gpuText(org.fabricscope.model.ranks.RankSite s) {
+        int cuda = s.rank().cudaDev();
+        String physical = s.gpu() != null ? s.gpu().label() : s.rank().nvmlDev() >= 0 ? "GPU" + s.rank().nvmlDev() : "GPU ?";
+        return (physical + " (CUDA " + (cuda >= 0 ? String.valueOf(cuda) : "?") + ") " + s.rank().busId()).strip();
     }
 }

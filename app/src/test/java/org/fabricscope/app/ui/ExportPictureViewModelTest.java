@@ -47,6 +47,17 @@ class ExportPictureViewModelTest {
     }
 
     @Test
+    void anEmptyMapIsRefusedNotReportedAsWritten() throws IOException {
+        main.open(paths(org.fabricscope.app.nav.Samples.K8S), false, null); // Kubernetes objects, no fabric
+        assertTrue(main.snapshot().layout().items().isEmpty());
+        assertTrue(vm.disabledProperty().get(), "nothing on the map, nothing to export");
+        vm.export(dir.resolve("map.png"), new Viewport(800, 500, 1, 0, 0), false);
+        assertEquals("Nothing exported: the map is empty", main.statusProperty().get());
+        assertEquals(List.of("error: Nothing to export"), dialogs.shown);
+        assertEquals(List.of(), list(dir), "no file written");
+    }
+
+    @Test
     void writesAPngOfTheViewsSizeAndSaysWhatItWrote() throws IOException {
         main.open(paths(RAIL), false, null);
         Path file = dir.resolve("map.PNG");

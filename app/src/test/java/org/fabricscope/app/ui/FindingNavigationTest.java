@@ -40,8 +40,9 @@ import javafx.stage.Stage;
 
 /**
  * One finding of each layer, selected in the findings list as a user does: the map marks every
- * subject it has a place for, and the tab that holds the subjects comes to front with their rows
- * selected (fabric and host: the inspector; training: the rank rows; Kubernetes: the node and pod rows).
+ * subject it has a place for and the Findings tab stays in front with the finding's detail; its subject
+ * row brings the tab that holds the subjects to front with their rows selected (fabric and host: the
+ * inspector; training: the rank rows; Kubernetes: the node and pod rows).
  */
 @ExtendWith(ApplicationExtension.class)
 class FindingNavigationTest {
@@ -77,6 +78,17 @@ class FindingNavigationTest {
         return f;
     }
 
+    /** Clicks the selected finding's first subject row that is shown in this place: its tab comes to front. */
+    private void goToSubject(FxRobot robot, org.fabricscope.app.nav.Navigation.Place place) {
+        ListView<FindingsViewModel.SubjectRow> subjects = robot.lookup("#findingSubjects").queryListView();
+        FindingsViewModel.SubjectRow row = subjects.getItems().stream().filter(r -> r.navigation().place() == place)
+                .findFirst().orElseThrow();
+        robot.interact(() -> subjects.scrollTo(row));
+        robot.clickOn(robot.from(subjects).lookup(".list-cell").match(c -> ((javafx.scene.control.ListCell<?>) c).getItem() == row)
+                .<javafx.scene.Node>query());
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
     private String selectedTab() {
         return ((TabPane) view.lookup("#side")).getSelectionModel().getSelectedItem().getText();
     }
@@ -98,13 +110,14 @@ class FindingNavigationTest {
         assertEquals(List.of(hca.port(1).cable()), view.highlights().highlightedCables());
         assertEquals(3, view.highlights().getChildrenUnmodifiable().size(), "two frames and a cable band on the map");
         assertEquals(hca.port(1).cable(), view.map().selectedCable(), "a finding on a cable selects the cable");
-        assertEquals("Inspector", selectedTab());
+        assertEquals("Findings (6)", selectedTab(), "the finding's detail stays in view");
         assertTrue(view.inspector().titleText().startsWith("Cable 1xHDR: "), view.inspector().titleText());
         // host: a GPU's degraded PCIe link is its host on the map (drawn as its eight HCAs) and its GPU in the drill-down
         select(robot, "pcie-degraded");
         Host h03 = model.host("dgx-su2-h03");
         assertEquals(h03.adapters(), marked());
         assertEquals(h03, ((FabricNode) view.map().selection()).host());
+        goToSubject(robot, org.fabricscope.app.nav.Navigation.Place.MAP);
         assertEquals("Inspector", selectedTab());
         robot.clickOn("#openHost");
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#gpuPaths").tryQuery().isPresent());
@@ -129,6 +142,8 @@ class FindingNavigationTest {
     void aTrainingFindingSelectsItsRankRowsAndMarksTheirHcas(FxRobot robot) throws Exception {
         load(robot, RAIL, TRAINING);
         select(robot, "nccl-timeout");
+        assertEquals("Findings (12)", selectedTab(), "the finding's detail stays in view");
+        robot.clickOn("Training (16)"); // its rows were selected meanwhile
         assertEquals("Training (16)", selectedTab());
         TableView<?> ranks = robot.lookup("#ranks").queryAs(TableView.class);
         List<?> rows = ranks.getSelectionModel().getSelectedItems();
@@ -145,6 +160,8 @@ class FindingNavigationTest {
     void aKubernetesFindingSelectsItsNodeAndPodRowsAndMarksTheHost(FxRobot robot) throws Exception {
         load(robot, RAIL, K8S);
         select(robot, "rdma-resource-missing");
+        assertEquals("Findings (14)", selectedTab(), "the finding's detail stays in view");
+        robot.clickOn("Kubernetes (4)"); // its rows were selected meanwhile
         assertEquals("Kubernetes (4)", selectedTab());
         TableView<?> nodes = robot.lookup("#k8sNodes").queryAs(TableView.class);
         assertEquals("dgx-su1-h04", ((K8sNode) nodes.getSelectionModel().getSelectedItem()).name());

@@ -46,10 +46,10 @@ class MainViewModelTest {
         vm.open(paths(RAIL), false, null);
         Snapshot s = vm.snapshot();
         assertNotNull(s);
-        assertEquals(7, vm.findings().findings().size());
-        assertEquals("Findings (7)", vm.findings().titleProperty().get());
-        assertEquals("24 switches (16 leaf, 8 spine, 0 core) · 256 host HCAs on 32 hosts · 511 cables · 1 degraded · "
-                + "2 ports with errors · 7 findings (2 errors)", vm.statusProperty().get());
+        assertEquals(6, vm.findings().findings().size(), "the unplugged cable is one finding with its two ends");
+        assertEquals("Findings (6)", vm.findings().titleProperty().get());
+        assertEquals("24 switches (16 leaf, 8 spine) · 32 hosts (256 HCAs) · 511 cables (1 degraded) · 2 ports with errors · "
+                + "6 findings (2 errors)", vm.statusProperty().get());
         assertEquals("FabricScope — rail-2su-hdr", vm.titleProperty().get());
         assertEquals("Import diagnostics (" + s.model().diagnostics().size() + ")", vm.tabs().diagnosticsTitleProperty().get());
         assertSame(s.analysis().findings(), s.findings(), "one analysis per load");
@@ -91,24 +91,32 @@ class MainViewModelTest {
     @Test
     void aTrainingFindingSelectsItsRanksInTheTrainingTab() {
         vm.open(paths(RAIL, TRAINING), false, null);
+        vm.tabs().selectedProperty().set(SideTabs.Tab.FINDINGS);
         select("nccl-timeout");
         Navigation n = vm.navigationProperty().get();
-        assertEquals(SideTabs.Tab.TRAINING, vm.tabs().selectedProperty().get());
+        assertEquals(SideTabs.Tab.FINDINGS, vm.tabs().selectedProperty().get(), "the finding's detail stays in view");
         assertEquals(16, n.ranks().size());
         assertEquals(12, n.ranks().get(0).rank().rank(), "the laggard first");
         assertEquals(n.ranks().get(0).hca().displayName(), vm.inspector().titleProperty().get());
         assertEquals(16, vm.findings().subjects().size());
         assertTrue(!vm.findings().evidence().isEmpty());
+        vm.findings().showSubject(vm.findings().subjects().get(0));
+        assertEquals(SideTabs.Tab.TRAINING, vm.tabs().selectedProperty().get(), "a subject row goes to where it is shown");
     }
 
     @Test
     void aKubernetesFindingSelectsItsNodeAndPodRows() {
         vm.open(paths(RAIL, K8S), false, null);
+        vm.tabs().selectedProperty().set(SideTabs.Tab.FINDINGS);
         select("rdma-resource-missing");
-        assertEquals(SideTabs.Tab.KUBERNETES, vm.tabs().selectedProperty().get());
+        assertEquals(SideTabs.Tab.FINDINGS, vm.tabs().selectedProperty().get(), "the finding's detail stays in view");
         assertEquals("dgx-su1-h04", vm.cluster().selectedNodesProperty().get().get(0).name());
         assertTrue(vm.cluster().selectedPodsProperty().get().stream().anyMatch(p -> p.name().equals("bert-ft-worker-0")));
         assertEquals(vm.snapshot().model().host("dgx-su1-h04"), vm.navigationProperty().get().primary());
+        FindingsViewModel.SubjectRow pod = vm.findings().subjects().stream()
+                .filter(r -> r.navigation().place() == Navigation.Place.KUBERNETES).findFirst().orElseThrow();
+        vm.findings().showSubject(pod);
+        assertEquals(SideTabs.Tab.KUBERNETES, vm.tabs().selectedProperty().get());
         vm.findings().selectedProperty().set(null);
         assertTrue(vm.findings().subjects().isEmpty());
     }
@@ -119,14 +127,30 @@ class MainViewModelTest {
         vm.search().textProperty().set("dgx-su1-h12");
         vm.search().search();
         Host h = vm.snapshot().model().host("dgx-su1-h12");
-        assertEquals(List.of(h), vm.navigationProperty().get().vertices());
-        assertTrue(vm.statusProperty().get().startsWith("Showing dgx-su1-h12"), vm.statusProperty().get());
+        Navigation n = vm.navigationProperty().get();
+        assertEquals(8, n.vertices().size(), "the host lands as all its HCAs");
+        assertTrue(h.adapters().containsAll(n.vertices()));
+        assertEquals("dgx-su1-h12 mlx5_5", n.primary().displayName(), "the faulty one (its link trained at 1x) first");
+        assertTrue(n.frame(), "the map zooms to them");
+        assertEquals("Host dgx-su1-h12: 8 HCAs marked, dgx-su1-h12 mlx5_5 has a problem (shown first)",
+                vm.statusProperty().get());
+        assertEquals("9 matches", vm.search().countProperty().get());
         vm.search().textProperty().set("no-such-thing");
         vm.search().search();
         assertEquals("No match for \"no-such-thing\"", vm.statusProperty().get());
+        assertEquals("No match", vm.search().countProperty().get());
         vm.search().textProperty().set("SU1-RAIL");
         vm.search().search();
         assertEquals(8, vm.search().choicesProperty().get().size(), "the eight SU1 leaves");
+        assertEquals("8 matches for \"SU1-RAIL\"", vm.statusProperty().get());
+        vm.search().textProperty().set("dgx-su2-h0"); // typing: the first matches are suggested with their count
+        assertEquals(SearchViewModel.SUGGESTIONS, vm.search().suggestionsProperty().get().size());
+        assertEquals("81 matches", vm.search().countProperty().get(), "9 hosts and their 72 HCAs");
+        vm.search().textProperty().set("spine-0");
+        assertEquals("8 matches", vm.search().countProperty().get());
+        vm.search().choose(vm.search().suggestionsProperty().get().get(2));
+        assertEquals("SPINE-03 (row C, rack C03)", vm.navigationProperty().get().primary().displayName());
+        assertTrue(vm.search().suggestionsProperty().get().isEmpty(), "a pick closes the suggestions");
     }
 
     @Test
@@ -177,6 +201,6 @@ class MainViewModelTest {
         var result = new FabricImporter().importPaths(paths(RAIL), ImportProgress.NONE, Cancellation.NEVER);
         live.liveModel(List.of(), result);
         assertSame(result, live.snapshot().result());
-        assertEquals(7, live.findings().findings().size());
+        assertEquals(6, live.findings().findings().size());
     }
 }

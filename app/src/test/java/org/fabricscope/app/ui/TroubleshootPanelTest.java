@@ -150,7 +150,7 @@ class TroubleshootPanelTest {
             list.getSelectionModel().select(f);
         });
         WaitForAsyncUtils.waitForFxEvents();
-        assertFalse(robot.lookup("#findingRemedies").queryListView().getItems().isEmpty());
+        assertFalse(view.findings().remedyRows().isEmpty());
 
         Hyperlink link = robot.lookup("#explainingFlow").queryAs(Hyperlink.class);
         assertTrue(link.isVisible(), "nccl-timeout is explained by a flow");
