@@ -36,6 +36,7 @@ import javafx.scene.text.Text;
  */
 public final class JobView extends BorderPane {
     private static final double FIT_MARGIN = 20;
+    private static final double MAX_FIT = 1.5;
 
     private final Label header = new Label();
     private final Pane viewport = new Pane();
@@ -47,6 +48,8 @@ public final class JobView extends BorderPane {
     private double dragX;
     private double dragY;
     private boolean fitted;
+    /** Whether the user panned or zoomed since the last fit: a resize then keeps their view. */
+    private boolean moved;
 
     public JobView() {
         getStyleClass().add("job-view");
@@ -74,6 +77,7 @@ public final class JobView extends BorderPane {
             dragY = e.getY() - world.getTranslateY();
         });
         viewport.addEventHandler(MouseEvent.MOUSE_DRAGGED, e -> {
+            moved = true;
             world.setTranslateX(e.getX() - dragX);
             world.setTranslateY(e.getY() - dragY);
         });
@@ -83,11 +87,12 @@ public final class JobView extends BorderPane {
             }
         });
         viewport.addEventHandler(ScrollEvent.SCROLL, e -> {
+            moved = true;
             zoom(e.getDeltaY() > 0 ? 1.15 : 1 / 1.15, e.getX(), e.getY());
             e.consume();
         });
         viewport.layoutBoundsProperty().addListener((o, a, b) -> {
-            if (!fitted && b.getWidth() > 0 && b.getHeight() > 0 && !layout.isEmpty()) {
+            if ((!fitted || !moved) && b.getWidth() > 0 && b.getHeight() > 0 && !layout.isEmpty()) {
                 fit();
             }
         });
@@ -226,6 +231,7 @@ public final class JobView extends BorderPane {
             Region r = new Region();
             r.getStyleClass().add("map-highlight");
             r.setStyle("-fx-border-width: 3;");
+            r.setManaged(false); // a Group would size it to its preferred size (nothing)
             r.resizeRelocate(b.x() - 3, b.y() - 3, b.w() + 6, b.h() + 6);
             r.setMouseTransparent(true);
             marks.getChildren().add(r);
@@ -249,7 +255,7 @@ public final class JobView extends BorderPane {
         }
     }
 
-    /** Scales the whole job into the view (never above 1:1) and centres it. */
+    /** Scales the whole job into the view (up to 1.5:1, so a small job reads well) and centres it. */
     public void fit() {
         double w = viewport.getWidth();
         double h = viewport.getHeight();
@@ -257,7 +263,8 @@ public final class JobView extends BorderPane {
             return;
         }
         fitted = true;
-        double s = Math.min(1.0, Math.min((w - 2 * FIT_MARGIN) / layout.width(), (h - 2 * FIT_MARGIN) / layout.height()));
+        moved = false;
+        double s = Math.min(MAX_FIT, Math.min((w - 2 * FIT_MARGIN) / layout.width(), (h - 2 * FIT_MARGIN) / layout.height()));
         s = Math.max(s, 0.05);
         world.getTransforms().setAll(new javafx.scene.transform.Scale(s, s, 0, 0));
         world.setTranslateX((w - layout.width() * s) / 2);

@@ -40,7 +40,6 @@ public final class MainView extends BorderPane {
     @FXML private javafx.scene.layout.HBox legendRow;
     @FXML private FabricMapView map;
     @FXML private MapHighlights highlights;
-    @FXML private MapNotice mapNotice;
     @FXML private TabPane side;
     @FXML private TabPane centre;
     @FXML private Tab mapTab;
@@ -115,7 +114,6 @@ public final class MainView extends BorderPane {
             }
         });
         vm.snapshotProperty().addListener((o, before, s) -> show(before, s));
-        map.problemsOnlyProperty().addListener((o, a, only) -> mapNotice.show(vm.snapshot(), only));
         // an invalidation listener: going to an equal navigation again (the same subject twice) shows it again
         vm.navigationProperty().addListener(o -> show(vm.navigationProperty().get()));
         vm.inspector().setOnOpenHost(f -> HostView.openWindow(f.topology(), getScene()).focus(f.gpu(), f.net()));
@@ -179,12 +177,14 @@ public final class MainView extends BorderPane {
     /** A new snapshot: the map draws it; new data also refills the training tab and re-inspects the selection. */
     private void show(Snapshot before, Snapshot s) {
         map.show(s.layout(), s.colouring(), vm.fitOnShow());
-        mapNotice.show(s, map.problemsOnlyProperty().get()); // what the map cannot show (no counters read)
         if (before == null || before.result() != s.result()) {
             training.show(s.model(), s.ranks());
             if (before == null || JobViewModel.opensOnJob(before.model()) != JobViewModel.opensOnJob(s.model())) {
                 // logs and pods without a fabric open on the job, not on an empty map
                 centre.getSelectionModel().select(JobViewModel.opensOnJob(s.model()) ? jobTab : mapTab);
+                if (JobViewModel.opensOnJob(s.model())) {
+                    vm.tabs().selectedProperty().set(SideTabs.Tab.FINDINGS); // what was found, not "click a switch"
+                }
             }
             if (map.selectedCable() != null) {
                 vm.inspector().showCable(map.selectedCable());
@@ -218,7 +218,7 @@ public final class MainView extends BorderPane {
             }
             revealing = true;
             try {
-                if (n.frame() ? !map.frame(n.vertices()) : !map.reveal(target)) {
+                if (!map.reveal(target)) {
                     vm.notOnMap(first);
                 }
                 highlights.keepInView();

@@ -207,7 +207,9 @@ public final class JobLayout {
     public static String rankLine(RankSite s) {
         Rank r = s.rank();
         List<String> nics = nics(s);
-        return gpu(r) + (nics.isEmpty() ? "" : " · " + String.join(" ", nics));
+        // NCCL lists every NIC of the node for each rank; past two the count reads better (the tooltip lists them)
+        String net = nics.isEmpty() ? "" : " · " + (nics.size() <= 2 ? String.join(" ", nics) : nics.size() + " NICs");
+        return gpu(r) + net;
     }
 
     private static List<String> nics(RankSite s) {
@@ -218,8 +220,8 @@ public final class JobLayout {
         }
         List<String> out = new ArrayList<>();
         for (String d : s.rank().rdmaDevices()) {
-            int slash = d.indexOf('/');
-            out.add(slash > 0 ? d.substring(0, slash) : d);
+            int cut = d.indexOf(':') > 0 ? d.indexOf(':') : d.indexOf('/');
+            out.add(cut > 0 ? d.substring(0, cut) : d); // mlx5_0:1/IB -> mlx5_0
         }
         return out;
     }
