@@ -40,6 +40,7 @@ public final class MainView extends BorderPane {
     @FXML private javafx.scene.layout.HBox legendRow;
     @FXML private FabricMapView map;
     @FXML private MapHighlights highlights;
+    @FXML private MapNotice mapNotice;
     @FXML private TabPane side;
     @FXML private TabPane centre;
     @FXML private Tab mapTab;
@@ -114,6 +115,7 @@ public final class MainView extends BorderPane {
             }
         });
         vm.snapshotProperty().addListener((o, before, s) -> show(before, s));
+        map.problemsOnlyProperty().addListener((o, a, only) -> mapNotice.show(vm.snapshot(), only));
         // an invalidation listener: going to an equal navigation again (the same subject twice) shows it again
         vm.navigationProperty().addListener(o -> show(vm.navigationProperty().get()));
         vm.inspector().setOnOpenHost(f -> HostView.openWindow(f.topology(), getScene()).focus(f.gpu(), f.net()));
@@ -177,6 +179,7 @@ public final class MainView extends BorderPane {
     /** A new snapshot: the map draws it; new data also refills the training tab and re-inspects the selection. */
     private void show(Snapshot before, Snapshot s) {
         map.show(s.layout(), s.colouring(), vm.fitOnShow());
+        mapNotice.show(s, map.problemsOnlyProperty().get()); // what the map cannot show (no counters read)
         if (before == null || before.result() != s.result()) {
             training.show(s.model(), s.ranks());
             if (before == null || JobViewModel.opensOnJob(before.model()) != JobViewModel.opensOnJob(s.model())) {
@@ -218,7 +221,7 @@ public final class MainView extends BorderPane {
             }
             revealing = true;
             try {
-                if (!map.reveal(target)) {
+                if (n.frame() ? !map.frame(n.vertices()) : !map.reveal(target)) {
                     vm.notOnMap(first);
                 }
                 highlights.keepInView();
