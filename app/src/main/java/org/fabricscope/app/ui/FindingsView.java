@@ -118,7 +118,7 @@ public final class FindingsView extends VBox {
 
     /** A list of two-line rows sized to show up to three of them, and no empty rows under fewer. */
     private static <T> void fitRows(ListView<T> list) {
-        Runnable fit = () -> list.setPrefHeight(Math.max(1, Math.min(3, list.getItems().size())) * 38 + 6);
+        Runnable fit = () -> list.setPrefHeight(Math.max(1, Math.min(3, list.getItems().size())) * 38 + 22); // and a scroll bar
         list.getItems().addListener((javafx.collections.ListChangeListener<T>) c -> fit.run());
         list.itemsProperty().addListener((o, a, b) -> fit.run());
         fit.run();
