@@ -73,7 +73,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         if (markdown || html) {
             var report = new org.fabricscope.app.report.IncidentReport("FabricScope incident report",
                     input.paths.stream().map(java.nio.file.Path::toString).toList(), findings, flows,
-                    html ? mapPng(in) : null, java.time.Instant.now())
+                    html ? mapPng(in, input.paths) : null, java.time.Instant.now())
                     .withTimeline(org.fabricscope.model.incident.reasoning.IncidentReasoner.of(in.analysis().model()))
                     .withPairs(org.fabricscope.model.pairwise.PairMatrices.of(in.analysis().model()));
             out.print(html ? report.html() : report.markdown());
@@ -144,13 +144,13 @@ final class DiagnoseCommand implements Callable<Integer> {
      * The HTML report's map: the errors colours at fit, as {@code export -f png} draws it; null when the
      * inputs hold no fabric to draw (a report of logs alone), and the report then goes without it.
      */
-    private static byte[] mapPng(InputOptions.Loaded in) throws java.io.IOException {
+    private static byte[] mapPng(InputOptions.Loaded in, java.util.List<java.nio.file.Path> paths) throws java.io.IOException {
         if (in.result().model().nodes().isEmpty()) {
             return null;
         }
         System.setProperty("java.awt.headless", "true");
         java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
-        ExportCommand.picture(in, org.fabricscope.app.render.ColourMode.ERRORS, 1600, 1000, false).writePng(png);
+        ExportCommand.picture(in, paths, org.fabricscope.app.render.ColourMode.ERRORS, 1600, 1000, false).writePng(png);
         return png.toByteArray();
     }
 }

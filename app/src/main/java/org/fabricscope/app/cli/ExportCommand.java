@@ -20,6 +20,9 @@ import org.fabricscope.app.render.ColourMode;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapPicture;
+import org.fabricscope.app.render.PictureCaption;
+import org.fabricscope.app.render.PictureLegend;
+import org.fabricscope.app.ui.CaptureName;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
@@ -46,7 +49,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code fabricscope export}: write the fabric graph as GraphML, DOT or JSON, or the map as PNG or SVG. */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Write the fabric graph (switches, CAs, cables with ports, rates and counters) as graphml, dot or json,",
-            "or the map as a picture (png, svg) drawn as the app shows it fitted into its window (no display needed)."})
+            "or the map as a picture (png, svg): the whole fabric drawn as the app shows it at fit, with a title (the capture and its",
+            "files' time), the legend and the names of the finding subjects (no display needed)."})
 final class ExportCommand implements Callable<Integer> {
     enum Kind { graphml, dot, json, png, svg }
 
@@ -130,7 +134,7 @@ final class ExportCommand implements Callable<Integer> {
         if (format == Kind.png && output == null) {
             throw new ParameterException(spec.commandLine(), "-f png writes a file: give it with -o FILE");
         }
-        MapPicture picture = picture(input.load(), colour.mode, width, height, problemsOnly);
+        MapPicture picture = picture(input.load(), input.paths, colour.mode, width, height, problemsOnly);
         try {
             if (format == Kind.png) {
                 System.setProperty("java.awt.headless", "true");
@@ -149,8 +153,13 @@ final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The map as the app draws it at fit, in {@code mode}: layout, colouring and the rasteriser, no JavaFX. */
-    static MapPicture picture(InputOptions.Loaded loaded, ColourMode mode, int width, int height, boolean problemsOnly) {
+    /**
+     * The whole fabric as the app draws it at fit, in {@code mode}, with a title (the capture named by
+     * {@code paths} and its files' time), the legend and the finding subjects' names: layout, colouring
+     * and the rasteriser, no JavaFX.
+     */
+    static MapPicture picture(InputOptions.Loaded loaded, List<Path> paths, ColourMode mode, int width, int height,
+                              boolean problemsOnly) {
         FabricModel model = loaded.result().model();
         MapLayout layout = TieredLayout.compute(model, Set.of(), false);
         if (layout.items().isEmpty()) {
@@ -159,7 +168,11 @@ final class ExportCommand implements Callable<Integer> {
         }
         MapColouring colours = MapColouring.compute(model, layout, mode, loaded.thresholds(), loaded.analysis().ranks(),
                 null, loaded.analysis().findings(), MapPalette.defaults());
-        return new MapPicture(layout, colours, width, height, problemsOnly);
+        String capture = paths.isEmpty() ? "live cluster" : CaptureName.of(paths);
+        PictureCaption caption = new PictureCaption(PictureCaption.title(capture, PictureCaption.filesTime(paths).orElse(null), mode, true),
+                PictureLegend.of(mode, colours.palette(), loaded.analysis().summary().cablesBySpeed().keySet(),
+                        !loaded.analysis().ranks().isEmpty(), null));
+        return new MapPicture(layout, colours, caption.fit(layout, width, height), problemsOnly, caption);
     }
 
     private static String quoteId(String id) {

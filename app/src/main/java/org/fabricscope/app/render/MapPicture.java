@@ -31,6 +31,7 @@ public final class MapPicture {
     private final double scale;
     private final double tx;
     private final double ty;
+    private final PictureCaption caption;
 
     public MapPicture(MapLayout layout, MapColouring colouring, int width, int height) {
         this(layout, colouring, width, height, false);
@@ -46,6 +47,15 @@ public final class MapPicture {
      * {@code problemsOnly} as its Problems only filter is set.
      */
     public MapPicture(MapLayout layout, MapColouring colouring, Viewport view, boolean problemsOnly) {
+        this(layout, colouring, view, problemsOnly, null);
+    }
+
+    /**
+     * The map through {@code view}, with {@code caption}'s title band at the top and its legend at the
+     * bottom (null: the map alone), and the names of the finding subjects in view.
+     */
+    public MapPicture(MapLayout layout, MapColouring colouring, Viewport view, boolean problemsOnly, PictureCaption caption) {
+        this.caption = caption;
         this.layout = layout;
         this.colouring = colouring;
         this.overview = new MapOverview(layout, colouring);
@@ -98,12 +108,18 @@ public final class MapPicture {
         return MapLabels.place(overview, width, height, scale, tx, ty);
     }
 
+    /** The names of the finding subjects in view that the glyph names leave out, clear of the caption's bands. */
+    public List<MapLabels.Name> subjectNames() {
+        return SubjectNames.place(layout, colouring, overview, view, caption == null ? 0 : PictureCaption.TOP,
+                caption == null ? 0 : caption.legendHeight(width));
+    }
+
     /** Writes the frame as PNG (opaque RGB), with the text the map prints over it ({@link PictureText}). */
     public void writePng(OutputStream out) throws IOException {
         MapRasterizer r = raster();
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);
-        PictureText.draw(img, layout, colouring, overview, view);
+        PictureText.draw(img, layout, colouring, overview, view, subjectNames(), caption);
         if (!ImageIO.write(img, "png", out)) {
             throw new IOException("no PNG writer in this Java runtime");
         }
@@ -122,7 +138,7 @@ public final class MapPicture {
             overviewSvg(b);
             problemsSvg(b);
             rowsSvg(b);
-            return b.append("</svg>\n").toString();
+            return captionSvg(b).append("</svg>\n").toString();
         }
         // cables: one path per colour and thickness, thin ones first (as the rasteriser draws them)
         Map<Long, StringBuilder> paths = new LinkedHashMap<>();
@@ -181,7 +197,29 @@ public final class MapPicture {
         rowsSvg(b);
         rankBadgesSvg(b);
         groupLabelsSvg(b);
-        return b.append("</svg>\n").toString();
+        return captionSvg(b).append("</svg>\n").toString();
+    }
+
+    /** The finding subjects' names, then the title and the legend over the map's edges. */
+    private StringBuilder captionSvg(StringBuilder b) {
+        MapPalette p = colouring.palette();
+        List<MapLabels.Name> names = subjectNames();
+        if (!names.isEmpty()) {
+            b.append("<g class=\"subject-names\" font-family=\"sans-serif\" font-size=\"11\" font-weight=\"bold\" "
+                    + "text-anchor=\"middle\">\n");
+            for (MapLabels.Name n : names) {
+                b.append("<rect x=\"").append(num(n.x() - n.maxWidth() / 2)).append("\" y=\"").append(num(n.y() - 7))
+                        .append("\" width=\"").append(num(n.maxWidth())).append("\" height=\"14\" rx=\"3\" fill=\"")
+                        .append(hex(p.background())).append("\" fill-opacity=\"0.85\"/>\n<text x=\"").append(num(n.x()))
+                        .append("\" y=\"").append(num(n.y() + 4)).append("\" fill=\"").append(hex(p.label())).append("\">")
+                        .append(escape(n.text())).append("</text>\n");
+            }
+            b.append("</g>\n");
+        }
+        if (caption != null) {
+            caption.svg(b, width, height, p);
+        }
+        return b;
     }
 
     /** The rows' names at the left edge. */
@@ -330,7 +368,7 @@ public final class MapPicture {
         return String.format(Locale.ROOT, "#%06x", argb & 0xFFFFFF);
     }
 
-    private static String num(double v) {
+    static String num(double v) {
         double r = Math.round(v * 10) / 10.0;
         return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
     }

@@ -12,13 +12,15 @@ import org.fabricscope.model.layout.MapLayout;
 /**
  * The map's text drawn with {@code java.awt} onto a PNG frame, as the window draws it over its
  * frame ({@link MapLabels}): the overview's group labels on a background band, the glyphs' names,
- * the rows' names at the left edge and the rank badges of the transport mode.
+ * the rows' names at the left edge, the rank badges of the transport mode, the finding subjects'
+ * names and the caption (title and legend) when there is one.
  */
 final class PictureText {
     private PictureText() {
     }
 
-    static void draw(BufferedImage img, MapLayout layout, MapColouring colouring, MapOverview overview, Viewport v) {
+    static void draw(BufferedImage img, MapLayout layout, MapColouring colouring, MapOverview overview, Viewport v,
+                     java.util.List<MapLabels.Name> subjects, PictureCaption caption) {
         MapPalette p = colouring.palette();
         Graphics2D g = img.createGraphics();
         try {
@@ -52,6 +54,17 @@ final class PictureText {
                         (int) h, 6, 6);
                 g.setColor(new Color(b.argb()));
                 centred(g, b.text(), b.x(), b.y());
+            }
+            g.setFont(bold);
+            for (MapLabels.Name n : subjects) {
+                g.setColor(new Color(p.background()));
+                g.fillRoundRect((int) Math.round(n.x() - n.maxWidth() / 2), (int) Math.round(n.y() - 7), (int) Math.round(n.maxWidth()),
+                        14, 6, 6);
+                g.setColor(new Color(p.label()));
+                centred(g, n.text(), n.x(), n.y());
+            }
+            if (caption != null) {
+                caption.draw(g, v.width(), v.height(), p);
             }
         } finally {
             g.dispose();

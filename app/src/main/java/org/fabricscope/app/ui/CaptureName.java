@@ -14,11 +14,11 @@ import java.util.Set;
  * {@code a, b} and past two {@code a + 3 more}. Files written by the window itself (a pasted answer,
  * under a {@code fabricscope-} temporary folder) never name the capture.
  */
-final class CaptureName {
+public final class CaptureName {
     private CaptureName() {
     }
 
-    static String of(List<Path> paths) {
+    public static String of(List<Path> paths) {
         List<Path> own = paths.stream().filter(p -> !written(p)).toList();
         if (own.isEmpty()) {
             own = paths;

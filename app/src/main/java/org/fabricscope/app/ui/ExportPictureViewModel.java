@@ -9,6 +9,8 @@ import java.util.Locale;
 
 import org.fabricscope.app.common.AtomicWrite;
 import org.fabricscope.app.render.MapPicture;
+import org.fabricscope.app.render.PictureCaption;
+import org.fabricscope.app.render.PictureLegend;
 import org.fabricscope.app.render.Viewport;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
@@ -20,8 +22,9 @@ import javafx.beans.property.StringProperty;
 
 /**
  * File › Export picture…: the map as the user sees it (the snapshot's colours, the view's size, zoom,
- * pan and problems-only filter) written as PNG or SVG by {@link MapPicture}, the renderer of
- * {@code fabricscope export -f png|svg}, off the UI thread. The file is written beside its target
+ * pan and problems-only filter), or the whole fabric fitted into the view's size, with a title (the
+ * capture and its files' time), the legend and the finding subjects' names, written as PNG or SVG by
+ * {@link MapPicture}, the renderer of {@code fabricscope export -f png|svg}, off the UI thread. The file is written beside its target
  * and moved into place, so a failed export leaves no half-written picture; the outcome goes to the
  * status line, a failure also to a dialog. Disabled while nothing is loaded.
  */
@@ -93,6 +96,15 @@ public final class ExportPictureViewModel {
      * extension, in the background; {@code problemsOnly} as the map's filter is set (UI thread).
      */
     public void export(Path file, Viewport view, boolean problemsOnly) {
+        export(file, view, problemsOnly, false);
+    }
+
+    /**
+     * As {@link #export(Path, Viewport, boolean)}; {@code wholeFabric}: the whole fabric fitted into
+     * the view's size instead of the view as shown. Either carries the title (the capture's name and
+     * its files' time), the legend and the names of the finding subjects in view.
+     */
+    public void export(Path file, Viewport view, boolean problemsOnly, boolean wholeFabric) {
         Snapshot s = snapshot.get();
         Format format = Format.of(file);
         if (s == null) {
@@ -117,13 +129,23 @@ public final class ExportPictureViewModel {
         String what = s.mode() + (problemsOnly ? ", problems only" : "") + ", " + view.width() + " × " + view.height() + " px";
         status.set("Exporting the map to " + target);
         executor.execute(BackgroundTask.of(ctx -> {
-            write(new MapPicture(s.layout(), s.colouring(), view, problemsOnly), format, target);
+            PictureCaption caption = caption(s, wholeFabric);
+            Viewport drawn = wholeFabric ? caption.fit(s.layout(), view.width(), view.height()) : view;
+            write(new MapPicture(s.layout(), s.colouring(), drawn, problemsOnly, caption), format, target);
             return target;
         }).onSuccess(t -> {
             lastFolder = t.getParent();
-            status.set("Exported the map as shown (" + what + ") to " + t);
+            status.set("Exported " + (wholeFabric ? "the whole fabric" : "the map as shown") + " (" + what + ") to " + t);
         })
                 .onFailure(e -> fail(target, reason(e))));
+    }
+
+    /** The picture's title and legend for this load (reads the files' times: background thread). */
+    static PictureCaption caption(Snapshot s, boolean wholeFabric) {
+        String title = PictureCaption.title(CaptureName.of(s.paths()), PictureCaption.filesTime(s.paths()).orElse(null), s.mode(),
+                wholeFabric);
+        return new PictureCaption(title, PictureLegend.of(s.mode(), s.colouring().palette(), s.summary().cablesBySpeed().keySet(),
+                !s.ranks().isEmpty(), s.job()));
     }
 
     private void fail(Path file, String reason) {

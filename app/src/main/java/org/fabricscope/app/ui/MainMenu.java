@@ -217,15 +217,22 @@ public final class MainMenu extends MenuBar {
         }
     }
 
-    /** File › Export picture…: where to, then the map as it is shown now (size, zoom, pan, filter) to that file. */
+    /**
+     * File › Export picture…: the whole fabric or the view as shown, where to, then the map in the
+     * view's size (as shown: its zoom, pan and filter) to that file, with its title and legend.
+     */
     @FXML private void exportPicture() {
         ExportPictureViewModel pictures = vm.pictures();
         if (pictures.disabledProperty().get()) {
             return;
         }
+        PictureChooser.Scope scope = pictureChooser.scope(window());
+        if (scope == null) {
+            return;
+        }
         Path file = pictureChooser.choose(window(), pictures.suggestedFile());
         if (file != null) {
-            pictures.export(file, map.viewport(), map.problemsOnlyProperty().get());
+            pictures.export(file, map.viewport(), map.problemsOnlyProperty().get(), scope == PictureChooser.Scope.WHOLE_FABRIC);
         }
     }
 
