@@ -59,7 +59,7 @@ public final class JobView extends BorderPane {
         for (Transport t : Transport.values()) {
             Line l = new Line(0, 0, 22, 0);
             style(l, t);
-            Label name = new Label(transportName(t), l);
+            Label name = new Label(JobViewModel.transportName(t), l);
             legend.getChildren().add(name);
         }
         VBox top = new VBox(4, header, legend);
@@ -104,17 +104,6 @@ public final class JobView extends BorderPane {
         vm.layoutProperty().addListener((o, a, l) -> draw(l));
         vm.markedProperty().addListener((o, a, m) -> mark(m));
         draw(vm.layoutProperty().get());
-    }
-
-    static String transportName(Transport t) {
-        return switch (t) {
-            case P2P -> "NVLink/P2P";
-            case SHM -> "SHM";
-            case NET_IB_GDR -> "IB with GDR";
-            case NET_IB -> "IB without GDR";
-            case NET_OTHER -> "other network";
-            case NET_SOCKET -> "socket";
-        };
     }
 
     private static Color colour(Transport t) {

@@ -74,6 +74,18 @@ public final class JobViewModel {
         marked.set(layout.get().marked(marks));
     }
 
+    /** A transport as the job view's legend and header name it. */
+    static String transportName(org.fabricscope.model.training.Transport t) {
+        return switch (t) {
+            case P2P -> "NVLink/P2P";
+            case SHM -> "SHM";
+            case NET_IB_GDR -> "IB with GDR";
+            case NET_IB -> "IB without GDR";
+            case NET_OTHER -> "other network";
+            case NET_SOCKET -> "socket";
+        };
+    }
+
     static String headerOf(JobLayout l) {
         if (l.isEmpty()) {
             return EMPTY_TEXT;
@@ -90,7 +102,7 @@ public final class JobViewModel {
         if (!by.isEmpty()) {
             b.append(" · ").append(Plural.of(l.edges().size(), "rank pair")).append(": ");
             StringBuilder t = new StringBuilder();
-            by.forEach((k, v) -> t.append(t.length() == 0 ? "" : ", ").append(v).append(' ').append(JobView.transportName(k)));
+            by.forEach((k, v) -> t.append(t.length() == 0 ? "" : ", ").append(v).append(' ').append(transportName(k)));
             b.append(t);
         } else if (!l.boxes(JobLayout.Kind.RANK).isEmpty()) {
             b.append(" · no channel lines in the logs (NCCL_DEBUG=INFO prints them)");
