@@ -85,6 +85,14 @@ public record PictureCaption(String title, List<PictureLegend.Entry> legend) {
         return new Viewport(width, height, inner.scale(), inner.tx(), inner.ty() + top);
     }
 
+    /**
+     * The view as shown with the title band above it and the legend below: the same zoom and pan,
+     * the picture taller by the two bands, so that they cover nothing of the view.
+     */
+    public Viewport around(Viewport v) {
+        return new Viewport(v.width(), (int) Math.ceil(v.height() + TOP + legendHeight(v.width())), v.scale(), v.tx(), v.ty() + TOP);
+    }
+
     /** The legend's band height at this width (its entries wrap). */
     public double legendHeight(int width) {
         return rows(width).size() * LEGEND_LINE + 8;

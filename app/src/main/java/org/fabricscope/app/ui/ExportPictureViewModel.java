@@ -22,9 +22,10 @@ import javafx.beans.property.StringProperty;
 
 /**
  * File › Export picture…: the map as the user sees it (the snapshot's colours, the view's size, zoom,
- * pan and problems-only filter), or the whole fabric fitted into the view's size, with a title (the
- * capture and its files' time), the legend and the finding subjects' names, written as PNG or SVG by
- * {@link MapPicture}, the renderer of {@code fabricscope export -f png|svg}, off the UI thread. The file is written beside its target
+ * pan and problems-only filter) with a title band above it and the legend below, or the whole fabric
+ * fitted into the view's size between the two; the title names the capture and its files' time, and
+ * the finding subjects in view are named. Written as PNG or SVG by {@link MapPicture}, the renderer
+ * of {@code fabricscope export -f png|svg}, off the UI thread. The file is written beside its target
  * and moved into place, so a failed export leaves no half-written picture; the outcome goes to the
  * status line, a failure also to a dialog. Disabled while nothing is loaded.
  */
@@ -126,16 +127,16 @@ public final class ExportPictureViewModel {
             return;
         }
         Path target = file.toAbsolutePath().normalize();
-        String what = s.mode() + (problemsOnly ? ", problems only" : "") + ", " + view.width() + " × " + view.height() + " px";
         status.set("Exporting the map to " + target);
         executor.execute(BackgroundTask.of(ctx -> {
             PictureCaption caption = caption(s, wholeFabric);
-            Viewport drawn = wholeFabric ? caption.fit(s.layout(), view.width(), view.height()) : view;
+            Viewport drawn = wholeFabric ? caption.fit(s.layout(), view.width(), view.height()) : caption.around(view);
             write(new MapPicture(s.layout(), s.colouring(), drawn, problemsOnly, caption), format, target);
-            return target;
-        }).onSuccess(t -> {
-            lastFolder = t.getParent();
-            status.set("Exported " + (wholeFabric ? "the whole fabric" : "the map as shown") + " (" + what + ") to " + t);
+            return drawn;
+        }).onSuccess(d -> {
+            lastFolder = target.getParent();
+            status.set("Exported " + (wholeFabric ? "the whole fabric" : "the map as shown") + " (" + s.mode()
+                    + (problemsOnly ? ", problems only" : "") + ", " + d.width() + " × " + d.height() + " px) to " + target);
         })
                 .onFailure(e -> fail(target, reason(e))));
     }

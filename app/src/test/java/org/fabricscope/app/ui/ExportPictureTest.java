@@ -50,6 +50,9 @@ import javafx.stage.Stage;
  */
 @ExtendWith(ApplicationExtension.class)
 class ExportPictureTest {
+    /** The title band's height: the view starts below it in the picture. */
+    private static final int TOP = (int) org.fabricscope.app.render.PictureCaption.TOP;
+
     @TempDir
     Path dir;
     private MainView view;
@@ -137,19 +140,19 @@ class ExportPictureTest {
         assertNotEquals(Viewport.fit(view.snapshot().layout(), shown.width(), shown.height()).scale(), shown.scale(), "not the fit");
         Path file = dir.resolve("shown.png");
         export(robot, file);
-        assertTrue(status().startsWith("Exported the map as shown (Error counters, " + shown.width() + " × " + shown.height()
-                + " px) to " + file), status());
-
         BufferedImage png = ImageIO.read(file.toFile());
         assertNotNull(png, "a PNG ImageIO decodes");
+        assertTrue(status().startsWith("Exported the map as shown (Error counters, " + shown.width() + " × " + png.getHeight()
+                + " px) to " + file), status());
         assertEquals((int) Math.ceil(view.map().getWidth()), png.getWidth(), "the map's width");
-        assertEquals((int) Math.ceil(view.map().getHeight()), png.getHeight(), "the map's height");
+        // the view as shown, with the title band above it and the legend below, covering none of it
+        assertTrue(png.getHeight() > (int) Math.ceil(view.map().getHeight()) + TOP, "the map's height and the bands: " + png.getHeight());
         MapPalette p = UiPalette.current();
         double[] at = WaitForAsyncUtils.asyncFx(() -> view.map().cableScreenPosition(degraded)).get(5, TimeUnit.SECONDS);
-        assertTrue(near(png, at[0], at[1], p.danger()), "the error colour where the view draws the 1xHDR link, at " + at[0] + ", " + at[1]);
+        assertTrue(near(png, at[0], at[1] + TOP, p.danger()), "the error colour where the view draws the 1xHDR link, at " + at[0] + ", " + at[1]);
         // and everywhere else the picture is the view's own frame, but for the text drawn over it
         PixelReader frame = WaitForAsyncUtils.asyncFx(() -> view.map().frameImage().getPixelReader()).get(5, TimeUnit.SECONDS);
-        double same = WaitForAsyncUtils.asyncFx(() -> sameFraction(png, frame)).get(30, TimeUnit.SECONDS);
+        double same = WaitForAsyncUtils.asyncFx(() -> sameFraction(png, frame, (int) Math.ceil(view.map().getHeight()))).get(30, TimeUnit.SECONDS);
         assertTrue(same > 0.97, "the export matches the view's frame at " + same);
     }
 
@@ -176,7 +179,7 @@ class ExportPictureTest {
         // problems only: the healthy cables are left out; the problem cables stay (the symbol errors' one is HDR too)
         assertTrue(count(b, hdr) * 5 < count(a, hdr), "problems only: " + count(b, hdr) + " of " + count(a, hdr) + " HDR pixels");
         double[] at = WaitForAsyncUtils.asyncFx(() -> view.map().cableScreenPosition(degradedCable())).get(5, TimeUnit.SECONDS);
-        assertTrue(near(a, at[0], at[1], p.degraded()) && near(b, at[0], at[1], p.degraded()),
+        assertTrue(near(a, at[0], at[1] + TOP, p.degraded()) && near(b, at[0], at[1] + TOP, p.degraded()),
                 "the 1x link in the degraded colour of the speed mode");
     }
 
@@ -196,6 +199,8 @@ class ExportPictureTest {
         assertTrue(doc.getElementsByTagName("text").getLength() >= 3, "the rows' names at least");
         String danger = String.format("#%06x", UiPalette.current().danger() & 0xFFFFFF);
         assertTrue(Files.readString(file).contains("stroke=\"" + danger + "\""), "the degraded link in the error colour");
+        assertTrue(Files.readString(file).contains("<g class=\"title\"") && Files.readString(file).contains("<g class=\"legend\""),
+                "the title and the legend");
     }
 
     @Test
@@ -238,14 +243,14 @@ class ExportPictureTest {
         return n;
     }
 
-    /** The share of the picture's pixels that are the frame's (FX thread). */
-    private static double sameFraction(BufferedImage png, PixelReader frame) {
+    /** The share of the view's pixels, below the title band, that are the frame's (FX thread). */
+    private static double sameFraction(BufferedImage png, PixelReader frame, int height) {
         long same = 0;
-        for (int y = 0; y < png.getHeight(); y++) {
+        for (int y = 0; y < height; y++) {
             for (int x = 0; x < png.getWidth(); x++) {
-                same += (png.getRGB(x, y) & 0xFFFFFF) == (frame.getArgb(x, y) & 0xFFFFFF) ? 1 : 0;
+                same += (png.getRGB(x, y + TOP) & 0xFFFFFF) == (frame.getArgb(x, y) & 0xFFFFFF) ? 1 : 0;
             }
         }
-        return same / (double) ((long) png.getWidth() * png.getHeight());
+        return same / (double) ((long) png.getWidth() * height);
     }
 }

@@ -58,6 +58,20 @@ class ExportPictureViewModelTest {
     }
 
     @Test
+    void theWholeFabricFitsTheViewsSizeWithItsTitleAndLegend() throws Exception {
+        main.open(paths(RAIL), false, null);
+        Path file = dir.resolve("whole.svg");
+        vm.export(file, new Viewport(800, 500, 9, -4000, -3000), false, true);
+        String svg = Files.readString(file);
+        assertTrue(svg.contains("width=\"800\" height=\"500\""), "the view's size");
+        assertTrue(svg.contains("<g class=\"legend\""), "the legend");
+        assertTrue(svg.matches("(?s).*<text x=\"10\" y=\"18\"[^>]*>rail-2su-hdr · files of [0-9: -]+ UTC · Error counters "
+                + "· whole fabric</text>.*"), "the title names the capture and its time");
+        assertTrue(main.statusProperty().get().startsWith("Exported the whole fabric (Error counters, 800 × 500 px) to "),
+                main.statusProperty().get());
+    }
+
+    @Test
     void writesAPngOfTheViewsSizeAndSaysWhatItWrote() throws IOException {
         main.open(paths(RAIL), false, null);
         Path file = dir.resolve("map.PNG");
@@ -65,8 +79,9 @@ class ExportPictureViewModelTest {
         BufferedImage img = ImageIO.read(file.toFile());
         assertNotNull(img, "a PNG ImageIO reads, whatever the extension's case");
         assertEquals(800, img.getWidth());
-        assertEquals(500, img.getHeight());
-        assertEquals("Exported the map as shown (Error counters, problems only, 800 × 500 px) to " + file.toAbsolutePath(),
+        // the view's 500 px, with the title band above and the legend's one line below
+        assertEquals(500 + 26 + 26, img.getHeight());
+        assertEquals("Exported the map as shown (Error counters, problems only, 800 × 552 px) to " + file.toAbsolutePath(),
                 main.statusProperty().get());
         assertEquals(List.of(), dialogs.shown);
         assertEquals(List.of(file), list(dir), "no part file left behind");
