@@ -307,8 +307,8 @@ public final class BusBwExpectations {
                 }
                 gbits += rate;
             }
-            String src = String.format(Locale.ROOT, "%d %s NIC port(s) (%s) = %s Gb/s of host %s, from %s", used.size(),
-                    rdma.isEmpty() ? "socket" : "RDMA", String.join(", ", kinds), num(gbits), host, String.join(", ", from));
+            String src = String.format(Locale.ROOT, "%d %s NIC %s (%s) = %s Gb/s of host %s, from %s", used.size(),
+                    rdma.isEmpty() ? "socket" : "RDMA", used.size() == 1 ? "port" : "ports", String.join(", ", kinds), num(gbits), host, String.join(", ", from));
             return Optional.of(new BusBwExpectation(gbits / 8, BusBwExpectation.Hop.NETWORK, src, List.of(host), ev));
         }
         Host h = model.host(host);
@@ -337,7 +337,7 @@ public final class BusBwExpectations {
         if (ports == 0) {
             return Optional.empty();
         }
-        String src = String.format(Locale.ROOT, "%d HCA port(s) (%s) = %s Gb/s of host %s, from %s", ports,
+        String src = String.format(Locale.ROOT, "%d HCA %s (%s) = %s Gb/s of host %s, from %s", ports, ports == 1 ? "port" : "ports",
                 String.join(", ", kinds), num(gbits), host, from.isEmpty() ? "the fabric" : String.join(", ", from));
         return Optional.of(new BusBwExpectation(gbits / 8, BusBwExpectation.Hop.NETWORK, src, List.of(host), ev));
     }
@@ -358,8 +358,8 @@ public final class BusBwExpectations {
             return Optional.empty();
         }
         double gbits = nics * mbps / 1000.0;
-        String src = String.format(Locale.ROOT, "the PAI eRDMA guide table: %s has %d eRDMA NIC(s) x %s Gb/s (speed of %s in %s) = %s Gb/s of host %s",
-                instanceType, nics, num(mbps / 1000.0), rated.name(), fileName(rated.evidence() == null ? t.source()
+        String src = String.format(Locale.ROOT, "the PAI eRDMA guide table: %s has %d eRDMA %s x %s Gb/s (speed of %s in %s) = %s Gb/s of host %s",
+                instanceType, nics, nics == 1 ? "NIC" : "NICs", num(mbps / 1000.0), rated.name(), fileName(rated.evidence() == null ? t.source()
                         : rated.evidence().source()), num(gbits), host);
         return Optional.of(new BusBwExpectation(gbits / 8, BusBwExpectation.Hop.ERDMA, src, List.of(host),
                 rated.evidence() == null ? List.of() : List.of(rated.evidence())));

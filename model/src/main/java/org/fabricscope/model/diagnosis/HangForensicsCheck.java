@@ -279,7 +279,7 @@ public final class HangForensicsCheck implements FabricCheck {
         String title;
         if (!m.culprits().isEmpty() && expected != null) {
             title = cap(m.label()) + " seq " + m.seq() + ": " + String.join(", ", parts) + " where the other "
-                    + (m.entries().size() - m.culprits().size()) + " rank(s) called " + expected.profilingName() + " "
+                    + org.fabricscope.model.core.Plural.of(m.entries().size() - m.culprits().size(), "rank") + " called " + expected.profilingName() + " "
                     + expected.inputText() + " (the " + what + " differs)";
         } else {
             title = cap(m.label()) + " seq " + m.seq() + ": the ranks disagree on the " + what + ": "

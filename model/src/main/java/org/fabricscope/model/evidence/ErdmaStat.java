@@ -73,7 +73,7 @@ public record ErdmaStat(String device, boolean present, int samples, int busy, d
             if (busy > 0) {
                 b.append(", passing traffic (peak rx ").append(rate(peakRxMiBps)).append(" MiB/s ").append(peakRxPps)
                         .append(" p/s, tx ").append(rate(peakTxMiBps)).append(" MiB/s ").append(peakTxPps).append(" p/s) in ")
-                        .append(busy).append(" of ").append(samples).append(" sample(s)");
+                        .append(busy).append(" of ").append(org.fabricscope.model.core.Plural.of(samples, "sample"));
             } else {
                 b.append(", idle: no packets in ").append(samples).append(" sample(s)");
             }

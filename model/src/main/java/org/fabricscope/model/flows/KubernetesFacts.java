@@ -312,7 +312,7 @@ final class KubernetesFacts {
             BigDecimal per = cpu.value().divide(gpu.value(), 2, RoundingMode.HALF_UP);
             if (per.compareTo(BigDecimal.valueOf(cores)) < 0) {
                 return withPod(c, new Answer(Verdict.YES, s.label() + " limits CPU to " + cpu.text() + " for " + gpu.text()
-                        + " GPU(s): " + per.stripTrailingZeros().toPlainString() + " per GPU, below " + fmt(cores),
+                        + (gpu.value().compareTo(BigDecimal.ONE) == 0 ? " GPU: " : " GPUs: ") + per.stripTrailingZeros().toPlainString() + " per GPU, below " + fmt(cores),
                         s.evidence() == null ? List.of() : List.of(s.evidence()), List.of(s.subject()), Map.of()), s.pod());
             }
         }

@@ -323,8 +323,8 @@ public final class TrainingChecks {
             disabled.stream().map(GdrSupport::evidence).limit(10).forEach(ev::add);
             boolean noModule = disabled.stream().anyMatch(g -> g.reason().contains("no module"));
             out.add(new Finding("gdr-not-used", Severity.WARNING,
-                    (noGdr.isEmpty() ? disabled.size() + " RDMA device(s) report GPU Direct RDMA disabled"
-                            : noGdr.size() + " IB channel(s) run without GPU Direct RDMA (no /GDRDMA)")
+                    (noGdr.isEmpty() ? org.fabricscope.model.core.Plural.of(disabled.size(), "RDMA device") + (disabled.size() == 1 ? " reports" : " report") + " GPU Direct RDMA disabled"
+                            : org.fabricscope.model.core.Plural.of(noGdr.size(), "IB channel") + (noGdr.size() == 1 ? " runs" : " run") + " without GPU Direct RDMA (no /GDRDMA)")
                             + (noModule ? "; NCCL found no peer-memory module" : ""),
                     subjects, ev,
                     List.of("Load the nvidia-peermem kernel module on the hosts (lsmod | grep peermem)"
@@ -355,7 +355,7 @@ public final class TrainingChecks {
         List<Rank> stuck = log.ranks().stream().filter(r -> r.initStarted() && !r.initCompleted()).toList();
         if (!stuck.isEmpty()) {
             out.add(new Finding("nccl-init-hang", Severity.ERROR,
-                    stuck.size() + " rank(s) started communicator init but never completed it",
+                    org.fabricscope.model.core.Plural.of(stuck.size(), "rank") + " started communicator init but never completed it",
                     stuck.stream().map(r -> (Subject) new Subject.RankRef(r.commId(), r.rank(), r.host(),
                             r.process() + " rank " + r.rank() + "/" + r.nranks() + " comm " + r.commId())).toList(),
                     stuck.stream().map(Rank::evidence).limit(10).toList(),
@@ -500,7 +500,7 @@ public final class TrainingChecks {
             boolean retry = "12".equals(e.field("status"));
             String from = !e.host().isEmpty() ? e.host() : e.rank() >= 0 ? "rank " + e.rank() : e.evidence().source();
             out.add(new Finding("ib-completion-error", Severity.ERROR,
-                    completion.size() + " IB completion error(s), first " + e.field("statusName") + " (status " + e.field("status")
+                    org.fabricscope.model.core.Plural.of(completion.size(), "IB completion error") + ", first " + e.field("statusName") + " (status " + e.field("status")
                             + (e.field("vendorErr") == null ? "" : ", vendor err " + e.field("vendorErr")) + ") from " + from,
                     distinct(completion.stream().map(x -> process(x, (x.host().isEmpty() ? "rank " + x.rank() : x.host() + ":" + x.pid())
                                     + (x.field("peer") == null ? "" : " peer " + x.field("peer"))))).stream().limit(20).toList(),

@@ -206,7 +206,7 @@ class BusBwExpectationsTest {
         BusBwExpectation e = BusBwExpectations.of(m, run("NVIDIA H100", "h1", "0000:10:00", "h2", "0000:10:00")).orElseThrow();
         assertEquals(BusBwExpectation.Hop.NETWORK, e.hop());
         assertEquals((400 + 100) / 8.0, e.gbPerSec(), 1e-9, "h2's second link trained at 1x");
-        assertTrue(e.source().contains("2 HCA port(s) (4xNDR 400 Gb/s, 1xNDR 100 Gb/s) = 500 Gb/s of host h2"), e.source());
+        assertTrue(e.source().contains("2 HCA ports (4xNDR 400 Gb/s, 1xNDR 100 Gb/s) = 500 Gb/s of host h2"), e.source());
         assertEquals(List.of("h1", "h2"), e.hosts());
     }
 
@@ -232,7 +232,7 @@ class BusBwExpectationsTest {
         e = BusBwExpectations.of(model(hosts), r).orElseThrow();
         assertEquals(50, e.gbPerSec(), 1e-9, "gpu-1's GPUs have 2 NVLinks each (50 GB/s), below 2 x 400 Gb/s (100 GB/s)");
         assertEquals(BusBwExpectation.Hop.NVLINK, e.hop());
-        assertTrue(e.source().contains("below the NICs: 2 RDMA NIC port(s) (400 Gb/s) = 800 Gb/s of host gpu-0"), e.source());
+        assertTrue(e.source().contains("below the NICs: 2 RDMA NIC ports (400 Gb/s) = 800 Gb/s of host gpu-0"), e.source());
     }
 
     @Test
@@ -257,7 +257,7 @@ class BusBwExpectationsTest {
         BusBwExpectation e = BusBwExpectations.of(b.build(), r).orElseThrow();
         assertEquals(BusBwExpectation.Hop.ERDMA, e.hop());
         assertEquals(2 * 200 / 8.0, e.gbPerSec(), 1e-9);
-        assertTrue(e.source().contains("the PAI eRDMA guide table: ecs.ebmgn8v.48xlarge has 2 eRDMA NIC(s) x 200 Gb/s (speed of erdma_0 in node-a.topo.xml)"),
+        assertTrue(e.source().contains("the PAI eRDMA guide table: ecs.ebmgn8v.48xlarge has 2 eRDMA NICs x 200 Gb/s (speed of erdma_0 in node-a.topo.xml)"),
                 e.source());
     }
 
