@@ -15,7 +15,7 @@ import org.fabricscope.model.layout.MapLayout;
  * glyph (else just under it), on a band of the background; one that would overlap another name, or a group label, or
  * leave the picture's map area, is left out (the glyph keeps its colour and its tooltip in SVG).
  */
-final class SubjectNames {
+public final class SubjectNames {
     /** The most subject names printed in one picture. */
     static final int MAX = 120;
 
@@ -25,21 +25,28 @@ final class SubjectNames {
     /** The names, placed, within {@code top..bottom} of the picture. */
     static List<MapLabels.Name> place(MapLayout layout, MapColouring colouring, MapOverview overview, Viewport v, double top,
                                       double bottom) {
-        BitSet subject = subjects(layout, colouring);
-        List<MapLabels.Name> shown = MapLabels.names(layout, v);
+        return place(layout, subjects(layout, colouring), MapLabels.place(overview, v.width(), v.height(), v.scale(), v.tx(), v.ty()),
+                MapLabels.names(layout, v), v, top, bottom);
+    }
+
+    /**
+     * The names of the {@code subject} glyphs, placed clear of the group labels and glyph names
+     * already drawn ({@code groupLabels}, {@code shown}), within {@code top..bottom} of the view.
+     * The window's map calls it per frame with its subjects computed once per colouring.
+     */
+    public static List<MapLabels.Name> place(MapLayout layout, BitSet subject, List<MapLabels.Label> groupLabels,
+                                             List<MapLabels.Name> shown, Viewport v, double top, double bottom) {
         List<double[]> taken = new ArrayList<>();
         for (MapLabels.Name n : shown) {
             taken.add(box(n));
         }
-        for (MapLabels.Label l : MapLabels.place(overview, v.width(), v.height(), v.scale(), v.tx(), v.ty())) {
+        for (MapLabels.Label l : groupLabels) {
             taken.add(new double[] {l.x() - l.width() / 2, l.y() - MapLabels.LINE / 2, l.x() + l.width() / 2, l.y() + MapLabels.LINE / 2});
         }
         List<MapLabels.Name> out = new ArrayList<>();
         double s = v.scale();
-        for (MapLayout.Item it : layout.items()) {
-            if (!subject.get(it.index()) || out.size() >= MAX) {
-                continue;
-            }
+        for (int i = subject.nextSetBit(0); i >= 0 && out.size() < MAX; i = subject.nextSetBit(i + 1)) {
+            MapLayout.Item it = layout.items().get(i);
             double x = it.x() * s + v.tx();
             double cy = it.y() * s + v.ty();
             double half = Math.max(1, it.height() * s) / 2 + 9;
@@ -69,14 +76,14 @@ final class SubjectNames {
     }
 
     /** A switch by its name, an HCA as {@code host mlx5_0}: a subject is told apart from its neighbours. */
-    static String name(Vertex v) {
+    public static String name(Vertex v) {
         String device = MapLabels.shortName(v);
         return v instanceof FabricNode n && !n.isSwitch() && n.host() != null && !device.startsWith(n.host().name())
                 ? n.host().name() + " " + device : device;
     }
 
     /** Glyphs with a problem, and the ends of problem cables. */
-    static BitSet subjects(MapLayout layout, MapColouring colouring) {
+    public static BitSet subjects(MapLayout layout, MapColouring colouring) {
         BitSet out = new BitSet(layout.items().size());
         for (MapLayout.Item it : layout.items()) {
             if (colouring.itemProblem(it.index()) > 0 || colouring.itemDownPorts(it.index()) > 0) {

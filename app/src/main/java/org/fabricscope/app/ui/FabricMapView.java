@@ -77,6 +77,8 @@ public final class FabricMapView extends Region {
 
     private MapLayout layout;
     private MapColouring colouring;
+    /** The glyphs named at every zoom: those with a problem, and the ends of problem cables. */
+    private java.util.BitSet subjects = new java.util.BitSet();
     private MapOverview overview;
     private WritableImage minimapFrame;
     /** The minimap's transform: world to minimap pixels. */
@@ -160,6 +162,7 @@ public final class FabricMapView extends Region {
         this.layout = layout;
         this.colouring = colouring;
         this.overview = new MapOverview(layout, colouring);
+        this.subjects = org.fabricscope.app.render.SubjectNames.subjects(layout, colouring);
         if (selected != null) {
             selected = layout.item(selected.vertex());
         }
@@ -561,8 +564,18 @@ public final class FabricMapView extends Region {
         g.setTextAlign(TextAlignment.CENTER);
         g.setFill(label);
         Viewport view = viewport();
-        for (MapLabels.Name n : view == null ? List.<MapLabels.Name>of() : MapLabels.names(layout, view)) {
+        List<MapLabels.Name> names = view == null ? List.of() : MapLabels.names(layout, view);
+        for (MapLabels.Name n : names) {
             g.fillText(n.text(), n.x(), n.y(), n.maxWidth());
+        }
+        // the devices with a problem, named at every zoom, clear of the other labels
+        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
+        for (MapLabels.Name n : view == null ? List.<MapLabels.Name>of()
+                : org.fabricscope.app.render.SubjectNames.place(layout, subjects, groupLabels, names, view, 0, 0)) {
+            g.setFill(UiPalette.fx(palette.background(), 0.85));
+            g.fillRoundRect(n.x() - n.maxWidth() / 2, n.y() - MapLabels.LINE / 2, n.maxWidth(), MapLabels.LINE, 6, 6);
+            g.setFill(label);
+            g.fillText(n.text(), n.x(), n.y());
         }
         drawRowLabels(g);
         drawRanks(g);

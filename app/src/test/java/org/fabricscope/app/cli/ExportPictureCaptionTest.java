@@ -81,7 +81,25 @@ class ExportPictureCaptionTest {
 
         Element subjects = group(doc, "subject-names");
         assertNotNull(subjects, "the sample's faults are named at fit");
-        assertFalse(texts(subjects).isEmpty());
+        // the faulty cables' ends and the lost links' switches, at fit; an HCA with its host's name
+        assertTrue(texts(subjects).containsAll(List.of("core-01", "core-05", "agg-p1-01", "agg-p2-03", "leaf-p2-03", "leaf-p3-04",
+                "cn0023 mlx5_0")), texts(subjects).toString());
+        // no two names, nor a name and a group label, overlap
+        List<double[]> boxes = new ArrayList<>();
+        NodeList rects = subjects.getElementsByTagName("rect");
+        for (int i = 0; i < rects.getLength(); i++) {
+            Element r = (Element) rects.item(i);
+            double x = Double.parseDouble(r.getAttribute("x"));
+            double y = Double.parseDouble(r.getAttribute("y"));
+            boxes.add(new double[] {x, y, x + Double.parseDouble(r.getAttribute("width")), y + 14});
+        }
+        for (int i = 0; i < boxes.size(); i++) {
+            for (int j = i + 1; j < boxes.size(); j++) {
+                double[] a = boxes.get(i);
+                double[] b = boxes.get(j);
+                assertFalse(a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3], "names " + i + " and " + j + " overlap");
+            }
+        }
         // the title and the legend come last, over the map's edges
         assertTrue(svg.indexOf("class=\"title\"") > svg.indexOf("class=\"glyphs\"") || svg.indexOf("class=\"glyphs\"") < 0);
     }
