@@ -72,7 +72,8 @@ public final class MapLabels {
             if (sx < -50 || sy < -20 || sx > v.width() + 50 || sy > v.height() + 20) {
                 continue;
             }
-            out.add(new Name(shortName(it.vertex()), sx, sy + it.height() * s / 2 + 8, Math.max(60, it.width() * s * 1.6)));
+            double room = Math.max(60, it.width() * s * 1.6);
+            out.add(new Name(roomyName(it.vertex(), room), sx, sy + it.height() * s / 2 + 8, room));
         }
         return out;
     }
@@ -123,6 +124,19 @@ public final class MapLabels {
                     tr != null ? c.palette().transport(tr) : c.itemColour(it.index())));
         }
         return out;
+    }
+
+    /**
+     * A glyph's name in {@code room} pixels: an HCA as {@code host mlx5_0} where that fits, so that
+     * hosts are told apart without hovering, else its device alone ({@link #shortName}).
+     */
+    static String roomyName(Vertex v, double room) {
+        String device = shortName(v);
+        if (v instanceof FabricNode n && !n.isSwitch() && n.host() != null && !device.startsWith(n.host().name())) {
+            String full = n.host().name() + " " + device;
+            return width(full, false) <= room ? full : device;
+        }
+        return device;
     }
 
     /** The name a glyph carries: an HCA its device ({@code mlx5_0}, the host is the row's context), else its display name. */
