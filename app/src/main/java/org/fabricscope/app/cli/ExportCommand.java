@@ -22,7 +22,7 @@ import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.app.render.PictureCaption;
 import org.fabricscope.app.render.PictureLegend;
-import org.fabricscope.app.ui.CaptureName;
+import org.fabricscope.app.common.CaptureName;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;

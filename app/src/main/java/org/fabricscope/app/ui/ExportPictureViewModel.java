@@ -7,6 +7,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import org.fabricscope.app.common.CaptureName;
 import org.fabricscope.app.common.AtomicWrite;
 import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.app.render.PictureCaption;

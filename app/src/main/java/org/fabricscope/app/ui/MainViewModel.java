@@ -3,6 +3,7 @@ package org.fabricscope.app.ui;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.fabricscope.app.common.CaptureName;
 import org.fabricscope.app.live.LiveJob;
 import org.fabricscope.app.nav.Navigation;
 import org.fabricscope.app.prefs.RecentFiles;

@@ -1,4 +1,4 @@
-package org.fabricscope.app.ui;
+package org.fabricscope.app.common;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
