@@ -155,6 +155,40 @@ public final class MapHighlights extends Pane {
         place(layout, items);
     }
 
+    /** Names shown above the marks at most: a finding's subjects are few; a search for a big host is not. */
+    static final int MAX_NAMES = 48;
+
+    /**
+     * The subject's name above its mark (below when the top edge has no room), at every zoom, unless another
+     * subject's name already sits there: the devices a finding names read without hovering.
+     */
+    private static void nameMark(MapLayout.Item it, double[] p, double h, List<double[]> named, List<javafx.scene.Node> marks) {
+        if (named.size() >= MAX_NAMES) {
+            return;
+        }
+        String text = org.fabricscope.app.render.SubjectNames.name(it.vertex());
+        double tw = text.length() * 7.4 + 10; // bold 11 px: about 7 px a character, and the padding
+        double y = p[1] - h / 2 - 16 >= 0 ? p[1] - h / 2 - 16 : p[1] + h / 2 + 2;
+        double[] box = {p[0] - tw / 2, y, p[0] + tw / 2, y + 15};
+        for (double[] b : named) {
+            if (box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]) {
+                return;
+            }
+        }
+        named.add(box);
+        javafx.scene.control.Label l = new javafx.scene.control.Label(text);
+        l.getStyleClass().add(Styles.MAP_HIGHLIGHT_NAME);
+        l.setManaged(false);
+        l.resizeRelocate(box[0], box[1], tw, 15);
+        marks.add(l);
+    }
+
+    /** The names shown above the marks, in mark order. */
+    public List<String> markNames() {
+        return getChildren().stream().filter(n -> n instanceof javafx.scene.control.Label)
+                .map(n -> ((javafx.scene.control.Label) n).getText()).toList();
+    }
+
     private void place(MapLayout layout, List<MapLayout.Item> items) {
         List<javafx.scene.Node> marks = new ArrayList<>();
         double s = map.scale();
@@ -170,6 +204,7 @@ public final class MapHighlights extends Pane {
             l.getStyleClass().add(Styles.MAP_HIGHLIGHT_CABLE);
             marks.add(l);
         }
+        List<double[]> named = new ArrayList<>();
         for (MapLayout.Item it : items) {
             if (marks.size() >= MAX_MARKS) {
                 break;
@@ -182,6 +217,7 @@ public final class MapHighlights extends Pane {
             r.setManaged(false);
             r.resizeRelocate(p[0] - w / 2, p[1] - h / 2, w, h);
             marks.add(r);
+            nameMark(it, p, h, named, marks);
         }
         for (javafx.scene.Node n : marks) {
             n.setManaged(false);

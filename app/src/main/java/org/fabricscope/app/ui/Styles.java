@@ -67,6 +67,7 @@ public final class Styles {
     public static final String MAP_HIGHLIGHTS = "map-highlights";
     public static final String MAP_HIGHLIGHT = "map-highlight";
     public static final String MAP_HIGHLIGHT_CABLE = "map-highlight-cable";
+    public static final String MAP_HIGHLIGHT_NAME = "map-highlight-name";
 
     /** An input the code rejects (the log console's rank filter when it is not a number). */
     public static final PseudoClass INVALID = PseudoClass.getPseudoClass("invalid");

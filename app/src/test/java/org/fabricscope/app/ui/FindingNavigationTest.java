@@ -108,7 +108,11 @@ class FindingNavigationTest {
         FabricNode leaf = model.node(0x0c42a10300010106L);
         assertEquals(List.of(hca, leaf), marked());
         assertEquals(List.of(hca.port(1).cable()), view.highlights().highlightedCables());
-        assertEquals(3, view.highlights().getChildrenUnmodifiable().size(), "two frames and a cable band on the map");
+        // the subjects are named on the map at every zoom, the HCA with its host
+        assertEquals(List.of(org.fabricscope.app.render.SubjectNames.name(hca), org.fabricscope.app.render.SubjectNames.name(leaf)),
+                view.highlights().markNames());
+        assertTrue(view.highlights().markNames().get(0).contains(" mlx5_"), view.highlights().markNames().toString());
+        assertEquals(5, view.highlights().getChildrenUnmodifiable().size(), "two frames, their two names and a cable band on the map");
         assertEquals(hca.port(1).cable(), view.map().selectedCable(), "a finding on a cable selects the cable");
         assertEquals("Findings (6)", selectedTab(), "the finding's detail stays in view");
         assertTrue(view.inspector().titleText().startsWith("Cable 1xHDR: "), view.inspector().titleText());
