@@ -26,7 +26,6 @@ import org.fabricscope.model.host.NetPort;
 import org.fabricscope.model.host.NvLink;
 import org.fabricscope.model.host.NvidiaSmiMatrix;
 import org.fabricscope.model.host.PciDevice;
-import org.fabricscope.model.k8s.K8sNode;
 import org.fabricscope.model.k8s.K8sPod;
 
 /**
@@ -60,10 +59,8 @@ import org.fabricscope.model.k8s.K8sPod;
  * (src/graph/topo.h: SM90_NVLINK_BW 20.6 per link), which the threshold of the check leaves room for.
  */
 public final class BusBwExpectations {
-    /** The PAI eRDMA guide (Alibaba Cloud PAI "eRDMA: Use high-performance networks"): instance type -> eRDMA NICs. */
-    public static final Map<String, Integer> ERDMA_NICS = erdmaTable();
-    static final List<String> INSTANCE_TYPE_LABELS = List.of("node.kubernetes.io/instance-type",
-            "beta.kubernetes.io/instance-type");
+    /** The PAI eRDMA guide's table: instance type -> eRDMA NICs ({@link ErdmaExpectation#NICS}). */
+    public static final Map<String, Integer> ERDMA_NICS = ErdmaExpectation.NICS;
     private static final Pattern NV = Pattern.compile("NV(\\d+)");
     private static final Pattern RDMA_NAME = Pattern.compile("(mlx\\d*_|erdma|rdma|bnxt_re|irdma|efa|qedr|hfi1|rxe|siw).*");
 
@@ -275,10 +272,10 @@ public final class BusBwExpectations {
 
     static Optional<BusBwExpectation> network(FabricModel model, String host) {
         HostTopology t = topology(model, host);
-        String instanceType = instanceType(model, host);
+        String instanceType = ErdmaExpectation.instanceType(model, host);
         Integer erdma = instanceType == null ? null : ERDMA_NICS.get(instanceType);
         if (erdma != null) {
-            return erdma(t, host, instanceType, erdma);
+            return ErdmaExpectation.of(t, host, instanceType, erdma);
         }
         if (t != null && !t.nets().isEmpty()) {
             List<NetPort> rdma = t.nets().stream().filter(BusBwExpectations::isRdma).toList();
@@ -340,29 +337,6 @@ public final class BusBwExpectations {
         String src = String.format(Locale.ROOT, "%d HCA %s (%s) = %s Gb/s of host %s, from %s", ports, ports == 1 ? "port" : "ports",
                 String.join(", ", kinds), num(gbits), host, from.isEmpty() ? "the fabric" : String.join(", ", from));
         return Optional.of(new BusBwExpectation(gbits / 8, BusBwExpectation.Hop.NETWORK, src, List.of(host), ev));
-    }
-
-    private static Optional<BusBwExpectation> erdma(HostTopology t, String host, String instanceType, int nics) {
-        if (t == null) {
-            return Optional.empty(); // the PAI eRDMA guide gives the count, not the rate: without the topology's speed, no number
-        }
-        double mbps = 0;
-        NetPort rated = null;
-        for (NetPort n : t.nets()) {
-            if (n.name().toLowerCase(Locale.ROOT).startsWith("erdma") && n.speed() > mbps) {
-                mbps = n.speed();
-                rated = n;
-            }
-        }
-        if (rated == null) {
-            return Optional.empty();
-        }
-        double gbits = nics * mbps / 1000.0;
-        String src = String.format(Locale.ROOT, "the PAI eRDMA guide table: %s has %d eRDMA %s x %s Gb/s (speed of %s in %s) = %s Gb/s of host %s",
-                instanceType, nics, nics == 1 ? "NIC" : "NICs", num(mbps / 1000.0), rated.name(), fileName(rated.evidence() == null ? t.source()
-                        : rated.evidence().source()), num(gbits), host);
-        return Optional.of(new BusBwExpectation(gbits / 8, BusBwExpectation.Hop.ERDMA, src, List.of(host),
-                rated.evidence() == null ? List.of() : List.of(rated.evidence())));
     }
 
     // ---- rates
@@ -475,28 +449,6 @@ public final class BusBwExpectations {
         return null;
     }
 
-    static String instanceType(FabricModel model, String host) {
-        K8sNode n = model.k8sNodes().get(host);
-        if (n == null) {
-            for (K8sPod p : model.pods()) {
-                if (p.name().equals(host) && p.node() != null) {
-                    n = model.k8sNodes().get(p.node());
-                    break;
-                }
-            }
-        }
-        if (n == null) {
-            return null;
-        }
-        for (String l : INSTANCE_TYPE_LABELS) {
-            String v = n.labels().get(l);
-            if (v != null && !v.isBlank()) {
-                return v.strip();
-            }
-        }
-        return null;
-    }
-
     /** The topology's GPU of a header line: by bus id ({@code 0000:00:06} matches {@code 0000:00:06.0}), else by CUDA device. */
     static Gpu gpu(HostTopology t, NcclTestDevice d) {
         String want = d.busId().toLowerCase(Locale.ROOT);
@@ -511,24 +463,11 @@ public final class BusBwExpectations {
         return d.device() >= 0 ? t.gpuByDev(d.device()) : null;
     }
 
-    private static String fileName(String path) {
+    static String fileName(String path) {
         return path == null || path.isEmpty() ? "the topology" : path.replaceAll(".*[/\\\\]", "");
     }
 
     static String num(double v) {
         return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v).replaceAll("0+$", "");
-    }
-
-    private static Map<String, Integer> erdmaTable() {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        m.put("ecs.ebmgn7v.32xlarge", 2);
-        m.put("ecs.ebmgn8v.48xlarge", 2);
-        m.put("ecs.ebmgn8is.32xlarge", 2);
-        m.put("ecs.ebmgn8i.32xlarge", 4);
-        m.put("ecs.gn8is.2xlarge", 1);
-        m.put("ecs.gn8is.4xlarge", 1);
-        m.put("ecs.gn8is-2x.8xlarge", 1);
-        m.put("ecs.gn8is-4x.16xlarge", 1);
-        return java.util.Collections.unmodifiableMap(m);
     }
 }
