@@ -26,7 +26,8 @@ import org.fabricscope.model.training.Rank;
  * over the nodes is one {@link Drift}: the majority against the odd nodes, and what such a difference is known to do
  * ({@link DriftEffects}).
  *
- * <p>A node whose NCCL printed INFO lines but no value for a variable another node set is counted as "(not set)":
+ * <p>A node whose NCCL printed INFO lines, or whose environment dump was read, but that shows no value for a
+ * variable another node set is counted as "(not set)":
  * NCCL reports every {@code NCCL_*} variable it reads from the environment, unless {@code NCCL_DEBUG_SUBSYS} leaves
  * out ENV, which the finding says. Facts a node did not print are unknown there, not different.
  */
@@ -97,6 +98,9 @@ public final class ConfigDrift {
         }
         for (HostEvidence h : model.hostEvidence().values()) {
             Map<String, String> n = nodes.computeIfAbsent(h.host(), x -> new TreeMap<>());
+            if (!h.env().isEmpty()) {
+                printed.add(h.host()); // a pod's environment dump lists every variable it has: one it lacks is not set
+            }
             for (EnvVar e : h.env().values()) {
                 if (e.name().startsWith("NCCL_")) {
                     n.putIfAbsent(e.name(), e.value());
@@ -106,7 +110,7 @@ public final class ConfigDrift {
                 n.putIfAbsent("memlock", h.memlock().unlimited() ? "unlimited" : h.memlock().kbytes() + " KB");
             }
         }
-        nodes.values().removeIf(Map::isEmpty);
+        nodes.entrySet().removeIf(e -> e.getValue().isEmpty() && !printed.contains(e.getKey())); // known to set nothing: kept
         if (nodes.size() < 2) {
             return List.of();
         }

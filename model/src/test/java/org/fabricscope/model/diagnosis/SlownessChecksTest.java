@@ -169,4 +169,17 @@ class SlownessChecksTest {
         }
         assertTrue(run(new StragglerCheck(), even.build()).isEmpty());
     }
+
+    @Test
+    void podEnvironmentDumpsShowDriftWithNcclDebugOff() {
+        FabricModelBuilder b = new FabricModelBuilder();
+        b.hostEvidence().file("w0/env.txt", List.of("w0")).env(new org.fabricscope.model.evidence.EnvVar("NCCL_PROTO", "Simple",
+                new Evidence("w0/env.txt", 3, "NCCL_PROTO=Simple")));
+        b.hostEvidence().file("w1/env.txt", List.of("w1")).env(new org.fabricscope.model.evidence.EnvVar("MASTER_ADDR", "w0",
+                new Evidence("w1/env.txt", 1, "MASTER_ADDR=w0")));
+        List<Finding> f = run(new ConfigDriftCheck(), b.build());
+        assertEquals(1, f.size(), f.toString());
+        assertEquals(Severity.ERROR, f.get(0).severity());
+        assertTrue(f.get(0).title().contains("NCCL_PROTO"), f.get(0).title());
+    }
 }
