@@ -52,6 +52,8 @@ public final class FrStragglers {
     public static final double WAIT_CONFIRMS = 0.5;
     /** For {@link Straggler.Kind#SLOW_INSIDE}: its median duration against the others' median. */
     public static final double INSIDE_RATIO = 1.25;
+    /** Most rank x sequence number cells compared per process group (about 100 MB of columns). */
+    static final long MAX_CELLS = 8_000_000L;
 
     private FrStragglers() {
     }
@@ -119,7 +121,9 @@ public final class FrStragglers {
             return null;
         }
         long span = hi - lo + 1;
-        if (span < MIN_COLLECTIVES || span > 50_000_000L / r) {
+        // the columns hold rank x sequence number cells: a dump whose numbers lie far apart (a hostile or broken one)
+        // is refused by name rather than given gigabytes (1,024 ranks x 2,000 collectives is 2 million cells)
+        if (span < MIN_COLLECTIVES || span > MAX_CELLS / r) {
             String note = span < MIN_COLLECTIVES
                     ? String.format(Locale.ROOT, "%d collectives in common (%d needed)", Math.max(0, span), MIN_COLLECTIVES)
                     : "the ranks' sequence numbers are too far apart to compare";

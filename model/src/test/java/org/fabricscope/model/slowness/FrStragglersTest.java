@@ -139,4 +139,20 @@ class FrStragglersTest {
         Straggler s = found(dumps, r -> null).get(0);
         assertEquals(40, s.compared());
     }
+
+    @Test
+    void sequenceNumbersFarApartAreRefusedByNameNotGivenGigabytes() {
+        Map<Integer, FlightRecorderDump> dumps = new TreeMap<>();
+        for (int r = 0; r < 2; r++) {
+            FrEntries.Builder b = new FrEntries.Builder(2);
+            for (long seq : new long[] {1, 40_000_000L}) {
+                b.add(seq, 0, "0", "default_pg", seq, 0, seq, "nccl:all_reduce", false, BUCKET_A, List.of("Float"), BUCKET_A,
+                        List.of("Float"), "completed", T0 + seq, 0, 0, -1, 600_000, true, List.of());
+            }
+            dumps.put(r, new FlightRecorderDump("fr/nccl_trace_rank_" + r, r, "2.10", "2.28.9", Map.of(), Map.of(), b.build()));
+        }
+        FrStragglers.GroupVerdict v = FrStragglers.analyse(dumps, r -> null).get(0);
+        assertTrue(v.stragglers().isEmpty());
+        assertEquals("the ranks' sequence numbers are too far apart to compare", v.note());
+    }
 }
