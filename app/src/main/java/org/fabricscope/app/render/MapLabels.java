@@ -78,20 +78,61 @@ public final class MapLabels {
         return out;
     }
 
-    /** A row's name, printed at the left edge of the view on the row's line (y). */
-    public record RowName(String text, double y) {
+    /**
+     * A row's name on the row's line (y), at x (its left end): the first place from the view's left edge where no glyph
+     * of the row lies under it, searched over {@link #ROW_NAME_SEARCH} pixels. {@code onGlyphs}: no such place was found
+     * and the name sits at the left edge over the row's glyphs, to be drawn on a band of the background.
+     */
+    public record RowName(String text, double x, double y, boolean onGlyphs) {
     }
 
-    /** The rows' names at the left edge, for the rows whose line is in view. */
+    /** How far from the left edge a row's name may move to clear the row's glyphs, in pixels. */
+    public static final double ROW_NAME_SEARCH = 320;
+    private static final double ROW_NAME_LEFT = 6;
+
+    /** The rows' names, for the rows whose line is in view, each clear of the row's glyphs where it can be. */
     public static List<RowName> rows(MapLayout layout, Viewport v) {
         List<RowName> out = new ArrayList<>();
         for (var e : layout.rowY().entrySet()) {
             double sy = e.getValue() * v.scale() + v.ty();
             if (sy > 0 && sy < v.height()) {
-                out.add(new RowName(e.getKey().label(), sy));
+                String text = e.getKey().label();
+                double x = clearOf(layout, e.getKey(), v, sy, width(text, true));
+                out.add(new RowName(text, Double.isNaN(x) ? ROW_NAME_LEFT : x, sy, Double.isNaN(x)));
             }
         }
         return out;
+    }
+
+    /** The left end of the first stretch of {@code w} pixels on the line at {@code sy} that no glyph of the row covers. */
+    private static double clearOf(MapLayout layout, MapLayout.Row row, Viewport v, double sy, double w) {
+        double s = v.scale();
+        double limit = ROW_NAME_LEFT + ROW_NAME_SEARCH;
+        List<double[]> spans = new ArrayList<>();
+        for (MapLayout.Item it : layout.items()) {
+            if (it.row() != row) {
+                continue;
+            }
+            double cy = it.y() * s + v.ty();
+            double hh = Math.max(1, it.height() * s) / 2;
+            if (cy + hh < sy - LINE / 2 || cy - hh > sy + LINE / 2) {
+                continue;
+            }
+            double hw = Math.max(1, it.width() * s) / 2 + 3;
+            double cx = it.x() * s + v.tx();
+            if (cx + hw > ROW_NAME_LEFT && cx - hw < limit + w) {
+                spans.add(new double[] {cx - hw, cx + hw});
+            }
+        }
+        spans.sort(Comparator.comparingDouble(a -> a[0]));
+        double x = ROW_NAME_LEFT;
+        for (double[] sp : spans) {
+            if (sp[0] >= x + w) {
+                break;
+            }
+            x = Math.max(x, sp[1]);
+        }
+        return x <= limit && x + w <= v.width() ? x : Double.NaN;
     }
 
     /**

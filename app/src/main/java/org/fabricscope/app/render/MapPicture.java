@@ -227,7 +227,7 @@ public final class MapPicture {
         b.append("<g class=\"rows\" font-family=\"sans-serif\" font-size=\"11\" font-weight=\"bold\" fill=\"")
                 .append(hex(colouring.palette().labelMuted())).append("\">\n");
         for (MapLabels.RowName r : MapLabels.rows(layout, view)) {
-            b.append("<text x=\"6\" y=\"").append(num(r.y() + 4)).append("\">").append(escape(r.text())).append("</text>\n");
+            b.append("<text x=\"").append(num(r.x())).append("\" y=\"").append(num(r.y() + 4)).append("\">").append(escape(r.text())).append("</text>\n");
         }
         b.append("</g>\n");
     }

@@ -44,7 +44,7 @@ final class PictureText {
             g.setFont(bold);
             g.setColor(new Color(p.labelMuted()));
             for (MapLabels.RowName r : MapLabels.rows(layout, v)) {
-                g.drawString(r.text(), 6f, (float) (r.y() + 4));
+                g.drawString(r.text(), (float) r.x(), (float) (r.y() + 4));
             }
             g.setFont(bold.deriveFont(10f));
             double h = MapLabels.RankBadge.HEIGHT;

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.fabricscope.app.render.CablePicker;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapLabels;
+import org.fabricscope.app.render.FitNames;
 import org.fabricscope.app.render.MapOverview;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapRasterizer;
@@ -86,6 +87,7 @@ public final class FabricMapView extends Region {
     private double miniTx;
     private double miniTy;
     private List<MapLabels.Label> groupLabels = List.of();
+    private List<MapLabels.Name> fitNames = List.of();
     private double scale = 1;
     private double tx;
     private double ty;
@@ -195,6 +197,11 @@ public final class FabricMapView extends Region {
     /** The overview's group labels as last drawn (none when the map shows full detail). */
     public List<MapLabels.Label> groupLabels() {
         return groupLabels;
+    }
+
+    /** The switch names printed at fit where they have room, as last drawn (none once every switch is named). */
+    public List<MapLabels.Name> fitNames() {
+        return fitNames;
     }
 
     /** The overview of what is shown (the map's structure), or null before anything is loaded. */
@@ -456,7 +463,6 @@ public final class FabricMapView extends Region {
                 miniScale = ms;
                 miniTx = mx;
                 miniTy = my;
-                minimap.setVisible(true);
                 drawMinimap();
             });
         });
@@ -465,6 +471,8 @@ public final class FabricMapView extends Region {
     private void drawMinimap() {
         GraphicsContext g = minimap.getGraphicsContext2D();
         g.clearRect(0, 0, MINIMAP_W, MINIMAP_H);
+        // shown only while part of the fabric is out of view: at fit it would hide a corner of the map for nothing
+        minimap.setVisible(minimapFrame != null && !wholeInView());
         if (minimapFrame == null) {
             return;
         }
@@ -484,6 +492,15 @@ public final class FabricMapView extends Region {
             g.setLineWidth(1.5);
             g.strokeRect(x0, y0, Math.max(2, x1 - x0), Math.max(2, y1 - y0));
         }
+    }
+
+    /** Whether every glyph is inside the view (at fit, or zoomed out further). */
+    private boolean wholeInView() {
+        if (layout == null || scale <= 0) {
+            return true;
+        }
+        return layout.minX() * scale + tx >= -1 && layout.maxX() * scale + tx <= getWidth() + 1
+                && layout.minY() * scale + ty >= -1 && layout.maxY() * scale + ty <= getHeight() + 1;
     }
 
     /** A press or drag in the minimap centres the view on that point. */
@@ -570,11 +587,21 @@ public final class FabricMapView extends Region {
         }
         // the devices with a problem, named at every zoom, clear of the other labels
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
-        for (MapLabels.Name n : view == null ? List.<MapLabels.Name>of()
-                : org.fabricscope.app.render.SubjectNames.place(layout, subjects, groupLabels, names, view, 0, 0)) {
+        List<MapLabels.Name> subjectNames = view == null ? List.of()
+                : org.fabricscope.app.render.SubjectNames.place(layout, subjects, groupLabels, names, view, 0, 0);
+        for (MapLabels.Name n : subjectNames) {
             g.setFill(UiPalette.fx(palette.background(), 0.85));
             g.fillRoundRect(n.x() - n.maxWidth() / 2, n.y() - MapLabels.LINE / 2, n.maxWidth(), MapLabels.LINE, 6, 6);
             g.setFill(label);
+            g.fillText(n.text(), n.x(), n.y());
+        }
+        // at fit, the other switches named where their names fit between their neighbours
+        g.setFont(Font.font(11));
+        fitNames = view == null ? List.of() : FitNames.place(layout, view, groupLabels, subjectNames);
+        for (MapLabels.Name n : fitNames) {
+            g.setFill(UiPalette.fx(palette.background(), 0.85));
+            g.fillRect(n.x() - n.maxWidth() / 2, n.y() - MapLabels.LINE / 2, n.maxWidth(), MapLabels.LINE);
+            g.setFill(labelMuted);
             g.fillText(n.text(), n.x(), n.y());
         }
         drawRowLabels(g);
@@ -714,7 +741,12 @@ public final class FabricMapView extends Region {
         g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
         g.setFill(labelMuted);
         for (MapLabels.RowName r : MapLabels.rows(layout, view)) {
-            g.fillText(r.text(), 6, r.y());
+            if (r.onGlyphs()) {
+                g.setFill(UiPalette.fx(palette.background(), 0.85));
+                g.fillRect(r.x() - 3, r.y() - MapLabels.LINE / 2, MapLabels.width(r.text(), true), MapLabels.LINE);
+                g.setFill(labelMuted);
+            }
+            g.fillText(r.text(), r.x(), r.y());
         }
     }
 

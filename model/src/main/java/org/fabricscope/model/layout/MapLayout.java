@@ -66,6 +66,8 @@ public final class MapLayout {
 
     private final Map<Level, List<Group>> groups = new java.util.EnumMap<>(Level.class);
     private final Map<Level, int[]> groupOf = new java.util.EnumMap<>(Level.class);
+    /** Per item: the distance to the nearest item on its line (same row, same y); infinite when alone. */
+    private final double[] room;
 
     MapLayout(List<Item> items, List<Link> links, Map<Vertex, Item> byVertex) {
         this(items, links, byVertex, null);
@@ -107,6 +109,28 @@ public final class MapLayout {
         for (Level level : Level.values()) {
             boxes(level, keys == null ? new String[items.size()] : keys.get(level));
         }
+        room = rooms(items);
+    }
+
+    /** For each item, how far its nearest neighbour on the same line (row and y) is, in world units. */
+    private static double[] rooms(List<Item> items) {
+        double[] out = new double[items.size()];
+        java.util.Arrays.fill(out, Double.POSITIVE_INFINITY);
+        Map<String, List<Item>> lines = new java.util.HashMap<>();
+        for (Item it : items) {
+            lines.computeIfAbsent(it.row() + "@" + it.y(), k -> new java.util.ArrayList<>()).add(it);
+        }
+        for (List<Item> line : lines.values()) {
+            line.sort(java.util.Comparator.comparingDouble(Item::x));
+            for (int i = 1; i < line.size(); i++) {
+                Item a = line.get(i - 1);
+                Item b = line.get(i);
+                double gap = b.x() - a.x();
+                out[a.index()] = Math.min(out[a.index()], gap);
+                out[b.index()] = Math.min(out[b.index()], gap);
+            }
+        }
+        return out;
     }
 
     /** Consecutive items of a row (by x) with the same key make one box. */
@@ -154,6 +178,14 @@ public final class MapLayout {
     /** The index in {@link #groups(Level)} of the box that holds the item with this index. */
     public int groupOf(Level level, int item) {
         return groupOf.get(level)[item];
+    }
+
+    /**
+     * How wide, in world units, a label centred under this item may be without reaching the label of
+     * a neighbour on its line: the distance to the nearest such neighbour (infinite when it has none).
+     */
+    public double room(int item) {
+        return room[item];
     }
 
     public List<Item> items() {
