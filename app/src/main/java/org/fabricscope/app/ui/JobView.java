@@ -35,6 +35,7 @@ import javafx.scene.text.Text;
  * subjects are marked as on the fabric map ({@code .map-highlight}); hover a box for its details.
  */
 public final class JobView extends BorderPane {
+    private java.util.function.IntConsumer onRank = r -> { };
     private static final double FIT_MARGIN = 20;
     private static final double MAX_FIT = 1.5;
 
@@ -125,6 +126,11 @@ public final class JobView extends BorderPane {
         }
     }
 
+    /** What a click on a rank's box does: the window selects the rank's row in the Training tab. */
+    public void setOnRank(java.util.function.IntConsumer onRank) {
+        this.onRank = onRank == null ? r -> { } : onRank;
+    }
+
     private void draw(JobLayout l) {
         layout = l;
         drawn.clear();
@@ -206,6 +212,16 @@ public final class JobView extends BorderPane {
         g.getStyleClass().add("job-" + b.kind().name().toLowerCase());
         g.getProperties().put("key", b.key());
         Tooltip.install(g, new Tooltip(b.detail()));
+        if (b.kind() == JobLayout.Kind.RANK && b.key().startsWith("rank:")) {
+            int rank = Integer.parseInt(b.key().substring("rank:".length()));
+            g.setCursor(javafx.scene.Cursor.HAND);
+            g.setOnMouseClicked(e -> {
+                if (e.getButton() == javafx.scene.input.MouseButton.PRIMARY && e.getClickCount() == 1 && e.isStillSincePress()) {
+                    onRank.accept(rank);
+                    e.consume();
+                }
+            });
+        }
         return g;
     }
 

@@ -30,6 +30,8 @@ public final class MainMenu extends MenuBar {
     private MainViewModel vm;
     private FabricMapView map;
     private Runnable focusSearch;
+    private Runnable showMapTab = () -> { };
+    private Runnable showJobTab = () -> { };
     private Dialogs dialogs;
     private PictureChooser pictureChooser = PictureChooser.saveDialog();
 
@@ -46,6 +48,12 @@ public final class MainMenu extends MenuBar {
         exportPicture.disableProperty().bind(model.pictures().disabledProperty());
         model.recentFiles().addListener((javafx.collections.ListChangeListener<List<Path>>) c -> fillRecent());
         fillRecent();
+    }
+
+    /** What View › Fabric map and View › Job bring to the front (the centre's two tabs). */
+    void bindCentre(Runnable showMap, Runnable showJob) {
+        this.showMapTab = showMap;
+        this.showJobTab = showJob;
     }
 
     /** File › Open Recent: one item per entry (names verbatim), then Clear; "(none)" when empty. */
@@ -166,6 +174,14 @@ public final class MainMenu extends MenuBar {
 
     @FXML private void hostTopology() {
         vm.openHostOfSelection();
+    }
+
+    @FXML private void showMap() {
+        showMapTab.run();
+    }
+
+    @FXML private void showJob() {
+        showJobTab.run();
     }
 
     @FXML private void showFindings() {

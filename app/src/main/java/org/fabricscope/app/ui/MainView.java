@@ -93,6 +93,7 @@ public final class MainView extends BorderPane {
         logs.bind(vm.logs());
         highlights.attach(map);
         menuBar.bind(vm, map, toolBar::focusSearch, dialogs);
+        menuBar.bindCentre(() -> centre.getSelectionModel().select(mapTab), () -> centre.getSelectionModel().select(jobTab));
         toolBar.bind(vm, map, legendRow);
         bindStatus();
         bindTabs();
@@ -120,6 +121,10 @@ public final class MainView extends BorderPane {
         vm.navigationProperty().addListener(o -> show(vm.navigationProperty().get()));
         vm.inspector().setOnOpenHost(f -> HostView.openWindow(f.topology(), getScene()).focus(f.gpu(), f.net()));
         training.setOnReveal(vm::reveal);
+        job.setOnRank(rank -> {
+            training.selectWorldRank(rank);
+            vm.tabs().selectedProperty().set(SideTabs.Tab.TRAINING);
+        });
         map.setOnSelect(v -> {
             if (!revealing) {
                 highlights.clear(); // the user picked something else

@@ -99,6 +99,19 @@ public final class TrainingView extends VBox {
         }
     }
 
+    /** A rank's box clicked in the Job tab (its world rank): its row is selected here and its HCA or host on the map. */
+    public void selectWorldRank(int world) {
+        if (rankMap == null) {
+            return;
+        }
+        List<RankSite> sites = rankMap.sites().stream()
+                .filter(s -> Integer.valueOf(world).equals(rankMap.worldRanks().get(s.rank().process()))).limit(1).toList();
+        if (!sites.isEmpty()) {
+            select(sites);
+            reveal(sites.get(0));
+        }
+    }
+
     /** A rank clicked in the collective timeline: its row is selected here and its HCA or host on the map. */
     private void selectRank(int rank) {
         if (rankMap == null) {

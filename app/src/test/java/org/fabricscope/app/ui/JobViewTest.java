@@ -86,5 +86,19 @@ class JobViewTest {
 
         robot.interact(() -> list.getSelectionModel().clearSelection());
         WaitForAsyncUtils.waitForFxEvents();
+
+        // a click on a rank's box selects its row in the Training tab; View › Fabric map (Ctrl+Shift+M) and Job (Ctrl+Shift+J)
+        robot.clickOn(view.job().centreOnScreen("rank:1"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(SideTabs.Tab.TRAINING, view.viewModel().tabs().selectedProperty().get());
+        assertEquals(List.of(1), view.training().selectedRanks().stream().map(s -> s.rank().rank()).toList());
+        robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.M)
+                .release(javafx.scene.input.KeyCode.M, javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertFalse(view.jobInFront(), "Ctrl+Shift+M: the fabric map in front");
+        robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.J)
+                .release(javafx.scene.input.KeyCode.J, javafx.scene.input.KeyCode.SHIFT, javafx.scene.input.KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(view.jobInFront(), "Ctrl+Shift+J: the job in front");
     }
 }
