@@ -1,44 +1,28 @@
 package org.fabricscope.app.ui;
 
-import java.nio.IntBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.fabricscope.app.render.CablePicker;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapLabels;
-import org.fabricscope.app.render.FitNames;
 import org.fabricscope.app.render.MapOverview;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapRasterizer;
 import org.fabricscope.app.render.Viewport;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.FabricNode;
-import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.layout.MapLayout;
 
 import javafx.animation.PauseTransition;
-import javafx.application.Platform;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
-import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
-import javafx.scene.control.Tooltip;
-import javafx.scene.image.PixelBuffer;
-import javafx.scene.image.PixelFormat;
 import javafx.scene.image.WritableImage;
-import javafx.scene.input.MouseButton;
-import javafx.scene.input.MouseEvent;
-import javafx.scene.input.ScrollEvent;
 import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
-import javafx.scene.text.Font;
 import javafx.scene.text.TextAlignment;
 import javafx.util.Duration;
 
@@ -49,57 +33,34 @@ import javafx.util.Duration;
  * and bundles, {@link MapOverview}), zoomed in every cable, cross-faded in between; problems are
  * drawn with a halo at every scale, and "problems only" leaves the healthy cables out. Labels
  * (group labels placed without overlap, names of what is in view), hover and selection are drawn
- * on top with the canvas; a minimap in the corner shows the whole fabric and the viewport, and a
- * click or drag in it moves the view there.
+ * on top with the canvas ({@link MapTextPainter}, {@link MapSelectionPainter}); a minimap in the corner
+ * ({@link MapMinimap}) shows the whole fabric and the viewport while part of it is out of view. The view's zoom and pan
+ * are a {@link MapCamera}; the mouse gestures are {@link MapPointer}'s.
  */
 public final class FabricMapView extends Region {
-    private static final double MINIMAP_W = 220;
-    private static final double MINIMAP_H = 110;
-    private static final double MINIMAP_MARGIN = 10;
-
     private final Canvas canvas = new Canvas();
-    private final Canvas minimap = new Canvas(MINIMAP_W, MINIMAP_H);
     private final BooleanProperty problemsOnly = new SimpleBooleanProperty(this, "problemsOnly");
-    private final ExecutorService renderer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "map-render");
-        t.setDaemon(true);
-        return t;
-    });
-    private final AtomicLong renderGeneration = new AtomicLong();
+    private final MapFrames frames = new MapFrames();
     private final PauseTransition settle = new PauseTransition(Duration.millis(60));
-    private final Tooltip tooltip = new Tooltip();
+    private final MapPointer pointer = new MapPointer();
     /** Overlay colours, from the stylesheet's palette (read on the FX thread the first time). */
     private final MapPalette palette = UiPalette.current();
     private final Color background = UiPalette.fx(palette.background());
     private final Color hint = UiPalette.fx(palette.hint());
-    private final Color label = UiPalette.fx(palette.label());
-    private final Color labelMuted = UiPalette.fx(palette.labelMuted());
-    private final Color selection = UiPalette.fx(palette.selection());
+    private final MapMinimap minimap = new MapMinimap(palette);
+    private final MapTextPainter text = new MapTextPainter(palette);
+    private final MapSelectionPainter marks = new MapSelectionPainter(palette);
 
     private MapLayout layout;
     private MapColouring colouring;
     /** The glyphs named at every zoom: those with a problem, and the ends of problem cables. */
     private java.util.BitSet subjects = new java.util.BitSet();
     private MapOverview overview;
-    private WritableImage minimapFrame;
-    /** The minimap's transform: world to minimap pixels. */
-    private double miniScale;
-    private double miniTx;
-    private double miniTy;
     private List<MapLabels.Label> groupLabels = List.of();
     private List<MapLabels.Name> fitNames = List.of();
-    private double scale = 1;
-    private double tx;
-    private double ty;
-    private WritableImage frame;
-    private double frameScale;
-    private double frameTx;
-    private double frameTy;
+    private final MapCamera cam = new MapCamera();
     private MapLayout.Item hover;
     private MapLayout.Item selected;
-    private double dragX;
-    private double dragY;
-    private boolean dragged;
     private Consumer<Vertex> onSelect = v -> { };
     /** Cables: picked off the drawn links by {@link CablePicker}, built for a layout on the first pick. */
     private CablePicker cables;
@@ -108,41 +69,28 @@ public final class FabricMapView extends Region {
     private MapLayout.Link selectedLink;
     private Consumer<Cable> onSelectCable = c -> { };
     private java.util.function.BiFunction<Cable, Integer, String> cableText = (c, n) -> c.toString();
-    private long lastRenderNanos;
 
     public FabricMapView() {
         getStyleClass().add(Styles.FABRIC_MAP);
-        getChildren().addAll(canvas, minimap);
-        minimap.getStyleClass().add("minimap");
-        minimap.setVisible(false);
-        minimap.addEventHandler(MouseEvent.MOUSE_PRESSED, this::minimapPan);
-        minimap.addEventHandler(MouseEvent.MOUSE_DRAGGED, this::minimapPan);
-        minimap.addEventHandler(MouseEvent.MOUSE_RELEASED, MouseEvent::consume);
-        minimap.addEventHandler(MouseEvent.MOUSE_MOVED, e -> {
-            Tooltip.uninstall(this, tooltip);
-            e.consume();
-        });
+        getChildren().addAll(canvas, minimap.canvas());
         problemsOnly.addListener((o, a, b) -> {
             requestRender();
             renderMinimap();
         });
         setFocusTraversable(true);
         settle.setOnFinished(e -> requestRender());
-        tooltip.setShowDelay(Duration.millis(250));
-        addEventHandler(MouseEvent.MOUSE_PRESSED, this::pressed);
-        addEventHandler(MouseEvent.MOUSE_DRAGGED, this::dragged);
-        addEventHandler(MouseEvent.MOUSE_RELEASED, this::released);
-        addEventHandler(MouseEvent.MOUSE_MOVED, this::moved);
-        addEventHandler(MouseEvent.MOUSE_EXITED, e -> {
-            if (hover != null || hoverCable != null) { // the pointer left the map: nothing under it is hovered any more
-                hover = null;
-                hoverCable = null;
-                drawOverlay();
-            }
-        });
-        addEventHandler(ScrollEvent.SCROLL, this::scrolled);
-        widthProperty().addListener((o, a, b) -> viewChanged());
-        heightProperty().addListener((o, a, b) -> viewChanged());
+        pointer.attach(this, minimap.canvas());
+        widthProperty().addListener((o, a, b) -> resized());
+        heightProperty().addListener((o, a, b) -> resized());
+    }
+
+    /** A new size: a map still at fit is fitted again (the user has not zoomed or panned since), else kept as it is. */
+    private void resized() {
+        if (cam.atFit()) {
+            fit();
+        } else {
+            viewChanged();
+        }
     }
 
     public void setOnSelect(Consumer<Vertex> onSelect) {
@@ -175,7 +123,7 @@ public final class FabricMapView extends Region {
         if (selectedLink == null) {
             selectedCable = null;
         }
-        frame = null;
+        frames.clear();
         if (fit) {
             fit();
         }
@@ -211,45 +159,36 @@ public final class FabricMapView extends Region {
 
     /** The viewport as a rectangle in the minimap's pixels (x, y, width, height), or null when it is hidden. */
     public double[] minimapViewport() {
-        if (!minimap.isVisible() || miniScale <= 0) {
-            return null;
-        }
-        double x0 = ((0 - tx) / scale) * miniScale + miniTx;
-        double y0 = ((0 - ty) / scale) * miniScale + miniTy;
-        double x1 = ((getWidth() - tx) / scale) * miniScale + miniTx;
-        double y1 = ((getHeight() - ty) / scale) * miniScale + miniTy;
-        return new double[] {x0, y0, x1 - x0, y1 - y0};
+        return minimap.viewportRect(viewport());
     }
 
     /** Moves the view by this many pixels, as a drag does (for the benchmark). */
     void panBy(double dx, double dy) {
-        tx += dx;
-        ty += dy;
+        cam.panBy(dx, dy);
         viewChanged();
     }
 
     /** The last rendered frame (what is moved and scaled while panning), for tests. */
     WritableImage frameImage() {
-        return frame;
+        return frames.image();
     }
 
     /** Whether the last rendered frame is of the view as it is now (not one being moved or scaled), for tests. */
     boolean frameIsCurrent() {
-        return frame != null && frameScale == scale && frameTx == tx && frameTy == ty
-                && frame.getWidth() == Math.ceil(getWidth()) && frame.getHeight() == Math.ceil(getHeight());
+        return frames.isOf(viewport());
     }
 
     /** The minimap, for tests. */
     Canvas minimap() {
-        return minimap;
+        return minimap.canvas();
     }
 
     public double scale() {
-        return scale;
+        return cam.scale();
     }
 
     public long lastRenderMillis() {
-        return lastRenderNanos / 1_000_000;
+        return frames.lastRenderNanos() / 1_000_000;
     }
 
     public void fit() {
@@ -257,10 +196,7 @@ public final class FabricMapView extends Region {
             requestRender();
             return;
         }
-        Viewport v = Viewport.fit(layout, getWidth(), getHeight());
-        scale = v.scale();
-        tx = v.tx();
-        ty = v.ty();
+        cam.fit(layout, getWidth(), getHeight());
         viewChanged();
     }
 
@@ -273,7 +209,7 @@ public final class FabricMapView extends Region {
         if (getWidth() < 1 || getHeight() < 1) {
             return null;
         }
-        return new Viewport((int) Math.ceil(getWidth()), (int) Math.ceil(getHeight()), scale, tx, ty);
+        return cam.viewport(getWidth(), getHeight());
     }
 
     public void zoom(double factor) {
@@ -282,12 +218,17 @@ public final class FabricMapView extends Region {
 
     /** Zooms by a factor about a point of the view, as the wheel does. */
     void zoomAt(double factor, double sx, double sy) {
-        double ns = Math.max(1e-4, Math.min(40, scale * factor));
-        double f = ns / scale;
-        tx = sx - (sx - tx) * f;
-        ty = sy - (sy - ty) * f;
-        scale = ns;
+        cam.zoomAt(factor, sx, sy);
         viewChanged();
+    }
+
+    /** The glyph that draws a vertex: its own, or for an HCA inside a collapsed host the host's; null when not drawn. */
+    private MapLayout.Item itemOf(Vertex v) {
+        MapLayout.Item it = layout.item(v);
+        if (it == null && v instanceof FabricNode n && n.host() != null) {
+            it = layout.item(n.host());
+        }
+        return it;
     }
 
     /** Selects and centres the item of this vertex; an HCA inside a collapsed host selects the host. */
@@ -295,21 +236,14 @@ public final class FabricMapView extends Region {
         if (layout == null) {
             return false;
         }
-        MapLayout.Item it = layout.item(v);
-        if (it == null && v instanceof FabricNode n && n.host() != null) {
-            it = layout.item(n.host());
-        }
+        MapLayout.Item it = itemOf(v);
         if (it == null) {
             return false;
         }
         selected = it;
         selectedCable = null;
         selectedLink = null;
-        if (scale < 0.8) {
-            scale = 1.2;
-        }
-        tx = getWidth() / 2 - it.x() * scale;
-        ty = getHeight() / 2 - it.y() * scale;
+        cam.centreOn(it.x(), it.y(), getWidth(), getHeight(), true);
         viewChanged();
         onSelect.accept(it.vertex());
         return true;
@@ -326,10 +260,7 @@ public final class FabricMapView extends Region {
         double x1 = -Double.MAX_VALUE;
         double y1 = -Double.MAX_VALUE;
         for (Vertex v : layout == null ? List.<Vertex>of() : vertices) {
-            MapLayout.Item it = layout.item(v);
-            if (it == null && v instanceof FabricNode n && n.host() != null) {
-                it = layout.item(n.host());
-            }
+            MapLayout.Item it = itemOf(v);
             if (it != null) {
                 first = first == null ? it : first;
                 x0 = Math.min(x0, it.x() - it.width() / 2);
@@ -341,11 +272,7 @@ public final class FabricMapView extends Region {
         if (first == null) {
             return false;
         }
-        double margin = 80;
-        scale = Math.max(1e-4, Math.min(3, Math.min((getWidth() - 2 * margin) / Math.max(1, x1 - x0),
-                (getHeight() - 2 * margin) / Math.max(1, y1 - y0))));
-        tx = getWidth() / 2 - (x0 + x1) / 2 * scale;
-        ty = getHeight() / 2 - (y0 + y1) / 2 * scale;
+        cam.frame(x0, y0, x1, y1, getWidth(), getHeight());
         selected = first;
         selectedCable = null;
         selectedLink = null;
@@ -379,12 +306,8 @@ public final class FabricMapView extends Region {
         selected = null;
         selectedCable = c;
         selectedLink = k;
-        if (scale < 0.8) {
-            scale = 1.2;
-        }
         double[] e = MapRasterizer.ends(k);
-        tx = getWidth() / 2 - (e[0] + e[2]) / 2 * scale;
-        ty = getHeight() / 2 - (e[1] + e[3]) / 2 * scale;
+        cam.centreOn((e[0] + e[2]) / 2, (e[1] + e[3]) / 2, getWidth(), getHeight(), true);
         viewChanged();
         onSelectCable.accept(c);
         return true;
@@ -397,7 +320,7 @@ public final class FabricMapView extends Region {
             return null;
         }
         double[] e = MapRasterizer.ends(k);
-        return new double[] {(e[0] + e[2]) / 2 * scale + tx, (e[1] + e[3]) / 2 * scale + ty};
+        return new double[] {cam.screenX((e[0] + e[2]) / 2), cam.screenY((e[1] + e[3]) / 2)};
     }
 
     /** The cable under the pointer, or null (tests). */
@@ -407,7 +330,7 @@ public final class FabricMapView extends Region {
 
     /** The hover text shown now (tests). */
     public String tooltipText() {
-        return tooltip.getText();
+        return pointer.tooltipText();
     }
 
     private MapLayout.Link linkOf(Cable c) {
@@ -427,93 +350,23 @@ public final class FabricMapView extends Region {
         if (cables == null || cables.layout() != layout) {
             cables = new CablePicker(layout);
         }
-        return cables.pick((sx - tx) / scale, (sy - ty) / scale, 4 / scale);
+        return cables.pick(cam.worldX(sx), cam.worldY(sy), 4 / cam.scale());
     }
 
     @Override
     protected void layoutChildren() {
         canvas.setWidth(getWidth());
         canvas.setHeight(getHeight());
-        minimap.relocate(getWidth() - MINIMAP_W - MINIMAP_MARGIN, getHeight() - MINIMAP_H - MINIMAP_MARGIN);
+        minimap.canvas().relocate(getWidth() - MapMinimap.W - MapMinimap.MARGIN, getHeight() - MapMinimap.H - MapMinimap.MARGIN);
     }
 
     /** Renders the whole fabric, fitted, into the minimap (on the render thread). */
     private void renderMinimap() {
-        if (overview == null || layout.items().isEmpty()) {
-            minimapFrame = null;
-            minimap.setVisible(false);
-            return;
-        }
-        double w = layout.maxX() - layout.minX();
-        double h = layout.maxY() - layout.minY();
-        double ms = Math.min((MINIMAP_W - 8) / Math.max(1, w), (MINIMAP_H - 8) / Math.max(1, h));
-        double mx = (MINIMAP_W - w * ms) / 2 - layout.minX() * ms;
-        double my = (MINIMAP_H - h * ms) / 2 - layout.minY() * ms;
-        MapOverview o = overview;
-        boolean only = problemsOnly.get();
-        renderer.submit(() -> {
-            MapRasterizer r = MapRasterizer.render(o, (int) MINIMAP_W, (int) MINIMAP_H, ms, mx, my, only);
-            Platform.runLater(() -> {
-                if (overview != o) {
-                    return;
-                }
-                PixelBuffer<IntBuffer> pb = new PixelBuffer<>((int) MINIMAP_W, (int) MINIMAP_H, IntBuffer.wrap(r.pixels()),
-                        PixelFormat.getIntArgbPreInstance());
-                minimapFrame = new WritableImage(pb);
-                miniScale = ms;
-                miniTx = mx;
-                miniTy = my;
-                drawMinimap();
-            });
-        });
+        minimap.render(layout, overview, problemsOnly.get(), frames.renderer(), () -> overview, this::drawMinimap);
     }
 
     private void drawMinimap() {
-        GraphicsContext g = minimap.getGraphicsContext2D();
-        g.clearRect(0, 0, MINIMAP_W, MINIMAP_H);
-        // shown only while part of the fabric is out of view: at fit it would hide a corner of the map for nothing
-        minimap.setVisible(minimapFrame != null && !wholeInView());
-        if (minimapFrame == null) {
-            return;
-        }
-        g.drawImage(minimapFrame, 0, 0);
-        g.setStroke(labelMuted);
-        g.setLineWidth(1);
-        g.strokeRect(0.5, 0.5, MINIMAP_W - 1, MINIMAP_H - 1);
-        double[] v = minimapViewport();
-        if (v != null) {
-            double x0 = Math.max(1, v[0]);
-            double y0 = Math.max(1, v[1]);
-            double x1 = Math.min(MINIMAP_W - 1, v[0] + v[2]);
-            double y1 = Math.min(MINIMAP_H - 1, v[1] + v[3]);
-            g.setFill(UiPalette.fx(palette.selection(), 0.12));
-            g.fillRect(x0, y0, Math.max(2, x1 - x0), Math.max(2, y1 - y0));
-            g.setStroke(selection);
-            g.setLineWidth(1.5);
-            g.strokeRect(x0, y0, Math.max(2, x1 - x0), Math.max(2, y1 - y0));
-        }
-    }
-
-    /** Whether every glyph is inside the view (at fit, or zoomed out further). */
-    private boolean wholeInView() {
-        if (layout == null || scale <= 0) {
-            return true;
-        }
-        return layout.minX() * scale + tx >= -1 && layout.maxX() * scale + tx <= getWidth() + 1
-                && layout.minY() * scale + ty >= -1 && layout.maxY() * scale + ty <= getHeight() + 1;
-    }
-
-    /** A press or drag in the minimap centres the view on that point. */
-    private void minimapPan(MouseEvent e) {
-        e.consume();
-        if (miniScale <= 0 || layout == null) {
-            return;
-        }
-        double wx = (e.getX() - miniTx) / miniScale;
-        double wy = (e.getY() - miniTy) / miniScale;
-        tx = getWidth() / 2 - wx * scale;
-        ty = getHeight() / 2 - wy * scale;
-        viewChanged();
+        minimap.draw(layout, viewport());
     }
 
     private void viewChanged() {
@@ -522,39 +375,12 @@ public final class FabricMapView extends Region {
     }
 
     private void requestRender() {
-        if (layout == null || colouring == null) {
+        Viewport v = viewport();
+        if (layout == null || colouring == null || v == null) {
             drawOverlay();
             return;
         }
-        int w = (int) Math.max(1, Math.ceil(getWidth()));
-        int h = (int) Math.max(1, Math.ceil(getHeight()));
-        long gen = renderGeneration.incrementAndGet();
-        MapOverview o = overview;
-        boolean only = problemsOnly.get();
-        double s = scale;
-        double x = tx;
-        double y = ty;
-        renderer.submit(() -> {
-            if (renderGeneration.get() != gen) {
-                return;
-            }
-            long t0 = System.nanoTime();
-            MapRasterizer r = MapRasterizer.render(o, w, h, s, x, y, only);
-            long took = System.nanoTime() - t0;
-            Platform.runLater(() -> {
-                if (renderGeneration.get() != gen) {
-                    return;
-                }
-                lastRenderNanos = took;
-                IntBuffer buf = IntBuffer.wrap(r.pixels());
-                PixelBuffer<IntBuffer> pb = new PixelBuffer<>(w, h, buf, PixelFormat.getIntArgbPreInstance());
-                frame = new WritableImage(pb);
-                frameScale = s;
-                frameTx = x;
-                frameTy = y;
-                drawOverlay();
-            });
-        });
+        frames.request(overview, v, problemsOnly.get(), this::drawOverlay);
     }
 
     private void drawOverlay() {
@@ -569,196 +395,13 @@ public final class FabricMapView extends Region {
             g.fillText("Open ibnetdiscover / iblinkinfo / perfquery dumps (Ctrl+O), or drop files here", w / 2, h / 2);
             return;
         }
-        if (frame != null) {
-            double f = scale / frameScale;
-            g.drawImage(frame, tx - frameTx * f, ty - frameTy * f, frame.getWidth() * f, frame.getHeight() * f);
-        }
+        frames.draw(g, viewport());
         drawMinimap();
-        drawGroupLabels(g, w, h);
-        // names of the glyphs big enough to read, in view
-        g.setFont(Font.font(11));
-        g.setTextBaseline(VPos.CENTER);
-        g.setTextAlign(TextAlignment.CENTER);
-        g.setFill(label);
-        Viewport view = viewport();
-        List<MapLabels.Name> names = view == null ? List.of() : MapLabels.names(layout, view);
-        for (MapLabels.Name n : names) {
-            g.fillText(n.text(), n.x(), n.y(), n.maxWidth());
-        }
-        // the devices with a problem, named at every zoom, clear of the other labels
-        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
-        List<MapLabels.Name> subjectNames = view == null ? List.of()
-                : org.fabricscope.app.render.SubjectNames.place(layout, subjects, groupLabels, names, view, 0, 0);
-        for (MapLabels.Name n : subjectNames) {
-            g.setFill(UiPalette.fx(palette.background(), 0.85));
-            g.fillRoundRect(n.x() - n.maxWidth() / 2, n.y() - MapLabels.LINE / 2, n.maxWidth(), MapLabels.LINE, 6, 6);
-            g.setFill(label);
-            g.fillText(n.text(), n.x(), n.y());
-        }
-        // at fit, the other switches named where their names fit between their neighbours
-        g.setFont(Font.font(11));
-        fitNames = view == null ? List.of() : FitNames.place(layout, view, groupLabels, subjectNames);
-        for (MapLabels.Name n : fitNames) {
-            g.setFill(UiPalette.fx(palette.background(), 0.85));
-            g.fillRect(n.x() - n.maxWidth() / 2, n.y() - MapLabels.LINE / 2, n.maxWidth(), MapLabels.LINE);
-            g.setFill(labelMuted);
-            g.fillText(n.text(), n.x(), n.y());
-        }
-        drawRowLabels(g);
-        drawRanks(g);
-        highlight(g, hover, labelMuted);
-        highlight(g, selected, selection);
-        if (hoverCable != null) {
-            strokeCable(g, hoverCable.link(), hoverCable.linkIndex(), labelMuted);
-        }
-        if (selectedLink != null) {
-            strokeCable(g, selectedLink, layout.links().indexOf(selectedLink), selection);
-        }
-        if (selected != null) {
-            // the selection's cables: a halo under each, then the cable in its own colour
-            int drawn = 0;
-            List<MapLayout.Link> links = layout.links();
-            for (int i = 0; i < links.size() && drawn < 2000; i++) {
-                MapLayout.Link k = links.get(i);
-                if (k.a() != selected && k.b() != selected) {
-                    continue;
-                }
-                double[] e = MapRasterizer.ends(k);
-                g.setGlobalAlpha(0.35);
-                g.setStroke(selection);
-                g.setLineWidth(6);
-                g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
-                g.setGlobalAlpha(1);
-                g.setStroke(UiPalette.fx(colouring.linkColour(i)));
-                g.setLineWidth(Math.max(1.5, colouring.linkThickness(i)));
-                g.strokeLine(e[0] * scale + tx, e[1] * scale + ty, e[2] * scale + tx, e[3] * scale + ty);
-                drawn++;
-            }
-        }
-    }
-
-    /** The overview's group labels, on a background band so bundles under them do not hide them. */
-    private void drawGroupLabels(GraphicsContext g, double w, double h) {
-        groupLabels = overview == null ? List.of() : MapLabels.place(overview, (int) w, (int) h, scale, tx, ty);
-        if (groupLabels.isEmpty()) {
-            return;
-        }
-        Font plain = Font.font(11);
-        Font bold = Font.font(null, javafx.scene.text.FontWeight.BOLD, 11);
-        g.setTextBaseline(VPos.CENTER);
-        g.setTextAlign(TextAlignment.CENTER);
-        for (MapLabels.Label l : groupLabels) {
-            g.setFill(UiPalette.fx(palette.background(), 0.85));
-            g.fillRect(l.x() - l.width() / 2, l.y() - MapLabels.LINE / 2, l.width(), MapLabels.LINE);
-            g.setFont(l.bold() ? bold : plain);
-            g.setFill(UiPalette.fx(l.argb()));
-            g.fillText(l.text(), l.x(), l.y());
-        }
-    }
-
-    /**
-     * Transport mode: rank-range badges on the glyphs that hold ranks, and for a selected glyph
-     * the fabric paths of its ranks' network pairs, HCA to HCA through the switches, in the
-     * pair's transport colour.
-     */
-    private void drawRanks(GraphicsContext g) {
-        if (colouring == null || colouring.ranks() == null || colouring.ranks().isEmpty()) {
-            return;
-        }
-        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 10));
-        g.setTextAlign(TextAlignment.CENTER);
-        Viewport view = viewport();
-        double bh = MapLabels.RankBadge.HEIGHT;
-        for (MapLabels.RankBadge b : view == null ? List.<MapLabels.RankBadge>of() : MapLabels.rankBadges(layout, colouring, view)) {
-            g.setFill(UiPalette.fx(palette.badge(), 0.9));
-            g.fillRoundRect(b.x() - b.width() / 2, b.y() - bh / 2, b.width(), bh, 6, 6);
-            g.setFill(UiPalette.fx(b.argb()));
-            g.fillText(b.text(), b.x(), b.y());
-        }
-        if (selected == null) {
-            return;
-        }
-        Vertex sel = selected.vertex();
-        int drawn = 0;
-        for (var r : colouring.ranks().routes()) {
-            // only pairs that talk over InfiniBand are drawn along the fabric; sockets never cross it
-            if (!r.routed() || !MapColouring.onFabric(r.transport()) || drawn > 400) {
-                continue;
-            }
-            boolean mine = false;
-            for (var s : new org.fabricscope.model.ranks.RankSite[] {r.a(), r.b()}) {
-                mine |= sel == s.hca() || (sel instanceof org.fabricscope.model.fabric.Host host && host.name().equals(s.host()));
-            }
-            if (!mine && !r.path().contains(sel)) {
-                continue;
-            }
-            List<double[]> pts = new java.util.ArrayList<>();
-            for (Vertex v : r.path()) {
-                MapLayout.Item it = layout.item(v);
-                if (it == null && v instanceof org.fabricscope.model.fabric.FabricNode n && n.host() != null) {
-                    it = layout.item(n.host()); // a collapsed host draws its HCAs
-                }
-                if (it != null) {
-                    pts.add(new double[] {it.x() * scale + tx, it.y() * scale + ty});
-                }
-            }
-            // a halo, then the pair's transport colour on top, so the path reads over the coloured cables
-            for (int pass = 0; pass < 2; pass++) {
-                g.setStroke(pass == 0 ? UiPalette.fx(palette.selection(), 0.45)
-                        : UiPalette.fx(colouring.palette().transport(r.transport())));
-                g.setLineWidth(pass == 0 ? 9 : 3.5);
-                for (int i = 1; i < pts.size(); i++) {
-                    g.strokeLine(pts.get(i - 1)[0], pts.get(i - 1)[1], pts.get(i)[0], pts.get(i)[1]);
-                }
-            }
-            drawn++;
-        }
-    }
-
-    /** A cable's line with a halo in {@code halo} under it, then the line in its own colour. */
-    private void strokeCable(GraphicsContext g, MapLayout.Link k, int index, Color halo) {
-        double[] e = MapRasterizer.ends(k);
-        double x0 = e[0] * scale + tx;
-        double y0 = e[1] * scale + ty;
-        double x1 = e[2] * scale + tx;
-        double y1 = e[3] * scale + ty;
-        g.setGlobalAlpha(0.5);
-        g.setStroke(halo);
-        g.setLineWidth(8);
-        g.strokeLine(x0, y0, x1, y1);
-        g.setGlobalAlpha(1);
-        g.setStroke(index >= 0 && colouring != null ? UiPalette.fx(colouring.linkColour(index)) : halo);
-        g.setLineWidth(index >= 0 && colouring != null ? Math.max(2.5, colouring.linkThickness(index)) : 2.5);
-        g.strokeLine(x0, y0, x1, y1);
-    }
-
-    private void drawRowLabels(GraphicsContext g) {
-        Viewport view = viewport();
-        if (view == null) {
-            return;
-        }
-        g.setTextAlign(TextAlignment.LEFT);
-        g.setFont(Font.font(null, javafx.scene.text.FontWeight.BOLD, 11));
-        g.setFill(labelMuted);
-        for (MapLabels.RowName r : MapLabels.rows(layout, view)) {
-            if (r.onGlyphs()) {
-                g.setFill(UiPalette.fx(palette.background(), 0.85));
-                g.fillRect(r.x() - 3, r.y() - MapLabels.LINE / 2, MapLabels.width(r.text(), true), MapLabels.LINE);
-                g.setFill(labelMuted);
-            }
-            g.fillText(r.text(), r.x(), r.y());
-        }
-    }
-
-    private void highlight(GraphicsContext g, MapLayout.Item it, Color colour) {
-        if (it == null) {
-            return;
-        }
-        double iw = Math.max(6, it.width() * scale);
-        double ih = Math.max(6, it.height() * scale);
-        g.setStroke(colour);
-        g.setLineWidth(2);
-        g.strokeRect(it.x() * scale + tx - iw / 2 - 2, it.y() * scale + ty - ih / 2 - 2, iw + 4, ih + 4);
+        MapTextPainter.Placed placed = text.paint(g, layout, overview, colouring, subjects, viewport());
+        groupLabels = placed.groupLabels();
+        fitNames = placed.fitNames();
+        marks.paint(g, layout, colouring, viewport(), hover, selected, hoverCable == null ? null : hoverCable.link(),
+                hoverCable == null ? -1 : hoverCable.linkIndex(), selectedLink);
     }
 
     /** An HCA's device name ({@code mlx5_0}), else the display name: what the map prints under a glyph. */
@@ -771,9 +414,9 @@ public final class FabricMapView extends Region {
         if (layout == null) {
             return null;
         }
-        double wx = (sx - tx) / scale;
-        double wy = (sy - ty) / scale;
-        double slack = 3 / scale;
+        double wx = cam.worldX(sx);
+        double wy = cam.worldY(sy);
+        double slack = 3 / cam.scale();
         MapLayout.Item best = null;
         for (MapLayout.Item it : layout.items()) {
             if (Math.abs(wx - it.x()) <= it.width() / 2 + slack && Math.abs(wy - it.y()) <= it.height() / 2 + slack) {
@@ -786,35 +429,13 @@ public final class FabricMapView extends Region {
     /** Screen position of a vertex's glyph centre, for tests and for popups. */
     public double[] screenPosition(Vertex v) {
         MapLayout.Item it = layout == null ? null : layout.item(v);
-        return it == null ? null : new double[] {it.x() * scale + tx, it.y() * scale + ty};
+        return it == null ? null : new double[] {cam.screenX(it.x()), cam.screenY(it.y())};
     }
 
-    private void pressed(MouseEvent e) {
-        requestFocus();
-        dragX = e.getX();
-        dragY = e.getY();
-        dragged = false;
-    }
-
-    private void dragged(MouseEvent e) {
-        double dx = e.getX() - dragX;
-        double dy = e.getY() - dragY;
-        if (Math.abs(dx) + Math.abs(dy) > 2) {
-            dragged = true;
-        }
-        tx += dx;
-        ty += dy;
-        dragX = e.getX();
-        dragY = e.getY();
-        viewChanged();
-    }
-
-    private void released(MouseEvent e) {
-        if (dragged || e.getButton() != MouseButton.PRIMARY) {
-            return;
-        }
-        MapLayout.Item it = pick(e.getX(), e.getY());
-        CablePicker.Hit hit = it == null ? pickCable(e.getX(), e.getY()) : null;
+    /** A click (not a drag) at a screen point: selects the glyph or cable there, or clears the selection. */
+    void clickAt(double x, double y, int clicks) {
+        MapLayout.Item it = pick(x, y);
+        CablePicker.Hit hit = it == null ? pickCable(x, y) : null;
         selected = it;
         selectedCable = hit == null ? null : hit.cable();
         selectedLink = hit == null ? null : hit.link();
@@ -824,73 +445,36 @@ public final class FabricMapView extends Region {
         } else {
             onSelect.accept(it == null ? null : it.vertex());
         }
-        if (e.getClickCount() == 2 && it != null) {
-            zoomAt(2, e.getX(), e.getY());
+        if (clicks == 2 && it != null) {
+            zoomAt(2, x, y);
         }
     }
 
-    private void moved(MouseEvent e) {
-        MapLayout.Item it = pick(e.getX(), e.getY());
-        CablePicker.Hit hit = it == null ? pickCable(e.getX(), e.getY()) : null;
+    /** The pointer at a screen point (null: it left the map): what it is over, as hover text, or null for nothing. */
+    String hoverAt(double x, double y, boolean inside) {
+        MapLayout.Item it = inside ? pick(x, y) : null;
+        CablePicker.Hit hit = inside && it == null ? pickCable(x, y) : null;
         Cable was = hoverCable == null ? null : hoverCable.cable();
         if (it != hover || (hit == null ? null : hit.cable()) != was) {
             hover = it;
             hoverCable = hit;
             drawOverlay();
-            if (it == null && hit == null) {
-                Tooltip.uninstall(this, tooltip);
-            } else {
-                tooltip.setText(it != null ? describe(it) : cableText.apply(hit.cable(), hit.link().cables().size()));
-                Tooltip.install(this, tooltip);
-            }
         }
+        return it != null ? MapTooltipText.describe(layout, colouring, it)
+                : hit != null ? cableText.apply(hit.cable(), hit.link().cables().size()) : null;
     }
 
-    private String describe(MapLayout.Item it) {
-        StringBuilder sb = new StringBuilder();
-        Vertex v = it.vertex();
-        if (v instanceof FabricNode n) {
-            sb.append(n.displayName());
-            if (n.isSwitch()) {
-                sb.append("\n").append(n.tier().label()).append(" switch");
-                if (n.switchModel() != null) {
-                    sb.append(" ").append(n.switchModel());
-                }
-                sb.append(", LID ").append(n.lid());
-            } else {
-                sb.append("\nHCA, LID ").append(n.lid());
-            }
-            sb.append("\nGUID ").append(org.fabricscope.model.core.Guids.format(n.guid()));
-        } else if (v instanceof Host h) {
-            sb.append(h.name()).append("\nhost, ").append(h.adapters().size()).append(" HCAs (collapsed)");
-        }
-        List<String> notes = new ArrayList<>();
-        if (colouring != null && colouring.itemDownPorts(it.index()) > 0) {
-            notes.add(colouring.itemDownPorts(it.index()) + " port(s) lost their link");
-        }
-        if (colouring != null && colouring.itemOffFabric(it.index()) != null) {
-            notes.add("ranks talk over " + colouring.itemOffFabric(it.index()).label() + " (not over InfiniBand)");
-        }
-        int cables = 0;
-        for (MapLayout.Link k : layout.links()) {
-            if (k.a() == it || k.b() == it) {
-                cables += k.cables().size();
-            }
-        }
-        notes.add(cables + " cables");
-        sb.append("\n").append(String.join(", ", notes)).append("\nClick to inspect, double-click to zoom");
-        return sb.toString();
-    }
-
-    private void scrolled(ScrollEvent e) {
-        if (e.getDeltaY() == 0) {
+    /** A press or drag in the minimap at this point of it centres the view on the world point it shows. */
+    void minimapPan(double x, double y) {
+        double[] w = minimap.worldAt(x, y);
+        if (w == null || layout == null) {
             return;
         }
-        zoomAt(e.getDeltaY() > 0 ? 1.15 : 1 / 1.15, e.getX(), e.getY());
-        e.consume();
+        cam.centreOn(w[0], w[1], getWidth(), getHeight(), false);
+        viewChanged();
     }
 
     public void dispose() {
-        renderer.shutdownNow();
+        frames.dispose();
     }
 }

@@ -63,6 +63,8 @@ class MainMenuTest {
         expected.put("Collapse/expand all hosts", key(KeyCode.H, ctrl));
         expected.put("Collapse/expand selected host", key(KeyCode.H, ctrl, shift));
         expected.put("Host topology of the selection…", key(KeyCode.T, ctrl));
+        expected.put("Fabric map", key(KeyCode.M, ctrl, shift));
+        expected.put("Job: nodes, pods, ranks", key(KeyCode.J, ctrl, shift));
         expected.put("Findings", key(KeyCode.F, ctrl, shift));
         expected.put("Incident timeline", key(KeyCode.I, ctrl, shift));
         expected.put("Pairwise tests", key(KeyCode.P, ctrl, shift));
