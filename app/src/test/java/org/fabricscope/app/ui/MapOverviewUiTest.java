@@ -138,4 +138,22 @@ class MapOverviewUiTest {
         assertEquals(30, moved[0] + moved[2] / 2, 1.0, "the viewport is centred where the minimap was clicked");
         assertEquals(55, moved[1] + moved[3] / 2, 1.0);
     }
+
+    @Test
+    void aMapAtFitFollowsTheWindowsSizeAndAZoomedOneKeepsItsView(FxRobot robot) throws Exception {
+        load(robot);
+        javafx.stage.Window w = view.getScene().getWindow();
+        robot.interact(() -> w.setWidth(w.getWidth() + 300));
+        WaitForAsyncUtils.waitForFxEvents();
+        org.fabricscope.app.render.Viewport now = view.map().viewport();
+        org.fabricscope.app.render.Viewport fit = org.fabricscope.app.render.Viewport.fit(view.map().mapLayout(),
+                view.map().getWidth(), view.map().getHeight());
+        assertEquals(fit.scale(), now.scale(), 1e-9, "still at fit after the window grew");
+        assertEquals(fit.tx(), now.tx(), 1e-9);
+        robot.interact(() -> view.map().zoom(2));
+        double zoomed = view.map().scale();
+        robot.interact(() -> w.setWidth(w.getWidth() - 300));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(zoomed, view.map().scale(), 1e-12, "zoomed in by the user: a new size keeps the zoom");
+    }
 }
