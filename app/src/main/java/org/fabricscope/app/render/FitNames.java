@@ -52,7 +52,7 @@ public final class FitNames {
             double y = (it.y() + it.height() / 2) * s + v.ty() + 8;
             String text = MapLabels.shortName(it.vertex());
             double w = MapLabels.width(text, false);
-            if (w + GAP > layout.room(it.index()) * s || named(shown, x, it.y() * s + v.ty(), it.height() * s)) {
+            if (w + GAP > layout.room(it.index()) * s || named(shown, text, it.y() * s + v.ty(), it.height() * s)) {
                 continue;
             }
             MapLabels.Name n = new MapLabels.Name(text, x, y, w);
@@ -67,10 +67,10 @@ public final class FitNames {
         return out;
     }
 
-    /** Whether one of the {@code shown} names is this glyph's (centred on it, just above or below). */
-    private static boolean named(List<MapLabels.Name> shown, double x, double cy, double h) {
+    /** Whether one of the {@code shown} names is this glyph's (its text, just above or below it; kept inside the view at an edge). */
+    private static boolean named(List<MapLabels.Name> shown, String text, double cy, double h) {
         for (MapLabels.Name n : shown) {
-            if (Math.abs(n.x() - x) < 0.5 && Math.abs(n.y() - cy) <= h / 2 + 12) {
+            if (n.text().equals(text) && Math.abs(n.y() - cy) <= h / 2 + 12) {
                 return true;
             }
         }

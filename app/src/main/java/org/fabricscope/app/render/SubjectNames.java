@@ -56,8 +56,13 @@ public final class SubjectNames {
             String text = name(it.vertex());
             double[] b = null;
             MapLabels.Name n = null;
+            double tw = MapLabels.width(text, false);
+            if (x < 0 || x > v.width()) {
+                continue; // the glyph is out of view
+            }
+            double lx = Math.max(tw / 2, Math.min(v.width() - tw / 2, x)); // a glyph at the edge: its name kept inside
             for (double y : new double[] {cy - half, cy + half}) { // above the glyph, else under it
-                MapLabels.Name c = new MapLabels.Name(text, x, y, MapLabels.width(text, false));
+                MapLabels.Name c = new MapLabels.Name(text, lx, y, tw);
                 double[] box = box(c);
                 if (box[0] >= 0 && box[2] <= v.width() && box[1] >= top && box[3] <= v.height() - bottom
                         && taken.stream().noneMatch(t -> overlaps(t, box))) {
