@@ -2,9 +2,7 @@ package org.fabricscope.app.cli;
 
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import java.io.BufferedOutputStream;
-import java.io.OutputStream;
 import java.util.Set;
 
 import org.fabricscope.app.render.ColourMode;
@@ -23,6 +19,7 @@ import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.app.render.PictureCaption;
 import org.fabricscope.app.render.PictureLegend;
 import org.fabricscope.app.common.CaptureName;
+import org.fabricscope.app.report.OutputFile;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
@@ -117,13 +114,18 @@ final class ExportCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();
         } else {
-            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                w.write(text);
-            } catch (IOException e) {
-                throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
-            }
+            writeFile(out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
         }
         return 0;
+    }
+
+    /** The output file whole or not at all ({@link OutputFile}); a failure is one line naming the file and why. */
+    private void writeFile(org.fabricscope.app.common.AtomicWrite.Content content) {
+        try {
+            OutputFile.write(output, content);
+        } catch (IOException | java.io.UncheckedIOException | OutOfMemoryError e) {
+            throw new CliFailure(1, OutputFile.failure(output, e) + "; nothing written");
+        }
     }
 
     /** The map as the app draws it at fit: layout, colouring and the rasteriser, no JavaFX. */
@@ -135,20 +137,14 @@ final class ExportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "-f png writes a file: give it with -o FILE");
         }
         MapPicture picture = picture(input.load(), input.paths, colour.mode, width, height, problemsOnly);
-        try {
-            if (format == Kind.png) {
-                System.setProperty("java.awt.headless", "true");
-                try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(output))) {
-                    picture.writePng(out);
-                }
-            } else if (output == null) {
-                spec.commandLine().getOut().print(picture.svg());
-                spec.commandLine().getOut().flush();
-            } else {
-                Files.writeString(output, picture.svg(), StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
+        if (format == Kind.png) {
+            System.setProperty("java.awt.headless", "true");
+            writeFile(picture::writePng);
+        } else if (output == null) {
+            spec.commandLine().getOut().print(picture.svg());
+            spec.commandLine().getOut().flush();
+        } else {
+            writeFile(out -> out.write(picture.svg().getBytes(StandardCharsets.UTF_8)));
         }
         return 0;
     }

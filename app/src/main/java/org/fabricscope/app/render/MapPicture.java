@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import javax.imageio.ImageIO;
-
 import org.fabricscope.model.layout.MapLayout;
 
 /**
@@ -120,9 +118,7 @@ public final class MapPicture {
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);
         PictureText.draw(img, layout, colouring, overview, view, subjectNames(), caption);
-        if (!ImageIO.write(img, "png", out)) {
-            throw new IOException("no PNG writer in this Java runtime");
-        }
+        PngEncoder.write(img, out);
     }
 
     /** The picture as an SVG document. */
