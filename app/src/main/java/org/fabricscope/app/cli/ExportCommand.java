@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 
 import java.util.Set;
 
@@ -18,6 +19,7 @@ import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.app.render.PictureCaption;
 import org.fabricscope.app.render.PictureLegend;
+import org.fabricscope.app.render.XmlText;
 import org.fabricscope.app.common.CaptureName;
 import org.fabricscope.app.report.OutputFile;
 import org.fabricscope.importers.ImportResult;
@@ -99,7 +101,7 @@ final class ExportCommand implements Callable<Integer> {
             case json -> Json.MAPPER.writeValueAsString(asJson(r.model()));
             case dot -> write(new DOTExporter<>(v -> quoteId(v.id())), r.model());
             case graphml -> {
-                GraphMLExporter<Vertex, FabricEdge> g = new GraphMLExporter<>(Vertex::id);
+                GraphMLExporter<Vertex, FabricEdge> g = new GraphMLExporter<>(v -> XmlText.clean(v.id()));
                 for (String a : List.of("name", "kind", "tier", "guid", "lid")) {
                     g.registerAttribute(a, GraphMLExporter.AttributeCategory.NODE, org.jgrapht.nio.AttributeType.STRING);
                 }
@@ -171,43 +173,55 @@ final class ExportCommand implements Callable<Integer> {
         return new MapPicture(layout, colours, caption.fit(layout, width, height), problemsOnly, caption);
     }
 
-    private static String quoteId(String id) {
-        return "\"" + id + "\"";
+    /** A DOT id in double quotes: {@link #dotText}, and its quotes escaped (jgrapht quotes attribute values, not ids). */
+    static String quoteId(String id) {
+        return "\"" + dotText(id).replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * Text from the inputs for a DOT quoted string: the characters XML 1.0 forbids (controls) replaced
+     * ({@link XmlText}), and a backslash doubled, so that a name ending in one cannot escape the closing
+     * quote and a {@code \N} or {@code \l} in a name is not read as Graphviz's label escapes.
+     */
+    static String dotText(String s) {
+        return XmlText.clean(s).replace("\\", "\\\\");
     }
 
     private static String write(GraphExporter<Vertex, FabricEdge> exporter, FabricModel model) {
         if (exporter instanceof DOTExporter<Vertex, FabricEdge> dot) {
-            dot.setVertexAttributeProvider(ExportCommand::vertexAttributes);
-            dot.setEdgeAttributeProvider(ExportCommand::edgeAttributes);
+            dot.setVertexAttributeProvider(v -> vertexAttributes(v, ExportCommand::dotText));
+            dot.setEdgeAttributeProvider(e -> edgeAttributes(e, ExportCommand::dotText));
         } else if (exporter instanceof GraphMLExporter<Vertex, FabricEdge> gml) {
-            gml.setVertexAttributeProvider(ExportCommand::vertexAttributes);
-            gml.setEdgeAttributeProvider(ExportCommand::edgeAttributes);
+            gml.setVertexAttributeProvider(v -> vertexAttributes(v, XmlText::clean)); // jgrapht escapes < & and quotes
+            gml.setEdgeAttributeProvider(e -> edgeAttributes(e, XmlText::clean));
         }
         StringWriter sw = new StringWriter();
         exporter.exportGraph(model.cableGraph(), sw);
         return sw.toString();
     }
 
-    private static Map<String, Attribute> vertexAttributes(Vertex v) {
+    /** A vertex's attributes, each text made safe for the format by {@code safe}. */
+    private static Map<String, Attribute> vertexAttributes(Vertex v, UnaryOperator<String> safe) {
         Map<String, Attribute> m = new LinkedHashMap<>();
-        m.put("label", DefaultAttribute.createAttribute(v.displayName()));
-        m.put("name", DefaultAttribute.createAttribute(v.displayName()));
+        m.put("label", DefaultAttribute.createAttribute(safe.apply(v.displayName())));
+        m.put("name", DefaultAttribute.createAttribute(safe.apply(v.displayName())));
         if (v instanceof FabricNode n) {
             m.put("kind", DefaultAttribute.createAttribute(n.kind().name()));
-            m.put("tier", DefaultAttribute.createAttribute(n.tier() == null ? (n.isHostAdapter() ? "host" : "") : n.tier().label()));
+            m.put("tier", DefaultAttribute.createAttribute(safe.apply(n.tier() == null ? (n.isHostAdapter() ? "host" : "")
+                    : n.tier().label())));
             m.put("guid", DefaultAttribute.createAttribute(Guids.format(n.guid())));
             m.put("lid", DefaultAttribute.createAttribute(String.valueOf(n.lid())));
         }
         return m;
     }
 
-    private static Map<String, Attribute> edgeAttributes(FabricEdge e) {
+    private static Map<String, Attribute> edgeAttributes(FabricEdge e, UnaryOperator<String> safe) {
         Map<String, Attribute> m = new LinkedHashMap<>();
         if (e instanceof Cable c) {
             m.put("portA", DefaultAttribute.createAttribute(String.valueOf(c.a().number())));
             m.put("portB", DefaultAttribute.createAttribute(String.valueOf(c.b().number())));
-            m.put("rate", DefaultAttribute.createAttribute(c.rateToken()));
-            m.put("label", DefaultAttribute.createAttribute(c.rateToken()));
+            m.put("rate", DefaultAttribute.createAttribute(safe.apply(c.rateToken())));
+            m.put("label", DefaultAttribute.createAttribute(safe.apply(c.rateToken())));
         }
         return m;
     }

@@ -369,22 +369,8 @@ public final class MapPicture {
         return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
     }
 
+    /** Text from the inputs for the SVG: escaped, with the characters XML 1.0 forbids replaced ({@link XmlText}). */
     static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                default -> {
-                    if (c >= 0x20 || c == '\t') {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.toString();
+        return XmlText.escape(s);
     }
 }
