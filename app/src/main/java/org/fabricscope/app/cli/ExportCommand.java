@@ -17,6 +17,7 @@ import org.fabricscope.app.render.ColourMode;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapPicture;
+import org.fabricscope.app.render.OutputLimits;
 import org.fabricscope.app.render.PictureCaption;
 import org.fabricscope.app.render.PictureLegend;
 import org.fabricscope.app.render.XmlText;
@@ -97,6 +98,7 @@ final class ExportCommand implements Callable<Integer> {
             return picture();
         }
         ImportResult r = input.importPaths();
+        refuseLarge(r.model());
         String text = switch (format) {
             case json -> Json.MAPPER.writeValueAsString(asJson(r.model()));
             case dot -> write(new DOTExporter<>(v -> quoteId(v.id())), r.model());
@@ -121,6 +123,22 @@ final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Refuses a graph export past {@link OutputLimits#MAX_ELEMENTS}, before anything is built. */
+    private void refuseLarge(FabricModel model) {
+        String refused = graphTooLarge(model, format, 0);
+        if (refused != null) {
+            throw new CliFailure(1, refused + "; nothing written");
+        }
+    }
+
+    /**
+     * Why the export of {@code model} as {@code kind} is refused ({@link OutputLimits#graphProblem}: its
+     * nodes and cables, and {@code extra} more elements), or null.
+     */
+    static String graphTooLarge(FabricModel model, Kind kind, long extra) {
+        return OutputLimits.graphProblem("the " + kind + " export", (long) model.nodes().size() + model.cables().size() + extra);
+    }
+
     /** The output file whole or not at all ({@link OutputFile}); a failure is one line naming the file and why. */
     private void writeFile(org.fabricscope.app.common.AtomicWrite.Content content) {
         try {
@@ -132,13 +150,18 @@ final class ExportCommand implements Callable<Integer> {
 
     /** The map as the app draws it at fit: layout, colouring and the rasteriser, no JavaFX. */
     private int picture() throws IOException {
-        if (width < 16 || height < 16 || (long) width * height > 100_000_000L) {
-            throw new ParameterException(spec.commandLine(), "--width and --height: 16 to 100 million pixels in all");
+        String size = OutputLimits.pictureProblem(width, height);
+        if (size != null) {
+            throw new ParameterException(spec.commandLine(), "--width and --height: " + size + "; nothing written");
         }
         if (format == Kind.png && output == null) {
             throw new ParameterException(spec.commandLine(), "-f png writes a file: give it with -o FILE");
         }
         MapPicture picture = picture(input.load(), input.paths, colour.mode, width, height, problemsOnly);
+        String refused = picture.tooLarge(format == Kind.svg);
+        if (refused != null) {
+            throw new CliFailure(1, refused + "; nothing written");
+        }
         if (format == Kind.png) {
             System.setProperty("java.awt.headless", "true");
             writeFile(picture::writePng);
@@ -260,6 +283,10 @@ final class ExportCommand implements Callable<Integer> {
         root.put("nodes", nodes);
         root.put("cables", cables);
         var ranks = org.fabricscope.model.ranks.RankMap.of(model);
+        String refused = graphTooLarge(model, Kind.json, (long) ranks.sites().size() + ranks.routes().size());
+        if (refused != null) {
+            throw new CliFailure(1, refused + "; nothing written");
+        }
         if (!ranks.isEmpty()) {
             root.put("ranks", ranks.sites().stream().map(ExportCommand::rankJson).toList());
             root.put("rankPairs", ranks.routes().stream().map(ExportCommand::pairJson).toList());

@@ -112,8 +112,27 @@ public final class MapPicture {
                 caption == null ? 0 : caption.legendHeight(width));
     }
 
+    /**
+     * Why this picture is refused as {@code svg} or PNG ({@link OutputLimits}), or null: a PNG past
+     * {@link OutputLimits#MAX_PIXELS}; an SVG drawn in detail (not the overview) of a layout with more
+     * glyphs and cables than {@link OutputLimits#MAX_ELEMENTS}.
+     */
+    public String tooLarge(boolean svg) {
+        if (!svg) {
+            return OutputLimits.pictureProblem(width, height);
+        }
+        if (overview.detail(scale) < 0.5) {
+            return null; // the overview: a box per group, a line per pair of groups
+        }
+        return OutputLimits.graphProblem("an SVG of every glyph and cable", (long) layout.items().size() + layout.links().size());
+    }
+
     /** Writes the frame as PNG (opaque RGB), with the text the map prints over it ({@link PictureText}). */
     public void writePng(OutputStream out) throws IOException {
+        String refused = tooLarge(false);
+        if (refused != null) {
+            throw new IOException(refused);
+        }
         MapRasterizer r = raster();
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);

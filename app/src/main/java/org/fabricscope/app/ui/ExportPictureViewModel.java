@@ -156,6 +156,10 @@ public final class ExportPictureViewModel {
 
     /** Renders and writes the picture in place of the target (background thread). */
     private static void write(MapPicture picture, Format format, Path target) throws IOException {
+        String refused = picture.tooLarge(format == Format.SVG);
+        if (refused != null) {
+            throw new IOException(refused + "; nothing written");
+        }
         org.fabricscope.app.report.OutputFile.write(target, out -> { // whole or not at all; a device in place
             if (format == Format.PNG) {
                 picture.writePng(out);

@@ -98,10 +98,24 @@ class ExportWriteFailureTest {
         CliTest.Run r = CliTest.run("export", "-f", "png", "--width", "100000", "--height", "100000", "-o", out.toString(),
                 fabric().toString());
         assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().contains("past the limit of 100,000,000 pixels (OutputLimits.MAX_PIXELS); nothing written"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
         assertArrayEquals(before, Files.readAllBytes(out));
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(List.of(), files.filter(p -> p.getFileName().toString().endsWith(".part")).toList());
         }
+    }
+
+    @Test
+    void aGraphPastTheElementLimitIsRefusedByName() throws IOException {
+        var model = new org.fabricscope.importers.FabricImporter().importPaths(List.of(fabric()),
+                org.fabricscope.importers.ImportProgress.NONE, org.fabricscope.importers.core.Cancellation.NEVER).model();
+        int elements = model.nodes().size() + model.cables().size();
+        assertEquals(null, ExportCommand.graphTooLarge(model, ExportCommand.Kind.graphml, 0));
+        String refused = ExportCommand.graphTooLarge(model, ExportCommand.Kind.dot,
+                org.fabricscope.app.render.OutputLimits.MAX_ELEMENTS - elements + 1L);
+        assertEquals("the dot export would hold 1,000,001 elements, past the limit of 1,000,000 (OutputLimits.MAX_ELEMENTS): "
+                + "the file would run to gigabytes", refused);
     }
 
     /**
