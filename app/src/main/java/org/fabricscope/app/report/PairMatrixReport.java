@@ -63,7 +63,7 @@ public final class PairMatrixReport {
         return String.format(Locale.ROOT, v >= 1000 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
     }
 
-    /** The plain text of every matrix, for a terminal. */
+    /** The plain text of every matrix, for a terminal or a file; controls from the inputs replaced ({@link XmlText}). */
     public static String text(PairMatrices p) {
         StringBuilder b = new StringBuilder();
         if (p.matrices().isEmpty()) {
@@ -95,7 +95,7 @@ public final class PairMatrixReport {
             b.append('\n');
         }
         unplaced(p, b, "", XmlText::clean);
-        return b.toString();
+        return XmlText.clean(b.toString()); // a node name's controls (a terminal escape) replaced, one for one
     }
 
     private static String pad(String s, int w) {
