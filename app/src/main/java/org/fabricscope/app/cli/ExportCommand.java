@@ -144,7 +144,8 @@ final class ExportCommand implements Callable<Integer> {
         try {
             OutputFile.write(output, content);
         } catch (IOException | java.io.UncheckedIOException | OutOfMemoryError e) {
-            throw new CliFailure(1, OutputFile.failure(output, e) + "; nothing written");
+            boolean inPlace = java.nio.file.Files.exists(output) && !java.nio.file.Files.isRegularFile(output); // a device
+            throw new CliFailure(1, OutputFile.failure(output, e) + (inPlace ? "" : "; nothing written"));
         }
     }
 
