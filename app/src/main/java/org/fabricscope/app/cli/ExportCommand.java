@@ -2,27 +2,27 @@ package org.fabricscope.app.cli;
 
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 
-import java.io.BufferedOutputStream;
-import java.io.OutputStream;
 import java.util.Set;
 
 import org.fabricscope.app.render.ColourMode;
 import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.MapPicture;
+import org.fabricscope.app.render.OutputLimits;
 import org.fabricscope.app.render.PictureCaption;
 import org.fabricscope.app.render.PictureLegend;
+import org.fabricscope.app.render.XmlText;
 import org.fabricscope.app.common.CaptureName;
+import org.fabricscope.app.report.OutputFile;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.TieredLayout;
@@ -98,11 +98,12 @@ final class ExportCommand implements Callable<Integer> {
             return picture();
         }
         ImportResult r = input.importPaths();
+        refuseLarge(r.model());
         String text = switch (format) {
             case json -> Json.MAPPER.writeValueAsString(asJson(r.model()));
             case dot -> write(new DOTExporter<>(v -> quoteId(v.id())), r.model());
             case graphml -> {
-                GraphMLExporter<Vertex, FabricEdge> g = new GraphMLExporter<>(Vertex::id);
+                GraphMLExporter<Vertex, FabricEdge> g = new GraphMLExporter<>(v -> XmlText.clean(v.id()));
                 for (String a : List.of("name", "kind", "tier", "guid", "lid")) {
                     g.registerAttribute(a, GraphMLExporter.AttributeCategory.NODE, org.jgrapht.nio.AttributeType.STRING);
                 }
@@ -117,38 +118,59 @@ final class ExportCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();
         } else {
-            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                w.write(text);
-            } catch (IOException e) {
-                throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
-            }
+            writeFile(out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
         }
         return 0;
     }
 
+    /** Refuses a graph export past {@link OutputLimits#MAX_ELEMENTS}, before anything is built. */
+    private void refuseLarge(FabricModel model) {
+        String refused = graphTooLarge(model, format, 0);
+        if (refused != null) {
+            throw new CliFailure(1, refused + "; nothing written");
+        }
+    }
+
+    /**
+     * Why the export of {@code model} as {@code kind} is refused ({@link OutputLimits#graphProblem}: its
+     * nodes and cables, and {@code extra} more elements), or null.
+     */
+    static String graphTooLarge(FabricModel model, Kind kind, long extra) {
+        return OutputLimits.graphProblem("the " + kind + " export", (long) model.nodes().size() + model.cables().size() + extra);
+    }
+
+    /** The output file whole or not at all ({@link OutputFile}); a failure is one line naming the file and why. */
+    private void writeFile(org.fabricscope.app.common.AtomicWrite.Content content) {
+        try {
+            OutputFile.write(output, content);
+        } catch (IOException | java.io.UncheckedIOException | OutOfMemoryError e) {
+            boolean inPlace = java.nio.file.Files.exists(output) && !java.nio.file.Files.isRegularFile(output); // a device
+            throw new CliFailure(1, OutputFile.failure(output, e) + (inPlace ? "" : "; nothing written"));
+        }
+    }
+
     /** The map as the app draws it at fit: layout, colouring and the rasteriser, no JavaFX. */
     private int picture() throws IOException {
-        if (width < 16 || height < 16 || (long) width * height > 100_000_000L) {
-            throw new ParameterException(spec.commandLine(), "--width and --height: 16 to 100 million pixels in all");
+        String size = OutputLimits.pictureProblem(width, height);
+        if (size != null) {
+            throw new ParameterException(spec.commandLine(), "--width and --height: " + size + "; nothing written");
         }
         if (format == Kind.png && output == null) {
             throw new ParameterException(spec.commandLine(), "-f png writes a file: give it with -o FILE");
         }
         MapPicture picture = picture(input.load(), input.paths, colour.mode, width, height, problemsOnly);
-        try {
-            if (format == Kind.png) {
-                System.setProperty("java.awt.headless", "true");
-                try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(output))) {
-                    picture.writePng(out);
-                }
-            } else if (output == null) {
-                spec.commandLine().getOut().print(picture.svg());
-                spec.commandLine().getOut().flush();
-            } else {
-                Files.writeString(output, picture.svg(), StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            throw new CliFailure(1, "cannot write " + output + ": " + e.getMessage());
+        String refused = picture.tooLarge(format == Kind.svg);
+        if (refused != null) {
+            throw new CliFailure(1, refused + "; nothing written");
+        }
+        if (format == Kind.png) {
+            System.setProperty("java.awt.headless", "true");
+            writeFile(picture::writePng);
+        } else if (output == null) {
+            spec.commandLine().getOut().print(picture.svg());
+            spec.commandLine().getOut().flush();
+        } else {
+            writeFile(out -> out.write(picture.svg().getBytes(StandardCharsets.UTF_8)));
         }
         return 0;
     }
@@ -175,43 +197,55 @@ final class ExportCommand implements Callable<Integer> {
         return new MapPicture(layout, colours, caption.fit(layout, width, height), problemsOnly, caption);
     }
 
-    private static String quoteId(String id) {
-        return "\"" + id + "\"";
+    /** A DOT id in double quotes: {@link #dotText}, and its quotes escaped (jgrapht quotes attribute values, not ids). */
+    static String quoteId(String id) {
+        return "\"" + dotText(id).replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * Text from the inputs for a DOT quoted string: the characters XML 1.0 forbids (controls) replaced
+     * ({@link XmlText}), and a backslash doubled, so that a name ending in one cannot escape the closing
+     * quote and a {@code \N} or {@code \l} in a name is not read as Graphviz's label escapes.
+     */
+    static String dotText(String s) {
+        return XmlText.clean(s).replace("\\", "\\\\");
     }
 
     private static String write(GraphExporter<Vertex, FabricEdge> exporter, FabricModel model) {
         if (exporter instanceof DOTExporter<Vertex, FabricEdge> dot) {
-            dot.setVertexAttributeProvider(ExportCommand::vertexAttributes);
-            dot.setEdgeAttributeProvider(ExportCommand::edgeAttributes);
+            dot.setVertexAttributeProvider(v -> vertexAttributes(v, ExportCommand::dotText));
+            dot.setEdgeAttributeProvider(e -> edgeAttributes(e, ExportCommand::dotText));
         } else if (exporter instanceof GraphMLExporter<Vertex, FabricEdge> gml) {
-            gml.setVertexAttributeProvider(ExportCommand::vertexAttributes);
-            gml.setEdgeAttributeProvider(ExportCommand::edgeAttributes);
+            gml.setVertexAttributeProvider(v -> vertexAttributes(v, XmlText::clean)); // jgrapht escapes < & and quotes
+            gml.setEdgeAttributeProvider(e -> edgeAttributes(e, XmlText::clean));
         }
         StringWriter sw = new StringWriter();
         exporter.exportGraph(model.cableGraph(), sw);
         return sw.toString();
     }
 
-    private static Map<String, Attribute> vertexAttributes(Vertex v) {
+    /** A vertex's attributes, each text made safe for the format by {@code safe}. */
+    private static Map<String, Attribute> vertexAttributes(Vertex v, UnaryOperator<String> safe) {
         Map<String, Attribute> m = new LinkedHashMap<>();
-        m.put("label", DefaultAttribute.createAttribute(v.displayName()));
-        m.put("name", DefaultAttribute.createAttribute(v.displayName()));
+        m.put("label", DefaultAttribute.createAttribute(safe.apply(v.displayName())));
+        m.put("name", DefaultAttribute.createAttribute(safe.apply(v.displayName())));
         if (v instanceof FabricNode n) {
             m.put("kind", DefaultAttribute.createAttribute(n.kind().name()));
-            m.put("tier", DefaultAttribute.createAttribute(n.tier() == null ? (n.isHostAdapter() ? "host" : "") : n.tier().label()));
+            m.put("tier", DefaultAttribute.createAttribute(safe.apply(n.tier() == null ? (n.isHostAdapter() ? "host" : "")
+                    : n.tier().label())));
             m.put("guid", DefaultAttribute.createAttribute(Guids.format(n.guid())));
             m.put("lid", DefaultAttribute.createAttribute(String.valueOf(n.lid())));
         }
         return m;
     }
 
-    private static Map<String, Attribute> edgeAttributes(FabricEdge e) {
+    private static Map<String, Attribute> edgeAttributes(FabricEdge e, UnaryOperator<String> safe) {
         Map<String, Attribute> m = new LinkedHashMap<>();
         if (e instanceof Cable c) {
             m.put("portA", DefaultAttribute.createAttribute(String.valueOf(c.a().number())));
             m.put("portB", DefaultAttribute.createAttribute(String.valueOf(c.b().number())));
-            m.put("rate", DefaultAttribute.createAttribute(c.rateToken()));
-            m.put("label", DefaultAttribute.createAttribute(c.rateToken()));
+            m.put("rate", DefaultAttribute.createAttribute(safe.apply(c.rateToken())));
+            m.put("label", DefaultAttribute.createAttribute(safe.apply(c.rateToken())));
         }
         return m;
     }
@@ -250,6 +284,10 @@ final class ExportCommand implements Callable<Integer> {
         root.put("nodes", nodes);
         root.put("cables", cables);
         var ranks = org.fabricscope.model.ranks.RankMap.of(model);
+        String refused = graphTooLarge(model, Kind.json, (long) ranks.sites().size() + ranks.routes().size());
+        if (refused != null) {
+            throw new CliFailure(1, refused + "; nothing written");
+        }
         if (!ranks.isEmpty()) {
             root.put("ranks", ranks.sites().stream().map(ExportCommand::rankJson).toList());
             root.put("rankPairs", ranks.routes().stream().map(ExportCommand::pairJson).toList());

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import javax.imageio.ImageIO;
-
 import org.fabricscope.model.layout.MapLayout;
 
 /**
@@ -114,15 +112,32 @@ public final class MapPicture {
                 caption == null ? 0 : caption.legendHeight(width));
     }
 
+    /**
+     * Why this picture is refused as {@code svg} or PNG ({@link OutputLimits}), or null: a PNG past
+     * {@link OutputLimits#MAX_PIXELS}; an SVG drawn in detail (not the overview) of a layout with more
+     * glyphs and cables than {@link OutputLimits#MAX_ELEMENTS}.
+     */
+    public String tooLarge(boolean svg) {
+        if (!svg) {
+            return OutputLimits.pictureProblem(width, height);
+        }
+        if (overview.detail(scale) < 0.5) {
+            return null; // the overview: a box per group, a line per pair of groups
+        }
+        return OutputLimits.graphProblem("an SVG of every glyph and cable", (long) layout.items().size() + layout.links().size());
+    }
+
     /** Writes the frame as PNG (opaque RGB), with the text the map prints over it ({@link PictureText}). */
     public void writePng(OutputStream out) throws IOException {
+        String refused = tooLarge(false);
+        if (refused != null) {
+            throw new IOException(refused);
+        }
         MapRasterizer r = raster();
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);
         PictureText.draw(img, layout, colouring, overview, view, subjectNames(), caption);
-        if (!ImageIO.write(img, "png", out)) {
-            throw new IOException("no PNG writer in this Java runtime");
-        }
+        PngEncoder.write(img, out);
     }
 
     /** The picture as an SVG document. */
@@ -373,22 +388,8 @@ public final class MapPicture {
         return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
     }
 
+    /** Text from the inputs for the SVG: escaped, with the characters XML 1.0 forbids replaced ({@link XmlText}). */
     static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                default -> {
-                    if (c >= 0x20 || c == '\t') {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.toString();
+        return XmlText.escape(s);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.fabricscope.app.render.XmlText;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.flows.Flow;
@@ -90,17 +91,17 @@ public final class IncidentReport {
         }
         b.append("## Timeline\n\n");
         var root = incident.rootCause();
-        b.append(root == null ? "No failure found in the inputs.\n\n" : "Root cause: **" + oneLine(root.line()) + "** ("
-                + root.causeClass().id() + ", `" + root.id() + "`), " + code(evidence(root.evidence())) + "\n\n");
+        b.append(root == null ? "No failure found in the inputs.\n\n" : "Root cause: **" + md(root.line()) + "** ("
+                + md(root.causeClass().id()) + ", " + code(root.id()) + "), " + code(evidence(root.evidence())) + "\n\n");
         for (String n : incident.notes()) {
-            b.append("Note: ").append(oneLine(n)).append("\n\n");
+            b.append("Note: ").append(md(n)).append("\n\n");
         }
         for (var e : timelineEvents()) {
             String mark = root != null && e.seq() == root.seq() ? "**root cause** " : "";
             String after = after(e);
-            b.append("- ").append(code(when(e))).append(' ').append(mark).append(oneLine(e.who().label())).append(": ")
-                    .append(oneLine(e.title())).append(" (").append(e.role().label()).append(')')
-                    .append(after.isEmpty() ? "" : "; " + oneLine(after)).append(" - ").append(code(e.evidence().source() + ":"
+            b.append("- ").append(code(when(e))).append(' ').append(mark).append(md(e.who().label())).append(": ")
+                    .append(md(e.title())).append(" (").append(md(e.role().label())).append(')')
+                    .append(after.isEmpty() ? "" : "; " + md(after)).append(" - ").append(code(e.evidence().source() + ":"
                             + e.evidence().line())).append('\n');
         }
         b.append('\n');
@@ -144,7 +145,7 @@ public final class IncidentReport {
     /** The report as Markdown. */
     public String markdown() {
         StringBuilder b = new StringBuilder();
-        b.append("# ").append(title).append("\n\n");
+        b.append("# ").append(md(title)).append("\n\n");
         b.append("Generated ").append(stamp()).append(" by FabricScope from: ")
                 .append(inputs.isEmpty() ? "(nothing loaded)" : String.join(", ", inputs.stream().map(IncidentReport::code).toList()))
                 .append(".\n\n");
@@ -155,10 +156,10 @@ public final class IncidentReport {
             b.append("No findings: counters within thresholds, links at full rate, all linked ports active.\n\n");
         }
         for (Finding f : findings) {
-            b.append("### ").append(f.severity().label().toUpperCase(Locale.ROOT)).append(" `").append(f.id()).append("`: ")
-                    .append(oneLine(f.title())).append("\n\n");
+            b.append("### ").append(f.severity().label().toUpperCase(Locale.ROOT)).append(' ').append(code(f.id())).append(": ")
+                    .append(md(f.title())).append("\n\n");
             if (!f.subjects().isEmpty()) {
-                b.append("Subjects: ").append(String.join("; ", f.subjects().stream().map(x -> code(oneLine(x))).toList()))
+                b.append("Subjects: ").append(String.join("; ", f.subjects().stream().map(IncidentReport::code).toList()))
                         .append("\n\n");
             }
             evidenceMd(b, f.evidence());
@@ -176,30 +177,30 @@ public final class IncidentReport {
             b.append("None applies.\n\n");
         }
         for (FlowResult r : applicable()) {
-            b.append("### ").append(oneLine(r.flow().title())).append(" (`").append(r.flow().id()).append("`, ")
-                    .append(r.status().label()).append(")\n\n");
+            b.append("### ").append(md(r.flow().title())).append(" (").append(code(r.flow().id())).append(", ")
+                    .append(md(r.status().label())).append(")\n\n");
             if (!r.symptoms().isEmpty()) {
-                b.append("Symptoms: ").append(String.join("; ", r.symptoms().stream().map(IncidentReport::oneLine).toList()))
+                b.append("Symptoms: ").append(String.join("; ", r.symptoms().stream().map(IncidentReport::md).toList()))
                         .append("\n\n");
             }
             int n = 1;
             for (FlowResult.StepResult s : r.steps()) {
-                b.append(n++).append(". ").append(oneLine(s.question())).append(" **")
-                        .append(s.answer().verdict().label()).append("**").append(s.given() ? " (answered by the user)" : "")
-                        .append(" — ").append(oneLine(s.answer().detail())).append('\n');
+                b.append(n++).append(". ").append(md(s.question())).append(" **")
+                        .append(md(s.answer().verdict().label())).append("**").append(s.given() ? " (answered by the user)" : "")
+                        .append(" — ").append(md(s.answer().detail())).append('\n');
                 if (s.kind() == Flow.Kind.MANUAL && !s.command().isEmpty()) {
-                    b.append("   - command: `").append(oneLine(s.command()).replace("`", "'")).append("`\n");
+                    b.append("   - command: ").append(code(s.command())).append('\n');
                 }
                 for (Evidence e : limit(s.answer().evidence())) {
-                    b.append("   - evidence: `").append(evidence(e).replace("`", "'")).append("`\n");
+                    b.append("   - evidence: ").append(code(evidence(e))).append('\n');
                 }
             }
             b.append('\n');
             if (r.conclusion() != null) {
                 FlowResult.ConclusionResult c = r.conclusion();
-                b.append("**Conclusion** (`").append(c.id()).append("`")
-                        .append(c.finding().isEmpty() ? "" : ", finding `" + c.finding() + "`").append("): ")
-                        .append(oneLine(c.text())).append("\n\n");
+                b.append("**Conclusion** (").append(code(c.id()))
+                        .append(c.finding().isEmpty() ? "" : ", finding " + code(c.finding())).append("): ")
+                        .append(md(c.text())).append("\n\n");
                 evidenceMd(b, c.evidence());
                 if (!c.remedies().isEmpty()) {
                     b.append("Remedies:\n\n");
@@ -209,11 +210,11 @@ public final class IncidentReport {
                     b.append('\n');
                 }
             } else {
-                b.append("Waiting: ").append(oneLine(r.reason())).append("\n\n");
+                b.append("Waiting: ").append(md(r.reason())).append("\n\n");
             }
         }
         if (!notApplicable().isEmpty()) {
-            b.append("Not applicable: ").append(String.join(", ", notApplicable().stream().map(r -> "`" + r.flow().id() + "`")
+            b.append("Not applicable: ").append(String.join(", ", notApplicable().stream().map(r -> code(r.flow().id()))
                     .toList())).append(".\n");
         }
         return b.toString();
@@ -225,7 +226,7 @@ public final class IncidentReport {
         }
         b.append("Evidence:\n\n```text\n");
         for (Evidence e : limit(ev)) {
-            b.append(evidence(e).replace("```", "'''")).append('\n');
+            b.append(MarkdownText.fenced(evidence(e))).append('\n');
         }
         if (ev.size() > MAX_EVIDENCE) {
             b.append("... and ").append(ev.size() - MAX_EVIDENCE).append(" more\n");
@@ -236,11 +237,11 @@ public final class IncidentReport {
     /** A remedy: its first line as the item, further lines (commands, snippets) as an indented code block. */
     private static void listItemMd(StringBuilder b, String text) {
         String[] lines = text.split("\\R");
-        b.append("- ").append(lines[0]).append('\n');
+        b.append("- ").append(md(lines[0])).append('\n');
         if (lines.length > 1) {
             b.append("\n  ```text\n");
             for (int i = 1; i < lines.length; i++) {
-                b.append("  ").append(lines[i].replace("```", "'''")).append('\n');
+                b.append("  ").append(MarkdownText.fenced(lines[i])).append('\n');
             }
             b.append("  ```\n\n");
         }
@@ -249,7 +250,8 @@ public final class IncidentReport {
     /** The report as one self-contained HTML page (inline CSS, the map inline). */
     public String html() {
         StringBuilder b = new StringBuilder();
-        b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>").append(esc(title))
+        b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CSP).append("\">\n<title>").append(esc(title))
                 .append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
         b.append("<h1>").append(esc(title)).append("</h1>\n<p class=\"meta\">Generated ").append(esc(stamp()))
                 .append(" by FabricScope from: ")
@@ -364,29 +366,31 @@ public final class IncidentReport {
         return s == null ? "" : s.replaceAll("\\R", " ");
     }
 
+    /** Input text in a code span that it cannot close ({@link MarkdownText#code}). */
     private static String code(String s) {
-        return "`" + s.replace("`", "'") + "`";
+        return MarkdownText.code(s);
     }
 
-    /** HTML-escapes text for element content and double-quoted attributes. */
-    public static String esc(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder(s.length() + 16);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+    /** Input text in running Markdown: no HTML, no link ({@link MarkdownText#inline}). */
+    private static String md(String s) {
+        return MarkdownText.inline(s);
     }
+
+    /**
+     * HTML-escapes text for element content and attributes in either quotes, the controls XML 1.0
+     * forbids replaced ({@link XmlText}); null is empty.
+     */
+    public static String esc(String s) {
+        return XmlText.escape(s);
+    }
+
+    /**
+     * What the page may load and run: nothing but its own inline CSS and the map's {@code data:} PNG. No
+     * script runs, no form posts, nothing is fetched, so a name or log line that slipped past escaping
+     * still could not act.
+     */
+    static final String CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+            + "form-action 'none'; frame-ancestors 'none'";
 
     private static final String CSS = String.join("\n",
             "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1d2430;line-height:1.45}",

@@ -4,9 +4,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import org.fabricscope.app.render.MapPalette;
 import org.fabricscope.app.render.PairHeat;
+import org.fabricscope.app.render.XmlText;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.pairwise.PairCell;
 import org.fabricscope.model.pairwise.PairEnds;
@@ -61,7 +63,7 @@ public final class PairMatrixReport {
         return String.format(Locale.ROOT, v >= 1000 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
     }
 
-    /** The plain text of every matrix, for a terminal. */
+    /** The plain text of every matrix, for a terminal or a file; controls from the inputs replaced ({@link XmlText}). */
     public static String text(PairMatrices p) {
         StringBuilder b = new StringBuilder();
         if (p.matrices().isEmpty()) {
@@ -92,22 +94,23 @@ public final class PairMatrixReport {
             }
             b.append('\n');
         }
-        unplaced(p, b, "");
-        return b.toString();
+        unplaced(p, b, "", XmlText::clean);
+        return XmlText.clean(b.toString()); // a node name's controls (a terminal escape) replaced, one for one
     }
 
     private static String pad(String s, int w) {
         return String.format(Locale.ROOT, "%" + w + "s", s);
     }
 
-    private static void unplaced(PairMatrices p, StringBuilder b, String bullet) {
+    /** The runs no pair was found for, each text through {@code text} (Markdown: {@link MarkdownText#inline}). */
+    private static void unplaced(PairMatrices p, StringBuilder b, String bullet, UnaryOperator<String> text) {
         if (p.unplaced().isEmpty()) {
             return;
         }
         b.append("Runs on no known pair (" + p.unplaced().size() + "):\n" + (bullet.isEmpty() ? "" : "\n"));
         for (PairMatrices.Unplaced u : p.unplaced().subList(0, Math.min(MAX_UNPLACED, p.unplaced().size()))) {
-            b.append(bullet.isEmpty() ? "  " : bullet).append(bullet.isEmpty() ? where(u.at()) : code(where(u.at())))
-                    .append(' ').append(u.test()).append(": ").append(u.reason()).append('\n');
+            b.append(bullet.isEmpty() ? "  " : bullet).append(bullet.isEmpty() ? XmlText.clean(where(u.at())) : code(where(u.at())))
+                    .append(' ').append(text.apply(u.test())).append(": ").append(text.apply(u.reason())).append('\n');
         }
         if (p.unplaced().size() > MAX_UNPLACED) {
             b.append(bullet.isEmpty() ? "  " : bullet).append("... and ").append(p.unplaced().size() - MAX_UNPLACED)
@@ -127,20 +130,20 @@ public final class PairMatrixReport {
         }
         StringBuilder b = new StringBuilder("## Pairwise tests\n\n");
         for (PairMatrix m : p.matrices()) {
-            b.append("### ").append(m.title()).append("\n\n").append(about(m))
+            b.append("### ").append(MarkdownText.inline(m.title())).append("\n\n").append(MarkdownText.inline(about(m)))
                     .append("; in brackets, the fraction of the best pair (").append(PairVerdict.num(m.best())).append(' ')
                     .append(m.kind().unit()).append(").\n\n|  |");
             for (String n : m.nodes()) {
-                b.append(' ').append(n).append(" |");
+                b.append(' ').append(MarkdownText.cell(n)).append(" |");
             }
             b.append("\n| --- |");
             b.append(" ---: |".repeat(m.nodes().size()));
             b.append('\n');
             for (String r : m.nodes()) {
-                b.append("| **").append(r).append("** |");
+                b.append("| **").append(MarkdownText.cell(r)).append("** |");
                 for (String c : m.nodes()) {
                     PairCell cell = r.equals(c) ? null : m.cell(r, c);
-                    b.append(' ').append(value(m, r, c));
+                    b.append(' ').append(MarkdownText.cell(value(m, r, c)));
                     if (cell != null && !cell.failed()) {
                         b.append(" (").append(Math.round(m.fractionOfBest(cell) * 100)).append("%)");
                     }
@@ -150,11 +153,11 @@ public final class PairMatrixReport {
             }
             b.append('\n');
             for (String s : m.verdict().sentences(m)) {
-                b.append("- ").append(s).append('\n');
+                b.append("- ").append(MarkdownText.inline(s)).append('\n');
             }
             b.append('\n');
         }
-        unplaced(p, b, "- ");
+        unplaced(p, b, "- ", MarkdownText::inline);
         return b.toString();
     }
 
@@ -194,7 +197,7 @@ public final class PairMatrixReport {
             b.append("</ul>\n");
         }
         StringBuilder u = new StringBuilder();
-        unplaced(p, u, "- ");
+        unplaced(p, u, "- ", XmlText::clean); // escaped below
         if (u.length() > 0) {
             b.append("<pre class=\"evidence\">").append(esc(u.toString().strip())).append("</pre>\n");
         }
@@ -222,7 +225,7 @@ public final class PairMatrixReport {
     }
 
     private static String code(String s) {
-        return "`" + s.replace("`", "'") + "`";
+        return MarkdownText.code(s);
     }
 
     private static String esc(String s) {

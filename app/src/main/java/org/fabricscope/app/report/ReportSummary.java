@@ -77,7 +77,8 @@ public record ReportSummary(String rootCause, List<String> impact, String doFirs
         return b.toString();
     }
 
+    /** Input text in the summary's list: no HTML, no link ({@link MarkdownText#inline}), no emphasis. */
     private static String md(String s) {
-        return s.replaceAll("\\R", " ").replace("*", "\\*").replace("_", "\\_");
+        return MarkdownText.inline(s).replace("*", "\\*").replace("_", "\\_");
     }
 }

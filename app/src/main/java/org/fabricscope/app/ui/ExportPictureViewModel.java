@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 import org.fabricscope.app.common.CaptureName;
-import org.fabricscope.app.common.AtomicWrite;
 import org.fabricscope.app.render.MapPicture;
 import org.fabricscope.app.render.PictureCaption;
 import org.fabricscope.app.render.PictureLegend;
@@ -157,7 +156,11 @@ public final class ExportPictureViewModel {
 
     /** Renders and writes the picture in place of the target (background thread). */
     private static void write(MapPicture picture, Format format, Path target) throws IOException {
-        AtomicWrite.write(target, out -> {
+        String refused = picture.tooLarge(format == Format.SVG);
+        if (refused != null) {
+            throw new IOException(refused + "; nothing written");
+        }
+        org.fabricscope.app.report.OutputFile.write(target, out -> { // whole or not at all; a device in place
             if (format == Format.PNG) {
                 picture.writePng(out);
             } else {
@@ -168,6 +171,9 @@ public final class ExportPictureViewModel {
 
     /** Why writing failed, in words (no exception class names, no stack). */
     static String reason(Throwable e) {
+        if (e.getCause() instanceof java.io.IOException cause && cause != e) {
+            return reason(cause); // the disk's own words under the PNG writer's "I/O error writing PNG file!"
+        }
         if (e instanceof AccessDeniedException a) {
             return "permission denied (" + a.getFile() + ")";
         }

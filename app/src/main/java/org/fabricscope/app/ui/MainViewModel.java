@@ -421,10 +421,12 @@ public final class MainViewModel {
         boolean html = name.endsWith(".html") || name.endsWith(".htm");
         executor.execute(org.fabricscope.app.task.BackgroundTask.of(ctx -> {
             var full = report.withPairs(org.fabricscope.model.pairwise.PairMatrices.of(s.model())); // off the UI thread
-            java.nio.file.Files.writeString(file, html ? full.html() : full.markdown(), java.nio.charset.StandardCharsets.UTF_8);
+            byte[] text = (html ? full.html() : full.markdown()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            org.fabricscope.app.report.OutputFile.write(file, out -> out.write(text)); // whole or not at all
             return file;
         }).onSuccess(f -> status.set("Wrote the incident report to " + f))
-                .onFailure(e -> status.set("Could not write " + file + ": " + e.getMessage())));
+                .onFailure(e -> status.set("Could not write " + file + ": " + org.fabricscope.app.report.OutputFile.reason(e)
+                        + "; nothing written")));
     }
 
     /** File › Export picture…: the map as shown, as PNG or SVG. */

@@ -9,7 +9,7 @@ import javafx.scene.SnapshotParameters;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 
-/** A PNG of a node as shown (the map, for the incident report): a JavaFX snapshot encoded with ImageIO. */
+/** A PNG of a node as shown (the map, for the incident report): a JavaFX snapshot encoded with ImageIO ({@link org.fabricscope.app.render.PngEncoder}: in memory, no cache file). */
 final class MapPicture {
     private MapPicture() {
     }
@@ -31,7 +31,7 @@ final class MapPicture {
                 out.setRGB(0, y, w, 1, row, 0, w);
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            javax.imageio.ImageIO.write(out, "png", bytes);
+            org.fabricscope.app.render.PngEncoder.write(out, bytes); // no imageio*.tmp file
             return bytes.toByteArray();
         } catch (IOException | RuntimeException e) {
             return null; // the report is still written, without the picture

@@ -3,12 +3,9 @@ package org.fabricscope.app.ui;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import javax.imageio.ImageIO;
 
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.analysis.ForensicsSummary;
@@ -75,7 +72,7 @@ public final class NcclTestsChart extends VBox {
                 try {
                     writePng(f.toPath());
                 } catch (IOException ex) {
-                    title.setText("nccl-tests: PNG not written: " + ex.getMessage());
+                    title.setText("nccl-tests: PNG not written to " + f + ": " + org.fabricscope.app.report.OutputFile.reason(ex));
                 }
             }
         });
@@ -186,9 +183,7 @@ public final class NcclTestsChart extends VBox {
     /** Writes the chart as it is drawn now (call on the FX thread). */
     public void writePng(Path file) throws IOException {
         WritableImage img = chart.snapshot(null, null);
-        try (OutputStream out = Files.newOutputStream(file)) {
-            writePng(img, out);
-        }
+        org.fabricscope.app.report.OutputFile.write(file, out -> writePng(img, out)); // whole or not at all
     }
 
     static void writePng(WritableImage img, OutputStream out) throws IOException {
@@ -201,9 +196,7 @@ public final class NcclTestsChart extends VBox {
                 b.setRGB(i, j, pr.getArgb(i, j));
             }
         }
-        if (!ImageIO.write(b, "png", out)) {
-            throw new IOException("no PNG writer");
-        }
+        org.fabricscope.app.render.PngEncoder.write(b, out); // in memory: no imageio*.tmp file
     }
 
     static String bytes(long n) {

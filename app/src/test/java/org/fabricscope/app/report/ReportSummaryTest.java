@@ -34,10 +34,11 @@ class ReportSummaryTest {
         String md = new IncidentReport("Incident", List.of("x"), List.of(other(), root()), List.of(), null, WHEN).markdown();
         int summary = md.indexOf("## Summary");
         assertTrue(summary > 0 && summary < md.indexOf("## Findings"), md);
-        assertTrue(md.contains("- **Root cause:** rank 1 <GPU 0> ran out of memory\n"), md);
-        assertTrue(md.contains("- **Impact:** rank 1; host w1 & co\n"), md);
-        assertTrue(md.contains("- **What to do first:** Lower the batch size on <rank 1>\n"), md);
+        assertTrue(md.contains("- **Root cause:** rank 1 &lt;GPU 0&gt; ran out of memory\n"), md);
+        assertTrue(md.contains("- **Impact:** rank 1; host w1 &amp; co\n"), md);
+        assertTrue(md.contains("- **What to do first:** Lower the batch size on &lt;rank 1&gt;\n"), md);
         assertFalse(md.contains("Check the other ranks\n- "), "only the first remedy in the summary");
+        MarkdownSafety.assertInert(md); // the input's <GPU 0> and & are text when rendered, not markup
     }
 
     @Test

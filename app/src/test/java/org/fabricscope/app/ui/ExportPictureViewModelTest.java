@@ -127,6 +127,30 @@ class ExportPictureViewModelTest {
         assertEquals(Path.of("rail-2su-hdr-errors.png"), vm.suggestedFile(), "a failed export moves no folder");
     }
 
+    /** A link named map.png to /dev/full: the picture is encoded, and every byte written fails as on a full disk. */
+    @Test
+    void aFullDiskIsNamedInWordsAndTheLinkKept() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "Linux's /dev/full");
+        main.open(paths(RAIL), false, null);
+        Path file = Files.createSymbolicLink(dir.resolve("map.png"), Path.of("/dev/full"));
+        vm.export(file, view(), false);
+        assertEquals(List.of("error: Export picture failed"), dialogs.shown);
+        assertEquals("Could not export the map picture to " + file.toAbsolutePath() + ": No space left on device",
+                main.statusProperty().get());
+        assertTrue(Files.isSymbolicLink(file), "the link is not replaced by a file");
+        assertEquals(List.of(file), list(dir));
+    }
+
+    @Test
+    void theIncidentReportToAFullDiskSaysWhy() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "Linux's /dev/full");
+        main.open(paths(RAIL), false, null);
+        Path file = Files.createSymbolicLink(dir.resolve("report.md"), Path.of("/dev/full"));
+        main.exportReport(file, null);
+        assertTrue(main.statusProperty().get().startsWith("Could not write " + file + ": no space left on device"),
+                main.statusProperty().get());
+    }
+
     @Test
     void reasonsAreWordsNotExceptionNames() {
         assertEquals("permission denied (/x/map.png)", ExportPictureViewModel.reason(new AccessDeniedException("/x/map.png")));
