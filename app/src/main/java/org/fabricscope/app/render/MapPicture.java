@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.layout.MapLayout;
 
 /**
@@ -113,6 +114,17 @@ public final class MapPicture {
     }
 
     /**
+     * The switch names that fit at this zoom ({@link FitNames}), as the window prints them, clear of the subject names
+     * and of the caption's bands.
+     */
+    public List<MapLabels.Name> fitNames() {
+        double top = caption == null ? 0 : PictureCaption.TOP;
+        double bottom = height - (caption == null ? 0 : caption.legendHeight(width));
+        return FitNames.place(layout, view, labels(), subjectNames()).stream()
+                .filter(n -> n.y() - MapLabels.LINE / 2 >= top && n.y() + MapLabels.LINE / 2 <= bottom).toList();
+    }
+
+    /**
      * Why this picture is refused as {@code svg} or PNG ({@link OutputLimits}), or null: a PNG past
      * {@link OutputLimits#MAX_PIXELS}; an SVG drawn in detail (not the overview) of a layout with more
      * glyphs and cables than {@link OutputLimits#MAX_ELEMENTS}.
@@ -136,7 +148,7 @@ public final class MapPicture {
         MapRasterizer r = raster();
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         img.setRGB(0, 0, width, height, r.pixels(), 0, width);
-        PictureText.draw(img, layout, colouring, overview, view, subjectNames(), caption);
+        PictureText.draw(img, layout, colouring, overview, view, subjectNames(), fitNames(), caption);
         PngEncoder.write(img, out);
     }
 
@@ -198,14 +210,21 @@ public final class MapPicture {
                 String cls = m.kind() == MapRasterizer.MarkKind.LOST_LINK ? "lost-link" : "off-fabric";
                 rect(b, cls, m.x() - 1, m.y() - 1, m.width() + 2, m.height() + 2, p.badge(), null);
                 rect(b, cls, m.x(), m.y(), m.width(), m.height(), m.argb(), it.vertex().displayName()
-                        + (m.kind() == MapRasterizer.MarkKind.LOST_LINK ? ": " + colouring.itemDownPorts(it.index())
-                        + " port(s) lost their link" : ": ranks talk over " + colouring.itemOffFabric(it.index()).label()));
+                        + (m.kind() == MapRasterizer.MarkKind.LOST_LINK ? ": " + Plural.of(colouring.itemDownPorts(it.index()), "port")
+                        + (colouring.itemDownPorts(it.index()) == 1 ? " lost its link" : " lost their link") : ": ranks talk over " + colouring.itemOffFabric(it.index()).label()));
             }
         }
         b.append("</g>\n<g class=\"labels\" font-family=\"sans-serif\" font-size=\"11\" text-anchor=\"middle\" fill=\"")
                 .append(hex(p.label())).append("\">\n");
         for (MapLabels.Name n : MapLabels.names(layout, view)) {
             b.append("<text x=\"").append(num(n.x())).append("\" y=\"").append(num(n.y() + 4)).append("\">")
+                    .append(escape(n.text())).append("</text>\n");
+        }
+        for (MapLabels.Name n : fitNames()) {
+            b.append("<rect x=\"").append(num(n.x() - n.maxWidth() / 2)).append("\" y=\"").append(num(n.y() - 7))
+                    .append("\" width=\"").append(num(n.maxWidth())).append("\" height=\"14\" fill=\"")
+                    .append(hex(p.background())).append("\" fill-opacity=\"0.85\"/>\n<text x=\"").append(num(n.x()))
+                    .append("\" y=\"").append(num(n.y() + 4)).append("\" fill=\"").append(hex(p.labelMuted())).append("\">")
                     .append(escape(n.text())).append("</text>\n");
         }
         b.append("</g>\n");

@@ -20,7 +20,7 @@ final class PictureText {
     }
 
     static void draw(BufferedImage img, MapLayout layout, MapColouring colouring, MapOverview overview, Viewport v,
-                     java.util.List<MapLabels.Name> subjects, PictureCaption caption) {
+                     java.util.List<MapLabels.Name> subjects, java.util.List<MapLabels.Name> fitNames, PictureCaption caption) {
         MapPalette p = colouring.palette();
         Graphics2D g = img.createGraphics();
         try {
@@ -39,6 +39,12 @@ final class PictureText {
             g.setFont(plain);
             g.setColor(new Color(p.label()));
             for (MapLabels.Name n : MapLabels.names(layout, v)) {
+                centred(g, n.text(), n.x(), n.y());
+            }
+            for (MapLabels.Name n : fitNames) {
+                g.setColor(new Color(p.background()));
+                g.fillRect((int) Math.round(n.x() - n.maxWidth() / 2), (int) Math.round(n.y() - 7), (int) Math.round(n.maxWidth()), 14);
+                g.setColor(new Color(p.labelMuted()));
                 centred(g, n.text(), n.x(), n.y());
             }
             g.setFont(bold);

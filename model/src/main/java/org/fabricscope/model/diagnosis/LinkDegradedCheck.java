@@ -136,15 +136,11 @@ public final class LinkDegradedCheck implements FabricCheck {
     }
 
     /**
-     * 12X links only ever shipped at SDR, DDR and QDR; at FDR and faster no port runs 12X, so a
-     * "Could be 12X" there (ibsim reports 1X/4X/12X supported on every port) says nothing about the
-     * cable and is ignored.
-     */
-    /**
      * What this port could run at that it does not, as iblinkinfo's "Could be" says it
      * ({@code 4xHDR}; {@code ?} for the part it did not say), or null when it runs at what it supports:
      * a "Could be 12X" at FDR or faster (every port of some firmware and of ibsim prints it) is not a
-     * capability, and a width or speed no better than the running one says nothing.
+     * capability, and a width or speed no better than the running one says nothing. 12X links only ever
+     * shipped at SDR, DDR and QDR; at FDR and faster no port runs 12X.
      */
     public static String couldRun(Port p) {
         LinkWidth w = plausibleWidth(p.couldBeWidth(), p.speed());
