@@ -80,9 +80,20 @@ final class ControlEscapingWriter extends FilterWriter {
         out.write(cbuf, start, end - start);
     }
 
+    /** As {@link #write(char[], int, int)}, without copying the string (a JSON document can be hundreds of megabytes). */
     @Override
     public void write(String str, int off, int len) throws IOException {
-        write(str.toCharArray(), off, len);
+        int start = off;
+        int end = off + len;
+        for (int i = off; i < end; i++) {
+            char c = str.charAt(i);
+            if (c == '\r' || escaped(c) || pendingCr) {
+                out.write(str, start, i - start);
+                write(c);
+                start = i + 1;
+            }
+        }
+        out.write(str, start, end - start);
     }
 
     /** A CR still waiting to see whether a line feed follows is written escaped: it ended the text. */
