@@ -2,6 +2,8 @@ package org.fabricscope.app.cli;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.fabricscope.app.common.Version;
 import org.fabricscope.importers.ReaderFailure;
@@ -31,12 +33,31 @@ public final class FabricScopeCommand implements Runnable {
         throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, timeline, pairs, export, checks, flows, signatures, bench or gui");
     }
 
-    /** Runs the CLI and returns its exit status; never throws. */
+    /**
+     * Runs the CLI and returns its exit status; never throws. All it writes goes through a
+     * {@link ControlEscapingWriter} (no control character from an input reaches the terminal), and the
+     * help is written without colours (their escape sequences would be escaped too).
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        PrintWriter errWriter = writer(err);
+        try {
+            return execute(args, writer(out), errWriter);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            return fatal(e, args, errWriter);
+        }
+    }
+
+    private static PrintWriter writer(PrintStream s) {
+        return new PrintWriter(new ControlEscapingWriter(new java.io.OutputStreamWriter(s, java.nio.charset.Charset.defaultCharset())),
+                true);
+    }
+
+    private static int execute(String[] args, PrintWriter out, PrintWriter err) {
         installUserSignatures();
         CommandLine cl = new CommandLine(new FabricScopeCommand());
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        cl.setOut(out);
+        cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof CliFailure f) {
                 cmd.getErr().println("fabricscope: " + f.getMessage());
@@ -71,6 +92,48 @@ public final class FabricScopeCommand implements Runnable {
             }
         }
         return false;
+    }
+
+    /**
+     * Reports running out of memory or stack as one line, naming the inputs among the arguments (the
+     * paths that exist, at most three), what to do, and no stack trace unless {@code --debug} was given.
+     * Returns 70 (EX_SOFTWARE): a well-formed input should never get here, whatever its size.
+     */
+    static int fatal(Throwable e, String[] args, PrintWriter err) {
+        List<String> inputs = new ArrayList<>();
+        int more = 0;
+        boolean debug = false;
+        for (String a : args) {
+            debug |= DEBUG.equals(a);
+            if (a.startsWith("-") || a.isEmpty()) {
+                continue;
+            }
+            try {
+                if (java.nio.file.Files.exists(java.nio.file.Path.of(a), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    if (inputs.size() < 3) {
+                        inputs.add(a);
+                    } else {
+                        more++;
+                    }
+                }
+            } catch (RuntimeException bad) {
+                // not a path
+            }
+        }
+        String on = inputs.isEmpty() ? "" : " while reading " + String.join(", ", inputs) + (more > 0 ? " and " + more + " more" : "");
+        if (e instanceof OutOfMemoryError) {
+            err.println("fabricscope: out of memory" + on + " (the Java heap is limited to "
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB): give it more with FABRICSCOPE_JAVA_OPTS=-Xmx8g, "
+                    + "or read fewer inputs at once; an input that is small for its kind is a bug to report");
+        } else {
+            err.println("fabricscope: stack overflow" + on + ": an input nested or chained too deeply for a reader (a bug to report; "
+                    + "FABRICSCOPE_JAVA_OPTS=-Xss16m may get past it)");
+        }
+        if (debug) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return 70;
     }
 
     /**

@@ -34,9 +34,7 @@ final class FlowOptions {
 
     FlowLibrary library() {
         for (Path d : dirs) {
-            if (!java.nio.file.Files.isDirectory(d)) {
-                throw new CliFailure(1, "--flows " + d + ": not a folder");
-            }
+            OptionFiles.requireFolder("--flows", d);
         }
         return FlowLibrary.load(folders());
     }

@@ -3,7 +3,6 @@ package org.fabricscope.app.cli;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,6 +127,9 @@ final class InputOptions {
 
     /** Paths or --kube are required; the cluster options only mean something with --kube. */
     private void validate() {
+        if (kubeconfig != null) {
+            OptionFiles.requireRegular("--kubeconfig", kubeconfig);
+        }
         if (!kube && (kubeconfig != null || context != null || namespace != null || job != null || selector != null
                 || noLogs)) {
             throw new ParameterException(command.commandLine(),
@@ -141,7 +143,8 @@ final class InputOptions {
 
     private ErrorThresholds thresholds(ImportResult r, List<Diagnostic> problems) {
         if (thresholdsFile != null) {
-            try (Reader in = Files.newBufferedReader(thresholdsFile, StandardCharsets.UTF_8)) {
+            byte[] text = OptionFiles.read("--thresholds", thresholdsFile, OptionFiles.MAX_THRESHOLDS_BYTES);
+            try (Reader in = new java.io.StringReader(new String(text, StandardCharsets.UTF_8))) {
                 return ErrorThresholds.parse(in, thresholdsFile.toString(), problems);
             } catch (IOException e) {
                 throw new CliFailure(1, "cannot read thresholds " + thresholdsFile + ": " + e.getMessage());

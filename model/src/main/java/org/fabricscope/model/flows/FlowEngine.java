@@ -22,8 +22,13 @@ import org.fabricscope.model.flows.FlowResult.StepResult;
  * ({@code given}, keyed {@code flow/step}) stand in for answers the model cannot give. The results are
  * ranked: applicable flows first, by the worst severity of their matched findings, then in library order
  * (the built-in order puts flows of one specific symptom, a timeout or a crash, before broad ones).
+ * The texts one run renders (questions, commands, conclusions, remedies with their placeholders filled)
+ * hold at most {@link #MAX_RENDERED_CHARS} characters together; the built-in flows walk first, so a
+ * user's flow that expands into megabytes cannot crowd them out.
  */
 public final class FlowEngine {
+    /** The most characters the rendered texts of one run hold together: 8 Mi. */
+    public static final long MAX_RENDERED_CHARS = 8L << 20;
     private final FlowFacts facts;
 
     public FlowEngine(FlowFacts facts) {
@@ -65,8 +70,9 @@ public final class FlowEngine {
     /** As {@link #run(List, FlowContext, Map)} with the commands' output the user pasted. */
     public List<FlowResult> runGiven(List<Flow> flows, FlowContext context, Map<String, Given> given) {
         List<FlowResult> out = new ArrayList<>();
+        Templates.Budget budget = budget();
         for (Flow f : flows) {
-            out.add(runGiven(f, context, given));
+            out.add(runGiven(f, context, given, budget));
         }
         Map<FlowResult, Integer> order = new LinkedHashMap<>();
         for (int i = 0; i < out.size(); i++) {
@@ -91,6 +97,14 @@ public final class FlowEngine {
 
     /** One flow over one context, with the user's answers and pasted output. */
     public FlowResult runGiven(Flow flow, FlowContext context, Map<String, Given> given) {
+        return runGiven(flow, context, given, budget());
+    }
+
+    private static Templates.Budget budget() {
+        return new Templates.Budget(MAX_RENDERED_CHARS, "FlowEngine.MAX_RENDERED_CHARS");
+    }
+
+    private FlowResult runGiven(Flow flow, FlowContext context, Map<String, Given> given, Templates.Budget budget) {
         List<String> symptoms = new ArrayList<>();
         Severity worst = null;
         boolean job = "job".equals(flow.entry().scope());
@@ -122,10 +136,11 @@ public final class FlowEngine {
             return new FlowResult(flow, Status.NOT_APPLICABLE, "Its symptom is absent: " + String.join("; ", why) + ".",
                     symptoms, List.of(), null, null);
         }
-        return walk(flow, context, given, symptoms, worst);
+        return walk(flow, context, given, symptoms, worst, budget);
     }
 
-    private FlowResult walk(Flow flow, FlowContext context, Map<String, Given> given, List<String> symptoms, Severity worst) {
+    private FlowResult walk(Flow flow, FlowContext context, Map<String, Given> given, List<String> symptoms, Severity worst,
+                            Templates.Budget budget) {
         Map<String, String> vars = new LinkedHashMap<>(context.focus());
         Map<String, Answer> answers = new LinkedHashMap<>();
         List<StepResult> walked = new ArrayList<>();
@@ -137,7 +152,7 @@ public final class FlowEngine {
             if (a.verdict() == Verdict.UNKNOWN && g != null && g.verdict() != Verdict.UNKNOWN) {
                 Map<String, String> at = new LinkedHashMap<>(vars);
                 at.putAll(a.values());
-                String command = Templates.render(step.command(), at, answers);
+                String command = Templates.render(step.command(), at, answers, budget);
                 List<Evidence> pasted = new ArrayList<>();
                 String[] lines = g.output().split("\\R");
                 for (int i = 0; i < lines.length && pasted.size() < Answer.MAX_EVIDENCE; i++) {
@@ -152,11 +167,12 @@ public final class FlowEngine {
             }
             vars.putAll(a.values());
             answers.put(step.id(), a);
-            walked.add(new StepResult(step.id(), Templates.render(step.question(), vars, answers), step.kind(), a,
-                    Templates.render(step.command(), vars, answers), Templates.render(step.expect(), vars, answers), byUser));
+            walked.add(new StepResult(step.id(), Templates.render(step.question(), vars, answers, budget), step.kind(), a,
+                    Templates.render(step.command(), vars, answers, budget), Templates.render(step.expect(), vars, answers, budget),
+                    byUser));
             String next = step.next(a.verdict());
             if (next == null) {
-                String command = Templates.render(step.command(), vars, answers);
+                String command = Templates.render(step.command(), vars, answers, budget);
                 String reason = "Step '" + step.id() + "' needs input: " + (step.kind() == Flow.Kind.MANUAL
                         ? "run " + (command.isEmpty() ? "the command" : command) + " and answer yes or no"
                         : a.detail() + (command.isEmpty() ? "" : "; " + command + " shows it"))
@@ -165,9 +181,17 @@ public final class FlowEngine {
             }
             Flow.Conclusion c = flow.conclusion(next);
             if (c != null) {
-                List<String> remedies = c.remedies().stream().map(r -> Templates.render(r, vars, answers)).toList();
-                ConclusionResult cr = new ConclusionResult(c.id(), c.finding(), Templates.render(c.text(), vars, answers),
-                        remedies, a.evidence());
+                String text = Templates.render(c.text(), vars, answers, budget);
+                List<String> remedies = new ArrayList<>();
+                for (String r : c.remedies()) {
+                    if (budget.left() == 0) {
+                        remedies.add("[" + (c.remedies().size() - remedies.size()) + " more remedies not rendered: the flows' "
+                                + "text in this run passed FlowEngine.MAX_RENDERED_CHARS = " + MAX_RENDERED_CHARS + " characters]");
+                        break;
+                    }
+                    remedies.add(Templates.render(r, vars, answers, budget));
+                }
+                ConclusionResult cr = new ConclusionResult(c.id(), c.finding(), text, remedies, a.evidence());
                 return new FlowResult(flow, Status.CONCLUDED, "", symptoms, walked, cr, worst);
             }
             step = flow.step(next);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +15,8 @@ import java.util.Map;
  * The flows in force: the built-in ones (JSON resources under {@code org/fabricscope/model/flows/},
  * listed in {@code index.txt}) and the users' (every {@code *.json} of their flow folders, in name
  * order), with the errors of the files that did not load. A bad file never stops the others; a file
- * whose id another flow already has is an error naming both.
+ * whose id another flow already has is an error naming both. What a folder holds that is no regular
+ * file (a FIFO, a device, a dangling or looping link) is skipped with an error ({@link FlowFiles}).
  */
 public record FlowLibrary(List<Flow> flows, List<FlowError> errors) {
     static final String RESOURCES = "/org/fabricscope/model/flows/";
@@ -99,30 +99,20 @@ public record FlowLibrary(List<Flow> flows, List<FlowError> errors) {
     public FlowLibrary plus(Path dir, FlowLoader loader) {
         List<Flow> all = new ArrayList<>(flows);
         List<FlowError> errs = new ArrayList<>(errors);
-        if (dir == null || !Files.exists(dir)) {
+        if (dir == null || !FlowFiles.present(dir)) {
             return this;
         }
         if (!Files.isDirectory(dir)) {
-            errs.add(new FlowError(dir.toString(), "", "not a folder of flow files"));
+            String why = FlowFiles.notRegular(dir);
+            errs.add(new FlowError(dir.toString(), "", "not a folder of flow files" + (why == null ? "" : " (" + why + ")")));
             return new FlowLibrary(all, errs);
         }
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
-            ds.forEach(files::add);
-        } catch (IOException e) {
-            errs.add(new FlowError(dir.toString(), "", "cannot list the folder: " + e.getMessage()));
-            return new FlowLibrary(all, errs);
-        }
-        files.sort(null);
-        for (Path p : files) {
-            byte[] content;
-            try {
-                content = Files.readAllBytes(p);
-            } catch (IOException e) {
-                errs.add(new FlowError(p.toString(), "", "cannot read: " + e.getMessage()));
-                continue;
+        for (FlowFiles.Read r : FlowFiles.folder(dir)) {
+            if (r.error() != null) {
+                errs.add(r.error());
+            } else {
+                add(loader.load(r.path().toString(), r.content()), all, errs);
             }
-            add(loader.load(p.toString(), content), all, errs);
         }
         return new FlowLibrary(all, errs);
     }

@@ -1,15 +1,9 @@
 package org.fabricscope.model.flows;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,12 +18,25 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * Reads one flow file (schema: {@code docs/flows.md}) and validates it: every field's type, ids,
  * the facts and their parameters against {@link FlowFacts}, finding ids against the check catalogue,
- * placeholders, and the graph (branch targets exist, every step and conclusion is reachable from the
- * first step, no cycle). Every problem becomes a {@link FlowError} naming the file, the field as a
- * JSON pointer and why; a file with any error yields no flow.
+ * and the graph ({@link FlowGraph}: targets, cycles, depth, reachability, placeholders). Every problem
+ * becomes a {@link FlowError} naming the file, the field as a JSON pointer and why; a file with any
+ * error yields no flow. The limits below keep a hostile file from taking the memory, the stack or the
+ * time of a run; past one, the error names it.
  */
 public final class FlowLoader {
-    private static final Pattern ID = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
+    /** The largest flow file read: 1 MiB (the built-in flows are 8-18 KiB). */
+    public static final int MAX_BYTES = 1 << 20;
+    /** The most steps a flow has (the built-in flows have at most 15). */
+    public static final int MAX_STEPS = 200;
+    /** The most conclusions a flow has. */
+    public static final int MAX_CONCLUSIONS = 200;
+    /** The most steps one walk passes, first step included (the built-in flows' longest walk passes 12). */
+    public static final int MAX_DEPTH = 64;
+    /** The most errors reported for one file; the rest are counted in one last error. */
+    public static final int MAX_ERRORS = 100;
+    /** The most bad placeholders named for one field; the rest are counted. */
+    static final int MAX_ERRORS_PER_FIELD = 5;
+
     private static final Pattern VERSION = Pattern.compile("\\d+(?:\\.\\d+){0,3}");
     private static final Set<String> TOP = Set.of("id", "title", "description", "sources", "entry", "steps", "conclusions");
     private static final Set<String> ENTRY = Set.of("findings", "facts", "scope");
@@ -58,7 +65,15 @@ public final class FlowLoader {
         return new FlowLoader(FlowFacts.standard(), FlowContext.catalogue().keySet());
     }
 
+    /**
+     * Validates one file's bytes. A file past {@link #MAX_BYTES}, JSON nested past the parser's depth
+     * limit, or a stack overflow in the parser is an error of that file, never of the run.
+     */
     public Loaded load(String source, byte[] content) {
+        if (content.length > MAX_BYTES) {
+            return new Loaded(null, List.of(new FlowError(source, "", "too large: " + content.length + " bytes; a flow file is at most "
+                    + MAX_BYTES + " bytes (FlowLoader.MAX_BYTES)")));
+        }
         JsonNode root;
         try {
             root = MAPPER.readTree(content);
@@ -68,6 +83,8 @@ public final class FlowLoader {
             return new Loaded(null, List.of(new FlowError(source, "", "not valid JSON: " + where + e.getOriginalMessage())));
         } catch (IOException e) {
             return new Loaded(null, List.of(new FlowError(source, "", "cannot read: " + e.getMessage())));
+        } catch (StackOverflowError e) {
+            return new Loaded(null, List.of(new FlowError(source, "", "nested too deeply to read")));
         }
         if (root == null || root.isMissingNode()) {
             return new Loaded(null, List.of(new FlowError(source, "", "empty file: a flow file is one JSON object")));
@@ -79,30 +96,61 @@ public final class FlowLoader {
     private final class Run {
         final String source;
         final List<FlowError> errors = new ArrayList<>();
+        final FlowFields fields = new FlowFields(this::error);
+        int dropped;
 
         Run(String source) {
             this.source = source;
         }
 
         void error(String pointer, String message) {
-            errors.add(new FlowError(source, pointer, message));
+            if (errors.size() < MAX_ERRORS) {
+                errors.add(new FlowError(source, pointer, message));
+            } else {
+                dropped++;
+            }
+        }
+
+        /** The errors, the last one counting those past {@link #MAX_ERRORS}. */
+        List<FlowError> errors() {
+            if (dropped == 0) {
+                return errors;
+            }
+            List<FlowError> out = new ArrayList<>(errors);
+            out.add(new FlowError(source, "", dropped + " more errors not listed (at most " + MAX_ERRORS
+                    + " are: FlowLoader.MAX_ERRORS)"));
+            return out;
+        }
+
+        private boolean tooMany(JsonNode n, String field, int max, String constant) {
+            if (n != null && n.size() > max) {
+                error("/" + field, n.size() + " " + field + "; a flow has at most " + max + " (FlowLoader." + constant
+                        + "): split it into flows of their own");
+                return true;
+            }
+            return false;
         }
 
         Loaded flow(JsonNode root) {
             if (!root.isObject()) {
-                error("", "a flow file is one JSON object, not " + kind(root));
-                return new Loaded(null, errors);
+                error("", "a flow file is one JSON object, not " + FlowFields.kind(root));
+                return new Loaded(null, errors());
             }
-            unknownFields(root, "", TOP, "a flow");
-            String id = id(root, "", "the flow");
-            String title = text(root, "", "title", true);
-            String description = text(root, "", "description", false);
-            List<String> sources = strings(root, "", "sources", false);
+            fields.unknownFields(root, "", TOP, "a flow");
+            String id = fields.id(root, "");
+            String title = fields.text(root, "", "title", true);
+            String description = fields.text(root, "", "description", false);
+            List<String> sources = fields.strings(root, "", "sources", false);
             Flow.Entry entry = entry(root);
             List<Flow.Step> steps = new ArrayList<>();
             List<Flow.Conclusion> conclusions = new ArrayList<>();
             Map<String, String> pointerOf = new LinkedHashMap<>();
-            JsonNode stepsNode = array(root, "", "steps", true);
+            JsonNode stepsNode = fields.array(root, "", "steps", true);
+            JsonNode concNode = fields.array(root, "", "conclusions", true);
+            if (tooMany(stepsNode, "steps", MAX_STEPS, "MAX_STEPS") | tooMany(concNode, "conclusions", MAX_CONCLUSIONS,
+                    "MAX_CONCLUSIONS")) {
+                return new Loaded(null, errors());
+            }
             if (stepsNode != null && stepsNode.isEmpty()) {
                 error("/steps", "a flow needs at least one step (the walk starts at the first)");
             }
@@ -119,7 +167,6 @@ public final class FlowLoader {
                     }
                 }
             }
-            JsonNode concNode = array(root, "", "conclusions", true);
             if (concNode != null && concNode.isEmpty()) {
                 error("/conclusions", "a flow needs at least one conclusion");
             }
@@ -138,12 +185,12 @@ public final class FlowLoader {
             }
             if (stepsNode != null && concNode != null && steps.size() == stepsNode.size()
                     && conclusions.size() == concNode.size() && !steps.isEmpty()) {
-                graph(steps, conclusions, pointerOf);
+                FlowGraph.check(steps, conclusions, pointerOf, this::error);
             }
             if (!errors.isEmpty() || id == null || title == null || entry == null) {
-                return new Loaded(null, errors);
+                return new Loaded(null, errors());
             }
-            return new Loaded(new Flow(id, title, description, sources, entry, steps, conclusions, source), errors);
+            return new Loaded(new Flow(id, title, description, sources, entry, steps, conclusions, source), errors());
         }
 
         private Flow.Entry entry(JsonNode root) {
@@ -153,16 +200,16 @@ public final class FlowLoader {
                 return null;
             }
             if (!e.isObject()) {
-                error("/entry", "must be an object {\"findings\": [...], \"facts\": [...]}, not " + kind(e));
+                error("/entry", "must be an object {\"findings\": [...], \"facts\": [...]}, not " + FlowFields.kind(e));
                 return null;
             }
-            unknownFields(e, "/entry", ENTRY, "an entry");
-            List<String> ids = strings(e, "/entry", "findings", false);
+            fields.unknownFields(e, "/entry", ENTRY, "an entry");
+            List<String> ids = fields.strings(e, "/entry", "findings", false);
             for (int i = 0; i < ids.size(); i++) {
                 findingId(ids.get(i), "/entry/findings/" + i);
             }
             List<FactCall> calls = new ArrayList<>();
-            JsonNode f = array(e, "/entry", "facts", false);
+            JsonNode f = fields.array(e, "/entry", "facts", false);
             if (f != null) {
                 for (int i = 0; i < f.size(); i++) {
                     FactCall c = fact(f.get(i), "/entry/facts/" + i);
@@ -171,7 +218,7 @@ public final class FlowLoader {
                     }
                 }
             }
-            String scope = text(e, "/entry", "scope", false);
+            String scope = fields.text(e, "/entry", "scope", false);
             if (scope != null && !scope.equals("all") && !scope.equals("job")) {
                 error("/entry/scope", "must be all or job, not '" + scope + "'");
             }
@@ -183,13 +230,13 @@ public final class FlowLoader {
 
         private Flow.Step step(JsonNode n, String at) {
             if (n == null || !n.isObject()) {
-                error(at, "a step is an object, not " + kind(n));
+                error(at, "a step is an object, not " + FlowFields.kind(n));
                 return null;
             }
-            unknownFields(n, at, STEP, "a step");
-            String id = id(n, at, "a step");
-            String question = text(n, at, "question", true);
-            String kindText = text(n, at, "kind", false);
+            fields.unknownFields(n, at, STEP, "a step");
+            String id = fields.id(n, at);
+            String question = fields.text(n, at, "question", true);
+            String kindText = fields.text(n, at, "kind", false);
             Flow.Kind kind = Flow.Kind.AUTO;
             if (kindText != null) {
                 if (kindText.equals("manual")) {
@@ -204,8 +251,8 @@ public final class FlowLoader {
             } else {
                 ask = fact(n.get("ask"), at + "/ask");
             }
-            String command = text(n, at, "command", false);
-            String expect = text(n, at, "expect", false);
+            String command = fields.text(n, at, "command", false);
+            String expect = fields.text(n, at, "expect", false);
             if (kind == Flow.Kind.MANUAL && command == null && n.get("command") == null) {
                 error(at + "/command", "missing: a manual step shows the command to run");
             }
@@ -239,7 +286,7 @@ public final class FlowLoader {
                 return null;
             }
             if (!t.isTextual() || t.asText().isBlank()) {
-                error(at + "/" + field, "must be a step or conclusion id (a string), not " + kind(t));
+                error(at + "/" + field, "must be a step or conclusion id (a string), not " + FlowFields.kind(t));
                 return null;
             }
             return t.asText();
@@ -247,17 +294,17 @@ public final class FlowLoader {
 
         private Flow.Conclusion conclusion(JsonNode n, String at) {
             if (n == null || !n.isObject()) {
-                error(at, "a conclusion is an object, not " + kind(n));
+                error(at, "a conclusion is an object, not " + FlowFields.kind(n));
                 return null;
             }
-            unknownFields(n, at, CONCLUSION, "a conclusion");
-            String id = id(n, at, "a conclusion");
-            String finding = text(n, at, "finding", false);
+            fields.unknownFields(n, at, CONCLUSION, "a conclusion");
+            String id = fields.id(n, at);
+            String finding = fields.text(n, at, "finding", false);
             if (finding != null) {
                 findingId(finding, at + "/finding");
             }
-            String text = text(n, at, "text", true);
-            List<String> remedies = strings(n, at, "remedies", true);
+            String text = fields.text(n, at, "text", true);
+            List<String> remedies = fields.strings(n, at, "remedies", true);
             if (n.has("remedies") && n.get("remedies").isArray() && n.get("remedies").isEmpty()) {
                 error(at + "/remedies", "a conclusion says what to do: give at least one remedy");
             }
@@ -269,13 +316,13 @@ public final class FlowLoader {
 
         private FactCall fact(JsonNode n, String at) {
             if (n == null || !n.isObject()) {
-                error(at, "a fact is an object {\"fact\": \"name\", ...parameters}, not " + kind(n));
+                error(at, "a fact is an object {\"fact\": \"name\", ...parameters}, not " + FlowFields.kind(n));
                 return null;
             }
             JsonNode name = n.get("fact");
             if (name == null || !name.isTextual()) {
                 error(at + "/fact", name == null ? "missing: which fact? (known: " + String.join(", ", facts.names()) + ")"
-                        : "must be a fact name (a string), not " + kind(name));
+                        : "must be a fact name (a string), not " + FlowFields.kind(name));
                 return null;
             }
             FlowFacts.Fact f = facts.fact(name.asText());
@@ -290,7 +337,7 @@ public final class FlowLoader {
                     continue;
                 }
                 FlowFacts.Param p = f.param(e.getKey());
-                String pat = at + "/" + escape(e.getKey());
+                String pat = at + "/" + FlowFields.escape(e.getKey());
                 if (p == null) {
                     error(pat, "fact '" + f.name() + "' takes no parameter '" + e.getKey() + "'"
                             + (f.params().isEmpty() ? " (it takes none)" : " (it takes: "
@@ -307,7 +354,7 @@ public final class FlowLoader {
             }
             for (FlowFacts.Param p : f.params()) {
                 if (p.required() && !n.has(p.name())) {
-                    error(at + "/" + escape(p.name()), "missing: fact '" + f.name() + "' needs '" + p.name() + "' (" + p.description() + ")");
+                    error(at + "/" + FlowFields.escape(p.name()), "missing: fact '" + f.name() + "' needs '" + p.name() + "' (" + p.description() + ")");
                     ok = false;
                 }
             }
@@ -319,20 +366,20 @@ public final class FlowLoader {
             switch (p.type()) {
                 case NUMBER -> {
                     if (!v.isNumber()) {
-                        error(at, bad + "must be a number, not " + kind(v));
+                        error(at, bad + "must be a number, not " + FlowFields.kind(v));
                         return null;
                     }
                     return v.numberValue();
                 }
                 case TABLE -> {
                     if (!v.isObject() || v.isEmpty()) {
-                        error(at, bad + "must be a non-empty object of names to whole numbers, not " + kind(v));
+                        error(at, bad + "must be a non-empty object of names to whole numbers, not " + FlowFields.kind(v));
                         return null;
                     }
                     Map<String, Integer> table = new LinkedHashMap<>();
                     for (Map.Entry<String, JsonNode> e : v.properties()) {
                         if (!e.getValue().canConvertToInt() || !e.getValue().isIntegralNumber()) {
-                            error(at + "/" + escape(e.getKey()), bad + "values must be whole numbers, not " + kind(e.getValue()));
+                            error(at + "/" + FlowFields.escape(e.getKey()), bad + "values must be whole numbers, not " + FlowFields.kind(e.getValue()));
                             return null;
                         }
                         table.put(e.getKey(), e.getValue().intValue());
@@ -341,7 +388,7 @@ public final class FlowLoader {
                 }
                 default -> {
                     if (!v.isTextual() || v.asText().isBlank()) {
-                        error(at, bad + "must be a non-empty string, not " + kind(v));
+                        error(at, bad + "must be a non-empty string, not " + FlowFields.kind(v));
                         return null;
                     }
                     String s = v.asText();
@@ -367,250 +414,5 @@ public final class FlowLoader {
                 error(at, "unknown finding id '" + id + "' (fabricscope checks lists them)");
             }
         }
-
-        /** Targets, reachability, cycles and placeholders, once every step and conclusion parsed. */
-        private void graph(List<Flow.Step> steps, List<Flow.Conclusion> conclusions, Map<String, String> pointerOf) {
-            Map<String, Flow.Step> byId = new LinkedHashMap<>();
-            steps.forEach(s -> byId.put(s.id(), s));
-            Set<String> conclusionIds = new LinkedHashSet<>();
-            conclusions.forEach(c -> conclusionIds.add(c.id()));
-            boolean targetsOk = true;
-            for (Flow.Step s : steps) {
-                String at = pointerOf.get(s.id());
-                for (Verdict v : Verdict.values()) {
-                    String t = s.branches().get(v);
-                    if (t != null && !byId.containsKey(t) && !conclusionIds.contains(t)) {
-                        error(at + "/" + v.label(), "no step or conclusion '" + t + "'");
-                        targetsOk = false;
-                    }
-                }
-                if (s.otherwise() != null && !byId.containsKey(s.otherwise()) && !conclusionIds.contains(s.otherwise())) {
-                    error(at + "/otherwise", "no step or conclusion '" + s.otherwise() + "'");
-                    targetsOk = false;
-                }
-            }
-            if (!targetsOk) {
-                return;
-            }
-            // cycles: depth-first from every step, reporting each back edge once
-            Map<String, Integer> state = new HashMap<>(); // 1 on the path, 2 done
-            for (Flow.Step s : steps) {
-                if (!state.containsKey(s.id())) {
-                    cycles(s.id(), byId, state, new ArrayDeque<>(), pointerOf);
-                }
-            }
-            // reachability from the first step
-            Set<String> reached = new LinkedHashSet<>();
-            Deque<String> todo = new ArrayDeque<>();
-            todo.add(steps.get(0).id());
-            while (!todo.isEmpty()) {
-                String x = todo.poll();
-                if (!reached.add(x)) {
-                    continue;
-                }
-                Flow.Step s = byId.get(x);
-                if (s != null) {
-                    todo.addAll(s.targets());
-                }
-            }
-            for (Flow.Step s : steps) {
-                if (!reached.contains(s.id())) {
-                    error(pointerOf.get(s.id()), "step '" + s.id() + "' is unreachable from the first step '" + steps.get(0).id() + "'");
-                }
-            }
-            for (Flow.Conclusion c : conclusions) {
-                if (!reached.contains(c.id())) {
-                    error(pointerOf.get(c.id()), "conclusion '" + c.id() + "' is unreachable from the first step '"
-                            + steps.get(0).id() + "'");
-                }
-            }
-            // placeholders: known variables, or the answer of a step walked before
-            Map<String, Set<String>> before = ancestors(steps, byId);
-            for (Flow.Step s : steps) {
-                String at = pointerOf.get(s.id());
-                Set<String> mayUse = new HashSet<>(before.getOrDefault(s.id(), Set.of()));
-                mayUse.add(s.id());
-                placeholders(s.question(), at + "/question", mayUse);
-                placeholders(s.command(), at + "/command", mayUse);
-                placeholders(s.expect(), at + "/expect", mayUse);
-            }
-            for (Flow.Conclusion c : conclusions) {
-                String at = pointerOf.get(c.id());
-                Set<String> mayUse = before.getOrDefault(c.id(), Set.of());
-                placeholders(c.text(), at + "/text", mayUse);
-                for (int i = 0; i < c.remedies().size(); i++) {
-                    placeholders(c.remedies().get(i), at + "/remedies/" + i, mayUse);
-                }
-            }
-        }
-
-        private void cycles(String id, Map<String, Flow.Step> byId, Map<String, Integer> state, Deque<String> path,
-                            Map<String, String> pointerOf) {
-            state.put(id, 1);
-            path.addLast(id);
-            Flow.Step s = byId.get(id);
-            for (Verdict v : Verdict.values()) {
-                check(s, v.label(), s.branches().get(v), byId, state, path, pointerOf);
-            }
-            check(s, "otherwise", s.otherwise(), byId, state, path, pointerOf);
-            path.removeLast();
-            state.put(id, 2);
-        }
-
-        private void check(Flow.Step s, String field, String t, Map<String, Flow.Step> byId, Map<String, Integer> state,
-                           Deque<String> path, Map<String, String> pointerOf) {
-            if (t == null || !byId.containsKey(t)) {
-                return;
-            }
-            Integer st = state.get(t);
-            if (st == null) {
-                cycles(t, byId, state, path, pointerOf);
-            } else if (st == 1) {
-                List<String> loop = new ArrayList<>();
-                boolean in = false;
-                for (String x : path) {
-                    in |= x.equals(t);
-                    if (in) {
-                        loop.add(x);
-                    }
-                }
-                loop.add(t);
-                error(pointerOf.get(s.id()) + "/" + field, "cycle: " + String.join(" -> ", loop)
-                        + " (a walk must end in a conclusion)");
-            }
-        }
-
-        /** For every step and conclusion, the steps that can come before it on some walk. */
-        private Map<String, Set<String>> ancestors(List<Flow.Step> steps, Map<String, Flow.Step> byId) {
-            Map<String, Set<String>> parents = new HashMap<>();
-            for (Flow.Step s : steps) {
-                for (String t : s.targets()) {
-                    parents.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(s.id());
-                }
-            }
-            Map<String, Set<String>> out = new HashMap<>();
-            Set<String> all = new LinkedHashSet<>(parents.keySet());
-            all.addAll(byId.keySet());
-            for (String x : all) {
-                Set<String> seen = new LinkedHashSet<>();
-                Deque<String> todo = new ArrayDeque<>(parents.getOrDefault(x, Set.of()));
-                while (!todo.isEmpty()) {
-                    String p = todo.poll();
-                    if (seen.add(p)) {
-                        todo.addAll(parents.getOrDefault(p, Set.of()));
-                    }
-                }
-                out.put(x, seen);
-            }
-            return out;
-        }
-
-        private void placeholders(String text, String at, Set<String> answerable) {
-            for (String name : Templates.names(text)) {
-                if (name.startsWith(Templates.ANSWER)) {
-                    String step = name.substring(Templates.ANSWER.length());
-                    if (!answerable.contains(step)) {
-                        error(at, "{{" + name + "}}: '" + step + "' is not a step walked before this point");
-                    }
-                } else if (!Templates.VARIABLES.containsKey(name)) {
-                    error(at, "unknown placeholder {{" + name + "}} (known: " + String.join(", ", Templates.VARIABLES.keySet())
-                            + ", answer:STEP)");
-                }
-            }
-        }
-
-        private void unknownFields(JsonNode n, String at, Set<String> known, String what) {
-            for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-                String f = it.next();
-                if (!known.contains(f)) {
-                    error(at + "/" + escape(f), "unknown field '" + f + "' in " + what + " (fields: "
-                            + String.join(", ", known.stream().sorted().toList()) + ")");
-                }
-            }
-        }
-
-        private String id(JsonNode n, String at, String what) {
-            String id = text(n, at, "id", true);
-            if (id != null && !ID.matcher(id).matches()) {
-                error(at + "/id", "'" + id + "' is not an id: lower-case words and digits joined by '-'");
-                return null;
-            }
-            return id;
-        }
-
-        private String text(JsonNode n, String at, String field, boolean required) {
-            JsonNode v = n.get(field);
-            if (v == null) {
-                if (required) {
-                    error(at + "/" + field, "missing: " + field + " is required");
-                }
-                return null;
-            }
-            if (!v.isTextual() || v.asText().isBlank()) {
-                error(at + "/" + field, "must be a non-empty string, not " + kind(v));
-                return null;
-            }
-            return v.asText();
-        }
-
-        private JsonNode array(JsonNode n, String at, String field, boolean required) {
-            JsonNode v = n.get(field);
-            if (v == null) {
-                if (required) {
-                    error(at + "/" + field, "missing: " + field + " is required");
-                }
-                return null;
-            }
-            if (!v.isArray()) {
-                error(at + "/" + field, "must be an array, not " + kind(v));
-                return null;
-            }
-            return v;
-        }
-
-        private List<String> strings(JsonNode n, String at, String field, boolean required) {
-            JsonNode v = array(n, at, field, required);
-            List<String> out = new ArrayList<>();
-            if (v == null) {
-                return out;
-            }
-            for (int i = 0; i < v.size(); i++) {
-                JsonNode x = v.get(i);
-                if (!x.isTextual() || x.asText().isBlank()) {
-                    error(at + "/" + field + "/" + i, "must be a non-empty string, not " + kind(x));
-                } else {
-                    out.add(x.asText());
-                }
-            }
-            return out;
-        }
-    }
-
-    /** How a JSON value reads in a message: {@code a number (3)}, {@code an object}, {@code an empty string}. */
-    private static String kind(JsonNode v) {
-        if (v == null || v.isMissingNode()) {
-            return "nothing";
-        }
-        if (v.isNull()) {
-            return "null";
-        }
-        if (v.isTextual()) {
-            return v.asText().isBlank() ? "an empty string" : "a string (\"" + v.asText() + "\")";
-        }
-        if (v.isNumber()) {
-            return "a number (" + v.asText() + ")";
-        }
-        if (v.isBoolean()) {
-            return "a boolean (" + v.asText() + ")";
-        }
-        if (v.isArray()) {
-            return "an array";
-        }
-        return "an object";
-    }
-
-    /** RFC 6901: '~' is written "~0" and '/' "~1" in a pointer. */
-    static String escape(String field) {
-        return field.replace("~", "~0").replace("/", "~1");
     }
 }

@@ -3,8 +3,6 @@ package org.fabricscope.model.flows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The {@code {{placeholders}}} of a flow's questions, commands, conclusions and remedies:
@@ -12,6 +10,11 @@ import java.util.regex.Pattern;
  * at, and from the answers of the steps walked so far), and {@code {{answer:STEP}}}, the one-line
  * answer of that step. A placeholder with no value is written {@code <pod>}, as documentation writes
  * a value to fill in.
+ *
+ * <p>Placeholders are found by one linear scan (a text of {@code {{} and a million spaces takes a
+ * millisecond, not the minutes a backtracking pattern took), and what they expand into is bounded: one
+ * text renders to at most {@link #MAX_TEXT_CHARS} characters, and a {@link Budget} bounds a whole run's.
+ * Past either, the text ends with a line naming the limit.
  */
 public final class Templates {
     /** The variables a template may name, with what each holds. */
@@ -34,8 +37,9 @@ public final class Templates {
             "ib-hca", "the NCCL_IB_HCA that takes exactly the device ports with such a GID (names, =names, or a prefix)",
             "gid-indexes", "per host, the NCCL_IB_GID_INDEX and NCCL_IB_HCA its GID table gives (one indented line each)");
 
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([^{}]*?)\\s*}}");
     static final String ANSWER = "answer:";
+    /** The most characters one rendered text holds (a question, a command, a conclusion, a remedy). */
+    public static final int MAX_TEXT_CHARS = 256 * 1024;
 
     private Templates() {
     }
@@ -51,38 +55,141 @@ public final class Templates {
     /** The placeholder names of a text, in order ({@code pod}, {@code answer:gid-set}). */
     public static List<String> names(String text) {
         List<String> out = new ArrayList<>();
-        if (text == null) {
-            return out;
-        }
-        Matcher m = PLACEHOLDER.matcher(text);
-        while (m.find()) {
-            out.add(m.group(1));
-        }
+        scan(text, (from, to, name) -> out.add(name));
         return out;
+    }
+
+    /** Where a placeholder was found: {@code text[from, to)} is {@code {{ name }}}. */
+    private interface Found {
+        void at(int from, int to, String name);
+    }
+
+    /**
+     * Finds each {@code {{ name }}} (a name holds no brace; blanks around it are dropped), left to right,
+     * in time linear in the text: from each {@code {{} the scan goes to the first brace after it, which
+     * closes the placeholder when it starts {@code }}}; otherwise the next {@code {{} is looked for from
+     * there (no start before that brace can match), so no character is read more than twice.
+     */
+    private static void scan(String text, Found found) {
+        if (text == null) {
+            return;
+        }
+        int n = text.length();
+        int i = text.indexOf("{{");
+        while (i >= 0) {
+            int k = i + 2;
+            while (k < n && text.charAt(k) != '{' && text.charAt(k) != '}') {
+                k++;
+            }
+            if (k >= n) {
+                return; // no brace after it: neither this nor any later start is closed
+            }
+            if (text.charAt(k) == '}' && k + 1 < n && text.charAt(k + 1) == '}') {
+                found.at(i, k + 2, strip(text, i + 2, k));
+                i = text.indexOf("{{", k + 2);
+            } else {
+                i = text.indexOf("{{", Math.max(i + 1, k - 1));
+            }
+        }
+    }
+
+    /** {@code text[from, to)} without the blanks ({@code \\s}: space, tab, line breaks, form feed) around it. */
+    private static String strip(String text, int from, int to) {
+        while (from < to && blank(text.charAt(from))) {
+            from++;
+        }
+        while (to > from && blank(text.charAt(to - 1))) {
+            to--;
+        }
+        return text.substring(from, to);
+    }
+
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    /**
+     * How many characters the texts of one run may still render to. The flow engine gives each run one,
+     * so that the flows of a user's folder cannot fill a report with gigabytes of expansions.
+     */
+    public static final class Budget {
+        private final long limit;
+        private final String name;
+        private long left;
+
+        /** A budget of {@code limit} characters, named in the line that ends a refused text ({@code FlowEngine.MAX_RENDERED_CHARS}). */
+        public Budget(long limit, String name) {
+            this.limit = limit;
+            this.name = name;
+            this.left = limit;
+        }
+
+        /** A budget no text can pass (tests, one-off rendering). */
+        public static Budget unbounded() {
+            return new Budget(Long.MAX_VALUE, "unbounded");
+        }
+
+        public long left() {
+            return left;
+        }
     }
 
     /** Fills the placeholders; a variable without a value becomes {@code <name>}, an unasked step's answer {@code (not asked)}. */
     public static String render(String text, Map<String, String> vars, Map<String, Answer> answers) {
-        if (text == null || text.indexOf("{{") < 0) {
-            return text;
+        return render(text, vars, answers, Budget.unbounded());
+    }
+
+    /**
+     * As {@link #render(String, Map, Map)}, within {@link #MAX_TEXT_CHARS} and what is left of the budget
+     * (which the result's length is taken from). A text that would pass either is cut where it reaches the
+     * limit and ends with a line naming that limit; nothing past it is expanded.
+     */
+    public static String render(String text, Map<String, String> vars, Map<String, Answer> answers, Budget budget) {
+        if (text == null) {
+            return null;
         }
-        Matcher m = PLACEHOLDER.matcher(text);
-        StringBuilder b = new StringBuilder();
-        while (m.find()) {
-            String name = m.group(1);
-            String value;
-            if (name.startsWith(ANSWER)) {
-                Answer a = answers.get(name.substring(ANSWER.length()));
-                value = a == null ? "(not asked)" : a.detail();
-            } else {
-                value = vars.get(name);
-                if (value == null || value.isEmpty()) {
-                    value = "<" + name + ">";
-                }
+        long room = Math.min(MAX_TEXT_CHARS, budget.left);
+        String limit = room == budget.left && budget.left < MAX_TEXT_CHARS
+                ? "the flows' text in this run passed " + budget.name + " = " + budget.limit + " characters"
+                : "the text passed Templates.MAX_TEXT_CHARS = " + MAX_TEXT_CHARS + " characters";
+        StringBuilder b = new StringBuilder(Math.min(text.length(), (int) Math.min(room, MAX_TEXT_CHARS)) + 16);
+        int[] copied = {0};
+        boolean[] full = {false};
+        scan(text, (from, to, name) -> {
+            if (full[0]) {
+                return;
             }
-            m.appendReplacement(b, Matcher.quoteReplacement(value));
+            full[0] = !append(b, text, copied[0], from, room) || !append(b, value(name, vars, answers), 0, -1, room);
+            copied[0] = to;
+        });
+        if (!full[0]) {
+            full[0] = !append(b, text, copied[0], text.length(), room);
         }
-        m.appendTail(b);
+        if (full[0]) {
+            b.append("\n[placeholder expansion stopped: ").append(limit).append("]");
+        }
+        budget.left = Math.max(0, budget.left - b.length());
         return b.toString();
+    }
+
+    /** Appends {@code s[from, to)} ({@code to} -1: to its end) within {@code room}; false when it did not fit. */
+    private static boolean append(StringBuilder b, String s, int from, int to, long room) {
+        int end = to < 0 ? s.length() : to;
+        long fits = room - b.length();
+        if (end - from <= fits) {
+            b.append(s, from, end);
+            return true;
+        }
+        b.append(s, from, from + (int) Math.max(0, fits));
+        return false;
+    }
+
+    private static String value(String name, Map<String, String> vars, Map<String, Answer> answers) {
+        if (name.startsWith(ANSWER)) {
+            Answer a = answers.get(name.substring(ANSWER.length()));
+            return a == null ? "(not asked)" : a.detail();
+        }
+        String value = vars.get(name);
+        return value == null || value.isEmpty() ? "<" + name + ">" : value;
     }
 }

@@ -1,0 +1,142 @@
+package org.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code fabricscope} launcher script at the repository root, run by bash in a copy of the repository
+ * layout whose JVM is a stand-in that prints its arguments: whatever an input folder holds (dangling
+ * links, loops of links, FIFOs, devices), the launcher hands the command to the jar and never fails or
+ * falls silent on its own. And the real CLI, run in its own JVM with a small heap, reports running out of
+ * memory in one line, not as "Exception in thread main".
+ */
+class LauncherTest {
+    @TempDir
+    Path root;
+    Path inputs;
+
+    record Ran(int status, String out, String err) {
+    }
+
+    @BeforeEach
+    void layout() throws IOException {
+        Path script = Path.of(System.getProperty("user.dir")).getParent().resolve("fabricscope");
+        Files.copy(script, root.resolve("fabricscope"));
+        Path target = Files.createDirectories(root.resolve("app/target"));
+        Files.createFile(target.resolve("fabricscope-app.jar"));
+        Files.createFile(target.resolve(".built"));
+        Path bin = Files.createDirectories(root.resolve("jdk/bin"));
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho \"java $*\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        inputs = Files.createDirectories(root.resolve("containers"));
+        Files.writeString(inputs.resolve("pod_ns_trainer-0.log"), "a log line\n");
+    }
+
+    private Ran launch(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("bash", root.resolve("fabricscope").toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Map<String, String> env = pb.environment();
+        env.put("JAVA_HOME", root.resolve("jdk").toString());
+        env.remove("FABRICSCOPE_JAVA_OPTS");
+        Path out = root.resolve("out.txt");
+        Path err = root.resolve("err.txt");
+        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        p.getOutputStream().close();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the launcher returned");
+        return new Ran(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void aFolderOfDanglingAndLoopingLinksReachesTheJar() throws Exception {
+        Files.createSymbolicLink(inputs.resolve("gone.log"), Path.of("/var/log/pods/nowhere/0.log"));
+        Files.createSymbolicLink(inputs.resolve("loop.log"), inputs.resolve("loop.log"));
+        Ran r = launch("diagnose", inputs.toString());
+        assertEquals(0, r.status(), "out: " + r.out() + " err: " + r.err());
+        assertTrue(r.out().contains("-jar " + root.resolve("app/target/fabricscope-app.jar") + " diagnose " + inputs), r.out());
+        assertTrue(r.out().contains("-XX:TieredStopAtLevel=1"), "a small input: the C1 compiler only: " + r.out());
+    }
+
+    @Test
+    void specialFilesAndBrokenLinksAsArgumentsReachTheJar() throws Exception {
+        Path dangling = Files.createSymbolicLink(root.resolve("dangling"), root.resolve("nowhere"));
+        Path loop = Files.createSymbolicLink(root.resolve("loop"), root.resolve("loop"));
+        Path fifo = root.resolve("fifo");
+        boolean haveFifo = new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0;
+        Ran r = launch("summary", "--thresholds", "/dev/zero", dangling.toString(), loop.toString(),
+                haveFifo ? fifo.toString() : "/dev/null");
+        assertEquals(0, r.status(), "out: " + r.out() + " err: " + r.err());
+        assertTrue(r.out().contains(" summary --thresholds /dev/zero " + dangling), r.out());
+    }
+
+    @Test
+    void aLauncherCommandThatFailsSaysSo() throws Exception {
+        // a du that fails outright and prints nothing: the probe counts 0 and the jar still runs
+        Path fakeBin = Files.createDirectories(root.resolve("fakebin"));
+        Path du = fakeBin.resolve("du");
+        Files.writeString(du, "#!/bin/sh\nexit 1\n");
+        Files.setPosixFilePermissions(du, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> cmd = List.of("bash", root.resolve("fabricscope").toString(), "summary", inputs.toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", root.resolve("jdk").toString());
+        pb.environment().put("PATH", fakeBin + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains(" summary " + inputs), out);
+
+        // the ERR trap: a command of the launcher's own that fails (a 'false' slipped in) is named with its line
+        Path broken = root.resolve("broken.sh");
+        String script = Files.readString(root.resolve("fabricscope"));
+        Files.writeString(broken, script.replace("needs_build() {", "false\nneeds_build() {"));
+        Process b = new ProcessBuilder("bash", broken.toString(), "summary").redirectErrorStream(true).start();
+        String said = new String(b.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(b.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(b.exitValue() != 0);
+        assertTrue(said.contains("fabricscope: the launcher failed at line "), "never without a word: " + said);
+    }
+
+    @Test
+    void runningOutOfMemoryIsOneLineNotAStackTrace() throws Exception {
+        Path big = root.resolve("big.ibnetdiscover.txt");
+        try (Writer w = Files.newBufferedWriter(big)) {
+            for (int i = 0; i < 20_000; i++) {
+                String g = String.format("%016x", 0x100000 + i);
+                String h = String.format("%016x", 0x900000 + i);
+                int lid = i % 40_000 + 1;
+                w.write("vendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x" + g + "\nswitchguid=0x" + g + "(" + g + ")\nSwitch\t8 \"S-" + g
+                        + "\"\t\t# \"MF0;sw-" + i + ":MQM8700/U1\" enhanced port 0 lid " + lid + " lmc 0\n[1]\t\"H-" + h
+                        + "\"[1]\t\t# \"host-" + i + " HCA-1\" lid " + (lid + 1) + " 4xHDR\n\nvendid=0x2c9\ndevid=0x101b\nsysimgguid=0x"
+                        + h + "\ncaguid=0x" + h + "\nCa\t1 \"H-" + h + "\"\t\t# \"host-" + i + " HCA-1\"\n[1](" + h + ") \t\"S-" + g
+                        + "\"[1]\t\t# lid " + (lid + 1) + " lmc 0 \"MF0;sw-" + i + ":MQM8700/U1\" lid " + lid + " 4xHDR\n\n");
+            }
+        }
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-Xmx16m", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "summary", big.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(70, p.exitValue(), out);
+        assertTrue(out.startsWith("fabricscope: out of memory while reading " + big + " (the Java heap is limited to "), out);
+        assertFalse(out.contains("Exception in thread") || out.contains("\tat "), out);
+    }
+}
