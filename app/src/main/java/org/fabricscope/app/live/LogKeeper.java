@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 import org.fabricscope.importers.logs.NcclLogParser;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;

@@ -12,7 +12,7 @@ import java.util.List;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.training.Rank;
 import org.junit.jupiter.api.Test;
