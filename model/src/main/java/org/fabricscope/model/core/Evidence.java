@@ -6,4 +6,9 @@ public record Evidence(String source, int line, String text) {
         source = source == null ? "" : source;
         text = text == null ? "" : text;
     }
+
+    /** A line of a file: what {@code new Evidence(source, line, text)} made (decision 0013: kinds of evidence). */
+    public static Evidence at(String source, int line, String text) {
+        return new Evidence(source, line, text);
+    }
 }
