@@ -70,7 +70,7 @@ public final class KubeObjectImporter {
 
     /** The evidence of a fact about the object at {@code line}: that line of the file, or the live source's citation. */
     private Evidence cite(int line, String text) {
-        return live != null ? live.apply(text) : new Evidence(source, line, text);
+        return live != null ? live.apply(text) : Evidence.at(source, line, text);
     }
 
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
@@ -207,7 +207,7 @@ public final class KubeObjectImporter {
             }
             if (all) {
                 String t = text.strip();
-                return new Evidence(source, l, t.length() > 200 ? t.substring(0, 197) + "..." : t);
+                return Evidence.at(source, l, t.length() > 200 ? t.substring(0, 197) + "..." : t);
             }
         }
         return null;
@@ -234,7 +234,7 @@ public final class KubeObjectImporter {
             if (e != null && !json && !e.text().contains("value")) {
                 // YAML: "- name: NCCL_SOCKET_IFNAME" with "  value: net1" on the next line
                 Evidence v = find(e.line() + 1, e.line() + 1, "value");
-                e = v != null ? new Evidence(source, e.line(), e.text() + " " + v.text()) : e;
+                e = v != null ? Evidence.at(source, e.line(), e.text() + " " + v.text()) : e;
             }
             if (e != null) {
                 cites.put("NCCL_SOCKET_IFNAME", e);

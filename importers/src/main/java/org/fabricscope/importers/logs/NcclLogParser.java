@@ -614,7 +614,7 @@ public final class NcclLogParser {
 
     /** Evidence is made only for the lines that become part of the model. */
     private Evidence evidence(String raw) {
-        return new Evidence(source, lineNumber, raw.strip());
+        return Evidence.at(source, lineNumber, raw.strip());
     }
 
     private String lastHost;

@@ -158,7 +158,7 @@ final class StepTimeScan {
             String format = s.hf && x.format().equals("tqdm") ? "hf-trainer" : x.format();
             log.addStepTime(new StepTime(key(source), pd.line(), h, x.rank(), x.localRank(), x.step(),
                     x.stepMs(), x.throughput(), x.throughputUnit(), x.epochMillis(), format,
-                    new Evidence(source, pd.line(), pd.text())));
+                    Evidence.at(source, pd.line(), pd.text())));
         }
     }
 

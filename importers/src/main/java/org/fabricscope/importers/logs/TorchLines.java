@@ -117,7 +117,7 @@ final class TorchLines {
         abstract void emit(TorchLines t);
 
         Evidence evidence() {
-            return new Evidence(source, line, text.toString().strip());
+            return Evidence.at(source, line, text.toString().strip());
         }
     }
 
@@ -254,7 +254,7 @@ final class TorchLines {
             }
             return;
         }
-        single(l, new Evidence(source, lineNumber, l.strip()), rank);
+        single(l, Evidence.at(source, lineNumber, l.strip()), rank);
     }
 
     /** One-line records: flight recorder, aborts, torchrun failures and signals. */
@@ -791,7 +791,7 @@ final class TorchLines {
                 }
             }
             f.put("rootCause", String.valueOf(rootCause));
-            Evidence ev = new Evidence(source, entryLine, entryText.toString().strip());
+            Evidence ev = Evidence.at(source, entryLine, entryText.toString().strip());
             int fp = pid;
             int fr = r;
             out.add(() -> sink.add(NcclEvent.Kind.CHILD_FAILED, host, fp, fr, "ChildFailedError " + ev.text().replace('\n', ' '), f, ev));

@@ -79,7 +79,7 @@ public final class LinkErrorsCheck implements FabricCheck {
                     subjects.add(Subjects.port(peer));
                 }
                 List<Evidence> evidence = new ArrayList<>();
-                evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(), over.toString()));
+                evidence.add(Evidence.at(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(), over.toString()));
                 if (p.cable() != null && p.cable().evidence() != null) {
                     evidence.add(p.cable().evidence());
                 }

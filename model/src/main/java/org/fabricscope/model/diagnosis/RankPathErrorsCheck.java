@@ -73,14 +73,14 @@ public final class RankPathErrorsCheck implements FabricCheck {
                     if (thresholds.judge(ce.getKey(), ce.getValue()) != null) {
                         Evidence ev = p.counterEvidence(ce.getKey());
                         String what = p.label() + ": " + ce.getKey() + "=" + Long.toUnsignedString(ce.getValue());
-                        evidence.add(new Evidence(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(), what));
+                        evidence.add(Evidence.at(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(), what));
                         counters.append(counters.length() == 0 ? "" : ", ").append(ce.getKey()).append('=')
                                 .append(Long.toUnsignedString(ce.getValue()));
                     }
                 }
                 if (LinkDownCheck.lostLink(p)) {
                     evidence.add(p.stateEvidence() != null ? p.stateEvidence()
-                            : new Evidence("", 0, p.label() + " lost its link"));
+                            : Evidence.at("", 0, p.label() + " lost its link"));
                     counters.append(counters.length() == 0 ? "" : ", ").append("link lost");
                 }
             }
