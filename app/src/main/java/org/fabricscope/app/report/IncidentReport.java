@@ -100,8 +100,7 @@ public final class IncidentReport {
             String after = after(e);
             b.append("- ").append(code(when(e))).append(' ').append(mark).append(oneLine(e.who().label())).append(": ")
                     .append(oneLine(e.title())).append(" (").append(e.role().label()).append(')')
-                    .append(after.isEmpty() ? "" : "; " + oneLine(after)).append(" - ").append(code(e.evidence().source() + ":"
-                            + e.evidence().line())).append('\n');
+                    .append(after.isEmpty() ? "" : "; " + oneLine(after)).append(" - ").append(code(e.evidence().where())).append('\n');
         }
         b.append('\n');
     }
@@ -124,7 +123,7 @@ public final class IncidentReport {
             b.append(isRoot ? "<tr class=\"root\">" : "<tr>").append("<td>").append(esc(when(e))).append("</td><td>")
                     .append(esc(e.who().label())).append("</td><td>").append(esc(e.role().label())).append("</td><td>")
                     .append(esc(e.title())).append(after.isEmpty() ? "" : "<br><i>" + esc(after) + "</i>").append("</td><td><code>")
-                    .append(esc(e.evidence().source() + ":" + e.evidence().line())).append("</code></td></tr>\n");
+                    .append(esc(e.evidence().where())).append("</code></td></tr>\n");
         }
         b.append("</table>\n");
     }
@@ -357,7 +356,7 @@ public final class IncidentReport {
     }
 
     static String evidence(Evidence e) {
-        return e.source() + ":" + e.line() + ": " + oneLine(e.text());
+        return e.where() + ": " + oneLine(e.text());
     }
 
     private static String oneLine(String s) {

@@ -215,7 +215,7 @@ public final class HangForensicsCheck implements FabricCheck {
             String at = e.field("seqNum");
             boolean agrees = at != null && at.equals(Long.toString(seq));
             if (cited++ < 4) {
-                evidence.add(Evidence.at(e.evidence().source(), e.evidence().line(), "rank " + e.rank() + "'s watchdog fired on "
+                evidence.add(e.evidence().withText("rank " + e.rank() + "'s watchdog fired on "
                         + e.field("opType") + " SeqNum " + at + (agrees ? ": the log agrees with the dumps"
                         : ": not the collective the dumps say the group waits in (seq " + seq + ")")));
             }

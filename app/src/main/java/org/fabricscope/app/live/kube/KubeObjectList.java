@@ -36,6 +36,6 @@ public record KubeObjectList(String source, String query, Instant read, List<Jso
 
     /** The evidence of one fact read by this list. */
     Evidence cite(String text) {
-        return Evidence.at(source, 0, text);
+        return Evidence.query(source, query, read, text);
     }
 }

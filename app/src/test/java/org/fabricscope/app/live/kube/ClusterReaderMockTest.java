@@ -75,6 +75,11 @@ class ClusterReaderMockTest {
         // the objects are contributed to the builder, not sniffed as a file: no format, cited by the list that read them
         assertEquals(null, result.formats().get("kube://mock/team-a/pods"));
         assertEquals("kube://mock/team-a/pods", result.model().pods().get(0).evidence().source());
+        org.fabricscope.model.core.Evidence.Query q = org.junit.jupiter.api.Assertions.assertInstanceOf(
+                org.fabricscope.model.core.Evidence.Query.class, result.model().pods().get(0).evidence(), "a query at a time");
+        assertEquals("list pods in namespace team-a of job bert", q.query());
+        assertTrue(q.time() != null && q.where().startsWith("kube://mock/team-a/pods [list pods in namespace team-a of job bert at "),
+                q.where());
         FabricModel m = result.model();
         assertEquals(Set.of("gpu-node-1", "gpu-node-2"), m.k8sNodes().keySet());
         assertEquals(Quantity.parse("200"), m.k8sNodes().get("gpu-node-1").allocatable("aliyun/erdma"));
