@@ -61,6 +61,10 @@ public final class ClusterWatch implements AutoCloseable {
     private volatile List<KubeObjectList> jobSources = List.of();
     private final List<Diagnostic> jobDiagnostics = new ArrayList<>();
     private volatile ClusterSnapshot current;
+    /** Trees of the objects last seen, per kind: a snapshot converts only what changed (resourceVersion). */
+    private final KubeTreeCache nodeTrees = new KubeTreeCache();
+    private final KubeTreeCache podTrees = new KubeTreeCache();
+    private final KubeTreeCache eventTrees = new KubeTreeCache();
     private volatile boolean closed;
 
     private ClusterWatch(KubeConnection connection, boolean owns, KubeTarget target, Duration debounce, Listener listener) {
@@ -213,7 +217,12 @@ public final class ClusterWatch implements AutoCloseable {
         }
     }
 
-    /** Builds a snapshot from the informers' stores now. */
+    /** Objects converted to trees so far, over all kinds (tests: a refresh converts only what changed). */
+    long conversions() {
+        return nodeTrees.conversions() + podTrees.conversions() + eventTrees.conversions();
+    }
+
+    /** Builds a snapshot from the informers' stores now; only objects added or changed since the last are converted. */
     ClusterSnapshot snapshot() {
         String ns = connection.namespace();
         String prefix = connection.sourcePrefix();
@@ -231,15 +240,15 @@ public final class ClusterWatch implements AutoCloseable {
         Map<String, String> errs = new LinkedHashMap<>(errors);
         Instant now = Instant.now();
         if (!errs.containsKey("nodes")) {
-            sources.add(new KubeObjectList(prefix + "/nodes", "watch nodes", now, KubeTrees.trees(n)));
+            sources.add(new KubeObjectList(prefix + "/nodes", "watch nodes", now, nodeTrees.trees(n)));
         }
         if (!errs.containsKey("pods")) {
             sources.add(new KubeObjectList(prefix + "/" + ns + "/pods", "watch pods in namespace " + ns
-                    + (target.selector() != null ? " -l " + target.selector() : ""), now, KubeTrees.trees(p)));
+                    + (target.selector() != null ? " -l " + target.selector() : ""), now, podTrees.trees(p)));
         }
         if (!errs.containsKey("events")) {
             sources.add(new KubeObjectList(prefix + "/" + ns + "/events", "watch events in namespace " + ns, now,
-                    KubeTrees.trees(e)));
+                    eventTrees.trees(e)));
         }
         sources.addAll(jobSources);
         errs.forEach((kind, msg) -> diagnostics.add(Diagnostic.warning(prefix + (kind.equals("nodes") ? "" : "/" + ns)
