@@ -119,4 +119,30 @@ class LayeringTest {
                         + " diagnostics); it must stay at the bottom for the layers above it to stay acyclic")
                 .check(classes);
     }
+
+    @Test
+    void importersReadFilesOnly() {
+        noClasses().that().resideInAPackage("org.fabricscope.importers..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.fabric8..", "java.net.http..")
+                .because("importers read files; live sources (a cluster, later Prometheus) are a contract of their own in"
+                        + " app.live.source (decision 0013)")
+                .check(classes);
+    }
+
+    @Test
+    void liveSourcesAreOpenedThroughTheRegistry() {
+        noClasses().that().resideInAnyPackage("org.fabricscope.app.cli..", "org.fabricscope.app.ui..", "org.fabricscope.app.live")
+                .should().dependOnClassesThat().haveFullyQualifiedName("org.fabricscope.app.live.kube.ClusterReader")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.fabricscope.app.live.kube.ClusterWatch")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.fabricscope.app.live.kube.KubeLiveSource")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.fabricscope.app.live.kube.KubeConnection")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.fabricscope.app.live.kube.PodLogFollower")
+                .because("the CLI options, the connect dialog and the live job open live sources through one registry"
+                        + " (StandardSources), so that a new source plugs in without touching them (decision 0013)")
+                .check(classes);
+        noClasses().that().resideInAPackage("org.fabricscope.app.live.source..")
+                .should().dependOnClassesThat().resideInAPackage("org.fabricscope.app.live.kube..")
+                .because("the live source contract names no source")
+                .check(classes);
+    }
 }

@@ -50,7 +50,7 @@ public final class Fabrics {
         Port py = b.port(y, freePort(y));
         b.setPortRate(px, w, s);
         b.setPortRate(py, w, s);
-        return b.link(px, py, w, s, new Evidence("synthetic.txt", line++, px + " - " + py));
+        return b.link(px, py, w, s, Evidence.at("synthetic.txt", line++, px + " - " + py));
     }
 
     private static int freePort(FabricNode n) {

@@ -93,7 +93,7 @@ class SearchAndLayoutTest {
             FabricNode y = byName.get(c.b);
             b.link(b.port(x, x.isSwitch() ? portOf.get(c.a + ">" + c.b) : 1),
                     b.port(y, y.isSwitch() ? portOf.get(c.b + "<" + c.a) : 1), LinkWidth.X4, LinkSpeed.HDR,
-                    new Evidence("t", 1, ""));
+                    Evidence.at("t", 1, ""));
         }
         return b.build();
     }

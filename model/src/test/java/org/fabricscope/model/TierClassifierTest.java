@@ -213,7 +213,7 @@ class TierClassifierTest {
         FabricNode a = f.sw("leaf-1");
         FabricNode b = f.sw("spine-1");
         FabricModelBuilder bl = f.builder();
-        Evidence e = new Evidence("x", 1, "t");
+        Evidence e = Evidence.at("x", 1, "t");
         bl.link(bl.port(a, 7), bl.port(b, 9), LinkWidth.X4, null, e);
         bl.link(bl.port(b, 9), bl.port(a, 7), null, LinkSpeed.NDR, e);
         bl.link(bl.port(a, 7), bl.port(b, 10), LinkWidth.X4, LinkSpeed.NDR, e); // conflicting report
@@ -229,7 +229,7 @@ class TierClassifierTest {
         FabricNode a = f.sw("leaf-1");
         FabricNode b = f.sw("spine-1");
         FabricModelBuilder bl = f.builder();
-        Evidence e = new Evidence("x", 1, "t");
+        Evidence e = Evidence.at("x", 1, "t");
         bl.link(bl.port(a, 3), bl.port(a, 3), LinkWidth.X4, null, e); // a loopback plug
         bl.link(bl.port(a, 3), bl.port(a, 3), null, LinkSpeed.HDR, e);
         bl.link(bl.port(a, 3), bl.port(b, 1), LinkWidth.X4, LinkSpeed.HDR, e); // port 3 is taken

@@ -93,7 +93,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         for (Finding f : findings) {
             out.printf("%-7s %-16s %s%n", f.severity().label().toUpperCase(java.util.Locale.ROOT), f.id(), f.title());
             for (Evidence e : f.evidence()) {
-                out.printf("        evidence: %s:%d: %s%n", e.source(), e.line(), e.text());
+                out.printf("        evidence: %s: %s%n", e.where(), e.text());
             }
             for (String remedy : f.remedies()) {
                 out.printf("        - %s%n", remedy);

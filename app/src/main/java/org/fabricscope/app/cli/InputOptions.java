@@ -13,11 +13,12 @@ import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.bundle.BundleReader;
-import org.fabricscope.importers.kube.ClusterRead;
-import org.fabricscope.importers.kube.ClusterReader;
-import org.fabricscope.importers.kube.KubeConnector;
-import org.fabricscope.importers.kube.KubeException;
-import org.fabricscope.importers.kube.KubeTarget;
+import org.fabricscope.app.live.StandardSources;
+import org.fabricscope.app.live.kube.KubeTarget;
+import org.fabricscope.app.live.source.LiveSnapshot;
+import org.fabricscope.app.live.source.LiveSource;
+import org.fabricscope.app.live.source.LiveSourceException;
+import org.fabricscope.app.live.source.LiveSources;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
@@ -97,7 +98,10 @@ final class InputOptions {
         return r;
     }
 
-    /** Files (expanded as importPaths does) plus one read of the cluster, into one model. */
+    /**
+     * Files (expanded as importPaths does) plus one read of the cluster, into one model: the source is
+     * opened through the live source registry and its snapshot contributed to the model builder.
+     */
     private ImportResult importWithCluster() {
         KubeTarget target = target();
         List<Diagnostic> early = new ArrayList<>();
@@ -106,13 +110,15 @@ final class InputOptions {
         for (Path p : paths) {
             files.addAll(bundles.expand(p));
         }
-        ClusterRead read;
-        try {
-            read = ClusterReader.readOnce(new KubeConnector(), target, Cancellation.NEVER);
-        } catch (KubeException e) {
+        LiveSnapshot read;
+        try (LiveSource source = StandardSources.registry().open(target, LiveSources.Hints.CLI)) {
+            read = source.readOnce(Cancellation.NEVER);
+        } catch (LiveSourceException e) {
             throw new CliFailure(1, e.getMessage());
         }
-        return read.importWith(files, early, ImportProgress.NONE, Cancellation.NEVER);
+        files.addAll(read.texts());
+        early.addAll(read.diagnostics());
+        return new FabricImporter().importSources(files, early, ImportProgress.NONE, Cancellation.NEVER, read::contribute);
     }
 
     /** The cluster read the options describe; a usage error (status 2) for contradictory options. */

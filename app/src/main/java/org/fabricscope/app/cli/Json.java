@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.flows.FactCall;
@@ -27,9 +28,34 @@ final class Json {
                 public void serialize(Severity s, JsonGenerator g, SerializerProvider p) throws IOException {
                     g.writeString(s.label());
                 }
+            }).addSerializer(Evidence.class, new JsonSerializer<>() {
+                @Override
+                public void serialize(Evidence e, JsonGenerator g, SerializerProvider p) throws IOException {
+                    writeEvidence(e, g);
+                }
             }));
 
     private Json() {
+    }
+
+    /**
+     * Evidence as it always was ({@code source}, {@code line}, {@code text}; line 0 for a query), then its
+     * {@code kind} ({@code file}, {@code query}, {@code stream}) and the kind's fields: a query's
+     * {@code query} and {@code time}, a stream line's {@code time} (ISO-8601; null when not known).
+     */
+    static void writeEvidence(Evidence e, JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("source", e.source());
+        g.writeNumberField("line", e.line());
+        g.writeStringField("text", e.text());
+        g.writeStringField("kind", e.kind());
+        if (e instanceof Evidence.Query q) {
+            g.writeStringField("query", q.query());
+            g.writeStringField("time", q.time() == null ? null : q.time().toString());
+        } else if (e instanceof Evidence.StreamLine l) {
+            g.writeStringField("time", l.time() == null ? null : l.time().toString());
+        }
+        g.writeEndObject();
     }
 
     /**

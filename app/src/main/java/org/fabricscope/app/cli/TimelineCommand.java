@@ -51,7 +51,7 @@ final class TimelineCommand implements Callable<Integer> {
                     + " object matched a failure signature)." : "No failure found; the events below are context only.");
         } else {
             out.println("Root cause: " + root.line() + "  [" + root.causeClass().id() + ", " + root.id() + "]");
-            out.println("  " + root.evidence().source() + ":" + root.evidence().line() + ": " + root.evidence().text());
+            out.println("  " + root.evidence().where() + ": " + root.evidence().text());
         }
         incident.notes().forEach(n -> out.println("Note: " + n));
         out.println();

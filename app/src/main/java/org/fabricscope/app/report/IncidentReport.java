@@ -101,8 +101,7 @@ public final class IncidentReport {
             String after = after(e);
             b.append("- ").append(code(when(e))).append(' ').append(mark).append(md(e.who().label())).append(": ")
                     .append(md(e.title())).append(" (").append(md(e.role().label())).append(')')
-                    .append(after.isEmpty() ? "" : "; " + md(after)).append(" - ").append(code(e.evidence().source() + ":"
-                            + e.evidence().line())).append('\n');
+                    .append(after.isEmpty() ? "" : "; " + md(after)).append(" - ").append(code(e.evidence().where())).append('\n');
         }
         b.append('\n');
     }
@@ -125,7 +124,7 @@ public final class IncidentReport {
             b.append(isRoot ? "<tr class=\"root\">" : "<tr>").append("<td>").append(esc(when(e))).append("</td><td>")
                     .append(esc(e.who().label())).append("</td><td>").append(esc(e.role().label())).append("</td><td>")
                     .append(esc(e.title())).append(after.isEmpty() ? "" : "<br><i>" + esc(after) + "</i>").append("</td><td><code>")
-                    .append(esc(e.evidence().source() + ":" + e.evidence().line())).append("</code></td></tr>\n");
+                    .append(esc(e.evidence().where())).append("</code></td></tr>\n");
         }
         b.append("</table>\n");
     }
@@ -359,7 +358,7 @@ public final class IncidentReport {
     }
 
     static String evidence(Evidence e) {
-        return e.source() + ":" + e.line() + ": " + oneLine(e.text());
+        return e.where() + ": " + oneLine(e.text());
     }
 
     private static String oneLine(String s) {

@@ -120,7 +120,7 @@ public final class PairMatrixReport {
     }
 
     private static String where(Evidence e) {
-        return e.source() + ":" + e.line();
+        return e.where();
     }
 
     /** The report's section in Markdown; empty when no pairwise test was loaded. */
@@ -216,7 +216,7 @@ public final class PairMatrixReport {
                 .append('\n');
         List<Evidence> ev = c.evidence();
         for (Evidence e : ev.subList(0, Math.min(8, ev.size()))) {
-            b.append(e.source()).append(':').append(e.line()).append(": ").append(e.text().strip().replaceAll("\\s+", " ")).append('\n');
+            b.append(e.where()).append(": ").append(e.text().strip().replaceAll("\\s+", " ")).append('\n');
         }
         if (ev.size() > 8) {
             b.append("... and ").append(ev.size() - 8).append(" more lines\n");

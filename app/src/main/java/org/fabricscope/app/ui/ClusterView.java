@@ -144,7 +144,7 @@ public final class ClusterView extends VBox {
                     getStyleClass().add(Styles.ROW_WARNING);
                 }
                 setTooltip(empty || e == null ? null : new Tooltip(e.message()
-                        + (e.evidence() == null ? "" : "\n" + e.evidence().source() + ":" + e.evidence().line())));
+                        + (e.evidence() == null ? "" : "\n" + e.evidence().where())));
             }
         });
         cells(eventTypeColumn, K8sEvent::type);

@@ -7,10 +7,11 @@ import java.util.List;
 import org.fabricscope.model.core.Plural;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
-import org.fabricscope.importers.kube.KubeConnector;
-import org.fabricscope.importers.kube.KubeContext;
-import org.fabricscope.importers.kube.KubeException;
-import org.fabricscope.importers.kube.KubeTarget;
+import org.fabricscope.app.live.kube.KubeConnector;
+import org.fabricscope.app.live.kube.KubeContext;
+import org.fabricscope.app.live.kube.KubeException;
+import org.fabricscope.app.live.kube.KubeTarget;
+import org.fabricscope.app.live.source.LiveTarget;
 
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -27,8 +28,8 @@ import javafx.collections.ObservableList;
  * cluster until the choice is accepted; the connection itself is read-only.
  */
 public final class ConnectDialogViewModel {
-    /** What the user picked. */
-    public record Choice(KubeTarget target, boolean followLogs) {
+    /** What the user picked: a target the live source registry opens (a {@link KubeTarget} from this dialog). */
+    public record Choice(LiveTarget target, boolean followLogs) {
     }
 
     /** Reads a kubeconfig's contexts (null path: $KUBECONFIG, else ~/.kube/config). */
@@ -61,8 +62,7 @@ public final class ConnectDialogViewModel {
         this.reader = reader;
         context.addListener((o, a, b) -> read.stream().filter(c -> c.name().equals(b)).findFirst()
                 .ifPresent(c -> namespacePrompt.set(c.effectiveNamespace() + " (the context's namespace)")));
-        if (previous != null) {
-            KubeTarget t = previous.target();
+        if (previous != null && previous.target() instanceof KubeTarget t) {
             kubeconfig.set(t.kubeconfig() == null ? "" : t.kubeconfig().toString());
             context.set(t.context());
             namespace.set(t.namespace() == null ? "" : t.namespace());

@@ -135,7 +135,7 @@ public final class FindingsViewModel {
     }
 
     public static String text(Evidence e) {
-        return e.source() + ":" + e.line() + "\n    " + e.text();
+        return e.where() + "\n    " + e.text();
     }
 
     public ObservableList<Finding> findings() {

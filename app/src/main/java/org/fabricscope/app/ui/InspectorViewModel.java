@@ -190,7 +190,7 @@ public final class InspectorViewModel {
         String deg = degraded.get(c);
         b.append("cable ").append(c.rateToken()).append(deg != null ? " · degraded: " + deg : "");
         if (c.evidence() != null) {
-            b.append("\nseen at ").append(c.evidence().source()).append(':').append(c.evidence().line());
+            b.append("\nseen at ").append(c.evidence().where());
         }
         char end = 'A';
         for (Port p : new Port[] {c.a(), c.b()}) {

@@ -4,13 +4,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.fabricscope.app.live.LiveJob;
+import org.fabricscope.app.live.StandardSources;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.kube.ClusterSnapshot;
-import org.fabricscope.importers.kube.KubeConnector;
-import org.fabricscope.importers.kube.KubeTarget;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LiveSnapshot;
+import org.fabricscope.app.live.source.LiveSources;
+import org.fabricscope.app.live.source.LiveTarget;
+import org.fabricscope.app.live.source.LogLine;
 
 /**
  * The main view model's live cluster: connects through the {@link TaskExecutor} (the kubeconfig's
@@ -18,14 +19,14 @@ import org.fabricscope.importers.kube.LogLine;
  * batch of log lines to the log console's queue, all from the live job's threads, and stops the job.
  */
 final class LiveConnection {
-    /** Starts a live job (the app: through fabric8; tests may pass another). */
+    /** Starts a live job (the app: a source opened through the registry; tests may pass another). */
     @FunctionalInterface
     interface Starter {
-        LiveJob start(KubeTarget target, List<Path> files, boolean followLogs, LiveJob.Listener listener) throws Exception;
+        LiveJob start(LiveTarget target, List<Path> files, boolean followLogs, LiveJob.Listener listener) throws Exception;
     }
 
-    static final Starter KUBE = (target, files, follow, listener) -> LiveJob.start(
-            new KubeConnector().withHints(KubeConnector.Hints.DIALOG), target, files, follow, listener);
+    static final Starter REGISTRY = (target, files, follow, listener) -> LiveJob.start(
+            StandardSources.registry().open(target, LiveSources.Hints.DIALOG), files, follow, listener);
 
     private final MainViewModel main;
     private final TaskExecutor executor;
@@ -50,8 +51,7 @@ final class LiveConnection {
         int mine = ++attempt;
         Snapshot s = main.snapshot();
         List<Path> files = s == null ? List.of() : s.paths();
-        main.statusProperty().set("Connecting to " + (choice.target().context() == null ? "the current context"
-                : choice.target().context()) + "…");
+        main.statusProperty().set("Connecting to " + choice.target().describe() + "…");
         executor.execute(BackgroundTask.of(ctx -> starter.start(choice.target(), files, choice.followLogs(), listener(files)))
                 .onSuccess(started -> {
                     if (mine != attempt) {
@@ -77,7 +77,7 @@ final class LiveConnection {
     private LiveJob.Listener listener(List<Path> files) {
         return new LiveJob.Listener() {
             @Override
-            public void model(ImportResult result, ClusterSnapshot cluster) {
+            public void model(ImportResult result, LiveSnapshot cluster) {
                 main.liveModel(files, result);
             }
 

@@ -3,7 +3,7 @@ package org.fabricscope.app.ui;
 import java.util.Collection;
 import java.util.List;
 
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 
 import javafx.animation.AnimationTimer;
 import javafx.css.PseudoClass;

@@ -19,7 +19,7 @@ import org.fabricscope.app.logs.LogFile;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.app.ui.LogConsole.Line;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 import org.fabricscope.model.core.Subject;
 
 import javafx.beans.property.BooleanProperty;

@@ -9,7 +9,7 @@ import org.fabricscope.app.nav.Navigation;
 import org.fabricscope.app.prefs.UserState;
 import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Vertex;
 import org.fabricscope.model.fabric.Host;
@@ -81,7 +81,7 @@ public final class MainView extends BorderPane {
 
     /** {@code userState}: where recent files are remembered (the app: the user's config folder; tests: a temp one). */
     MainView(TaskExecutor executor, UserState userState) {
-        vm = new MainViewModel(executor, dialogs, LiveConnection.KUBE, userState);
+        vm = new MainViewModel(executor, dialogs, LiveConnection.REGISTRY, userState);
         ViewLoader.load(this);
         inspector.bind(vm.inspector());
         findingsView.bind(vm.findings(), this::openEvidence);

@@ -60,7 +60,7 @@ public final class MainViewModel {
     private String flowProblems = "";
 
     public MainViewModel(TaskExecutor executor, Dialogs dialogs) {
-        this(executor, dialogs, LiveConnection.KUBE, UserState.none());
+        this(executor, dialogs, LiveConnection.REGISTRY, UserState.none());
     }
 
     MainViewModel(TaskExecutor executor, Dialogs dialogs, LiveConnection.Starter starter) {

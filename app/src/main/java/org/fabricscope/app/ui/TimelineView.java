@@ -201,7 +201,7 @@ public final class TimelineView extends VBox {
 
     private static IncidentEvent legendEvent(Role role, Severity severity) {
         return new IncidentEvent(-1, "legend", "", role, CauseClass.INTERNAL, severity, Stamp.NONE, Who.NOBODY, null, Map.of(),
-                List.of(), new Evidence("", 0, ""), "");
+                List.of(), Evidence.at("", 0, ""), "");
     }
 
     /** The chart (tests find marks through it). */

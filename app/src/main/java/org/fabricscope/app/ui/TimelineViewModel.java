@@ -212,7 +212,7 @@ public final class TimelineViewModel {
             b.append("follows: ").append(c.line()).append('\n');
         }
         if (!e.evidence().source().isEmpty()) {
-            b.append(e.evidence().source()).append(':').append(e.evidence().line()).append('\n');
+            b.append(e.evidence().where()).append('\n');
         }
         if (!e.evidence().text().isEmpty()) {
             b.append("  ").append(e.evidence().text()).append('\n');

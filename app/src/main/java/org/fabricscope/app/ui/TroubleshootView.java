@@ -196,7 +196,7 @@ public final class TroubleshootView extends VBox {
                 box.getChildren().add(new HBox(4, cmd, copy));
             }
             for (Evidence e : row.step().answer().evidence()) {
-                Hyperlink link = new Hyperlink(e.source() + ":" + e.line() + ": " + e.text());
+                Hyperlink link = new Hyperlink(e.where() + ": " + e.text());
                 link.setWrapText(true);
                 link.setMinWidth(0);
                 link.getStyleClass().add("flow-evidence");

@@ -13,11 +13,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.kube.ClusterSnapshot;
-import org.fabricscope.importers.kube.KubeConnector;
-import org.fabricscope.importers.kube.KubeFixtures;
-import org.fabricscope.importers.kube.KubeTarget;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.kube.KubeLiveSource;
+import org.fabricscope.app.live.source.LiveSnapshot;
+import org.fabricscope.app.live.kube.KubeConnector;
+import org.fabricscope.app.live.kube.KubeFixtures;
+import org.fabricscope.app.live.kube.KubeTarget;
+import org.fabricscope.app.live.source.LogLine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,10 +71,11 @@ class LiveJobFailuresTest {
         Path kubeconfig = KubeFixtures.kubeconfig(dir, serverUrl, "lab");
         BlockingQueue<String> problems = new LinkedBlockingQueue<>();
         KubeConnector connector = new KubeConnector(Duration.ofSeconds(2), Duration.ofSeconds(5), 0);
-        try (LiveJob job = LiveJob.start(connector, KubeTarget.current().withKubeconfig(kubeconfig).withJob("bert"),
-                List.of(), false, Duration.ofMillis(100), Duration.ofMillis(16), new LiveJob.Listener() {
+        try (LiveJob job = LiveJob.start(KubeLiveSource.open(connector,
+                KubeTarget.current().withKubeconfig(kubeconfig).withJob("bert"), Duration.ofMillis(16)),
+                List.of(), false, Duration.ofMillis(100), new LiveJob.Listener() {
                     @Override
-                    public void model(ImportResult result, ClusterSnapshot snapshot) {
+                    public void model(ImportResult result, LiveSnapshot snapshot) {
                     }
 
                     @Override

@@ -12,12 +12,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.kube.ClusterSnapshot;
-import org.fabricscope.importers.kube.KubeConnector;
-import org.fabricscope.importers.kube.KubeException;
-import org.fabricscope.importers.kube.KubeFixtures;
-import org.fabricscope.importers.kube.KubeTarget;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.kube.KubeLiveSource;
+import org.fabricscope.app.live.source.LiveSnapshot;
+import org.fabricscope.app.live.kube.KubeConnector;
+import org.fabricscope.app.live.kube.KubeException;
+import org.fabricscope.app.live.kube.KubeFixtures;
+import org.fabricscope.app.live.kube.KubeTarget;
+import org.fabricscope.app.live.source.LogLine;
 import org.fabricscope.model.FabricModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,7 @@ class LiveJobMockTest {
         final BlockingQueue<String> errors = new LinkedBlockingQueue<>();
 
         @Override
-        public void model(ImportResult result, ClusterSnapshot snapshot) {
+        public void model(ImportResult result, LiveSnapshot snapshot) {
             models.add(result.model());
         }
 
@@ -80,8 +81,8 @@ class LiveJobMockTest {
         }
         KubeTarget target = KubeTarget.current().withKubeconfig(kubeconfig).withJob("bert").withLogs(false);
         Recorder rec = new Recorder();
-        try (LiveJob job = LiveJob.start(new KubeConnector(), target, List.of(fabric), false,
-                java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(16), rec)) {
+        try (LiveJob job = LiveJob.start(KubeLiveSource.open(new KubeConnector(), target,
+                java.time.Duration.ofMillis(16)), List.of(fabric), false, java.time.Duration.ofMillis(100), rec)) {
             FabricModel first = rec.await(m -> m.pods().size() == 1);
             assertEquals(1, first.k8sNodes().size());
             assertTrue(first.host("gpu-01") != null, "the file's fabric is in the live model");
@@ -97,8 +98,9 @@ class LiveJobMockTest {
     @Test
     void anUnknownContextFailsAtOnceWithTheList() throws Exception {
         Path kubeconfig = KubeFixtures.kubeconfig(dir, server.url("/").replaceAll("/$", ""), "mock", "other");
-        KubeException e = assertThrows(KubeException.class, () -> LiveJob.start(new KubeConnector(),
-                KubeTarget.current().withKubeconfig(kubeconfig).withContext("prod"), List.of(), false, new Recorder()));
+        KubeException e = assertThrows(KubeException.class, () -> LiveJob.start(KubeLiveSource.open(new KubeConnector(),
+                KubeTarget.current().withKubeconfig(kubeconfig).withContext("prod"), KubeLiveSource.DEFAULT_BATCH_EVERY),
+                List.of(), false, new Recorder()));
         assertTrue(e.getMessage().contains("mock") && e.getMessage().contains("other"), e.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package org.fabricscope.app.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,8 +13,9 @@ import java.util.List;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 import org.fabricscope.model.FabricModel;
+import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.Rank;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +37,9 @@ class LogKeeperTest {
         LogKeeper keeper = new LogKeeper(10_000);
         List<LogLine> batch = new ArrayList<>();
         long seq = 41; // a stream resumed after 41 lines: evidence must cite the stream's own line numbers
+        long t0 = 1_764_201_600_000_000_000L; // 2025-11-27T00:00:00Z, one line a millisecond
         for (String l : lines("gpu-01")) {
-            batch.add(new LogLine("train-worker-0", "pytorch", 0, l, seq++));
+            batch.add(new LogLine("train-worker-0", "pytorch", t0 + seq * 1_000_000L, l, seq++));
         }
         seq = 0;
         for (String l : lines("gpu-03")) {
@@ -48,6 +51,11 @@ class LogKeeperTest {
         Rank r0 = m.trainingLog().ranks().stream().filter(r -> r.rank() == 0).findFirst().orElseThrow();
         assertEquals("kube://ctx/ml/pods/train-worker-0/pytorch", r0.evidence().source());
         assertEquals(45, r0.evidence().line(), "the Init START line is the stream's 4th after line 41");
+        Evidence.StreamLine cited = assertInstanceOf(Evidence.StreamLine.class, r0.evidence(), "a line of a live stream");
+        assertEquals(java.time.Instant.parse("2025-11-27T00:00:00.044Z"), cited.time(), "the kubelet's time of line 45");
+        assertEquals("kube://ctx/ml/pods/train-worker-0/pytorch:45 at 2025-11-27T00:00:00.044Z", cited.where());
+        Rank r1 = m.trainingLog().ranks().stream().filter(r -> r.rank() == 1).findFirst().orElseThrow();
+        assertEquals(null, ((Evidence.StreamLine) r1.evidence()).time(), "a line without a timestamp has no time");
         assertEquals(java.util.Map.of("NET/IB", 1), m.trainingLog().transportsByPair());
     }
 

@@ -23,7 +23,7 @@ class HostileReportTest {
     private static IncidentReport hostile() {
         Finding f = new Finding("x-y", Severity.ERROR, "pod " + IMG + " " + LINK + " \\" + LINK + " &lt;b&gt;",
                 List.of(new Subject.HostRef("h", "host `" + SCRIPT + "` \u001b[31mred")),
-                List.of(new Evidence("f.log", 3, "```\n" + SCRIPT + " \u0007 ``` " + AUTOLINK)),
+                List.of(Evidence.at("f.log", 3, "```\n" + SCRIPT + " \u0007 ``` " + AUTOLINK)),
                 List.of(IMG + " first line " + AUTOLINK + "\n```\n" + SCRIPT, "![x](javascript:alert(4)) `a` b`"));
         return new IncidentReport("report " + SCRIPT, List.of("in`" + IMG), List.of(f), List.of(), null,
                 Instant.parse("2026-11-23T09:00:00Z"));

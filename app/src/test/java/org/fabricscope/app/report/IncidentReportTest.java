@@ -72,7 +72,7 @@ class IncidentReportTest {
     @Test
     void htmlEscapesWhatTheInputsSay() {
         Finding f = new Finding("x-y", Severity.ERROR, "a <script>alert('x')</script> & more", List.of(new org.fabricscope.model.core.Subject.HostRef("h", "host <a>")),
-                List.of(new Evidence("f.log", 3, "if a < b && c > d")), List.of("run \"this\""));
+                List.of(Evidence.at("f.log", 3, "if a < b && c > d")), List.of("run \"this\""));
         String html = new IncidentReport("T <1>", List.of("in<put>"), List.of(f), List.of(), null, WHEN).html();
         assertFalse(html.contains("<script>"), html);
         assertTrue(html.contains("a &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"), html);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The report's opening summary: root cause, impact, what to do first; before the timeline and the findings, in both formats. */
 class ReportSummaryTest {
     private static final Instant WHEN = Instant.parse("2026-11-23T09:00:00Z");
-    private static final Evidence E = new Evidence("w1.log", 7, "line 7");
+    private static final Evidence E = Evidence.at("w1.log", 7, "line 7");
 
     private static Finding root() {
         return new Finding("incident-root-cause", Severity.ERROR, "rank 1 <GPU 0> ran out of memory",

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.fabricscope.app.task.CurrentThreadTaskExecutor;
-import org.fabricscope.importers.kube.KubeContext;
-import org.fabricscope.importers.kube.KubeException;
-import org.fabricscope.importers.kube.KubeTarget;
+import org.fabricscope.app.live.kube.KubeContext;
+import org.fabricscope.app.live.kube.KubeException;
+import org.fabricscope.app.live.kube.KubeTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +33,8 @@ class ConnectDialogViewModelTest {
         assertEquals("ml-train (the context's namespace)", vm.namespacePromptProperty().get());
         vm.jobProperty().set("llama-pretrain");
         ConnectDialogViewModel.Choice c = vm.choice();
-        assertEquals("llama-pretrain", c.target().job());
-        assertEquals(cfg, c.target().kubeconfig());
+        assertEquals("llama-pretrain", ((KubeTarget) c.target()).job());
+        assertEquals(cfg, ((KubeTarget) c.target()).kubeconfig());
         assertTrue(c.followLogs());
     }
 

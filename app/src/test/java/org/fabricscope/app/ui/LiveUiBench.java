@@ -14,7 +14,7 @@ import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
-import org.fabricscope.importers.kube.LogLine;
+import org.fabricscope.app.live.source.LogLine;
 
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;

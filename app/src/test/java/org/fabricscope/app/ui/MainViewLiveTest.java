@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 
 import org.fabricscope.app.render.ColourMode;
-import org.fabricscope.importers.kube.KubeFixtures;
-import org.fabricscope.importers.kube.KubeTarget;
+import org.fabricscope.app.live.kube.KubeFixtures;
+import org.fabricscope.app.live.kube.KubeTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;

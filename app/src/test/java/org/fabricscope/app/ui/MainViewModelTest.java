@@ -23,7 +23,7 @@ import org.fabricscope.app.task.CurrentThreadTaskExecutor;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.FabricImporter;
 import org.fabricscope.importers.ImportProgress;
-import org.fabricscope.importers.kube.KubeTarget;
+import org.fabricscope.app.live.kube.KubeTarget;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Host;

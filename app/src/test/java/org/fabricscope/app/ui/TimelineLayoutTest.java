@@ -30,7 +30,7 @@ class TimelineLayoutTest {
     private static IncidentEvent event(int seq, Role role, long millis, int rank, String pod) {
         Stamp s = millis == Long.MIN_VALUE ? Stamp.NONE : new Stamp(millis, true, true);
         return new IncidentEvent(seq, "test.e" + seq, "event " + seq, role, CauseClass.INTERNAL, Severity.ERROR, s,
-                new Who(rank, "ns", pod, "", pod, "", ""), Who.NOBODY, Map.of(), List.of(), new Evidence("f.log", seq + 1, "line"), "");
+                new Who(rank, "ns", pod, "", pod, "", ""), Who.NOBODY, Map.of(), List.of(), Evidence.at("f.log", seq + 1, "line"), "");
     }
 
     @Test

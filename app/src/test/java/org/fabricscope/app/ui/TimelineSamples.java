@@ -33,7 +33,7 @@ final class TimelineSamples {
     static Incident incident(Analysis a) {
         Evidence ib = Samples.finding(a.findings(), "ib-completion-error").evidence().get(0);
         Evidence timeout = Samples.finding(a.findings(), "nccl-timeout").evidence().get(0);
-        Evidence watchdog = new Evidence(ib.source(), ib.line() + 2, "[rank12]:[E1121 23:14:07.512004101 ProcessGroupNCCL.cpp:1785]"
+        Evidence watchdog = Evidence.at(ib.source(), ib.line() + 2, "[rank12]:[E1121 23:14:07.512004101 ProcessGroupNCCL.cpp:1785]"
                 + " [PG ID 0 PG GUID 0(default_pg) Rank 12] Exception (either an error or timeout) detected by watchdog at work: 4811");
         IncidentEvent root = event(0, "nccl.ib-completion-error", "IB completion error (status 12, retry exceeded)", Role.CAUSE,
                 CauseClass.NETWORK_LINK, Severity.ERROR, "2026-11-21T23:14:05Z", RANK_12, ib, "src/transport/net_ib.cc (NCCL 2.19-2.28)");
@@ -42,7 +42,7 @@ final class TimelineSamples {
         IncidentEvent to = event(2, "pytorch.watchdog-timeout", "collective ALLREDUCE SeqNum 4812 timed out", Role.CONSEQUENCE,
                 CauseClass.COLLECTIVE_HANG, Severity.ERROR, "2026-11-21T23:24:06Z", RANK_0, timeout, "ProcessGroupNCCL.cpp");
         IncidentEvent phase = new IncidentEvent(3, "kubernetes.pod-phase", "pod phase Failed", Role.CONTEXT, CauseClass.SCHEDULING,
-                Severity.INFO, Stamp.NONE, MASTER_POD, Who.NOBODY, Map.of(), List.of(), new Evidence("", 0, "pod phase Failed"),
+                Severity.INFO, Stamp.NONE, MASTER_POD, Who.NOBODY, Map.of(), List.of(), Evidence.at("", 0, "pod phase Failed"),
                 "Kubernetes pod status");
         return new Incident(List.of(root, wd, to, phase), root, Map.of(1, 0, 2, 0), List.of("1 event carries no time"));
     }

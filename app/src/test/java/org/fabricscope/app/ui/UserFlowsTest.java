@@ -37,7 +37,7 @@ class UserFlowsTest {
     }
 
     private MainViewModel window() {
-        return new MainViewModel(new CurrentThreadTaskExecutor(), dialogs, LiveConnection.KUBE, UserState.in(config));
+        return new MainViewModel(new CurrentThreadTaskExecutor(), dialogs, LiveConnection.REGISTRY, UserState.in(config));
     }
 
     @Test

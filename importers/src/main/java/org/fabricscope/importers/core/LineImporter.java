@@ -90,7 +90,7 @@ public abstract class LineImporter {
     }
 
     protected final org.fabricscope.model.core.Evidence evidence(String text) {
-        return new org.fabricscope.model.core.Evidence(source, lineNumber, text.strip());
+        return org.fabricscope.model.core.Evidence.at(source, lineNumber, text.strip());
     }
 
     /** Parses a decimal int, or -1. */

@@ -175,7 +175,7 @@ public final class NcclTestsReader {
                     continue;
                 }
             }
-            Evidence ev = new Evidence(source, n, l);
+            Evidence ev = Evidence.at(source, n, l);
             if ((m = DEVICE.matcher(l)).matches()) {
                 d.devices.add(new NcclTestDevice(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
                         Integer.parseInt(m.group(3)), m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7)));
@@ -380,7 +380,7 @@ public final class NcclTestsReader {
             NcclTestRow.Result ip = r.has("in_place") ? jsonResult(r.path("in_place")) : null;
             rows.add(new NcclTestRow(r.path("size").asLong(-1), r.path("count").asLong(-1), r.path("type").asText(""),
                     r.path("redop").asText(""), (int) parseLong(r.path("root").asText("-1"), -1), oop, ip,
-                    r.path("timestamp").asText(""), new Evidence(source, 0, "size " + r.path("size").asLong(-1) + " "
+                    r.path("timestamp").asText(""), Evidence.at(source, 0, "size " + r.path("size").asLong(-1) + " "
                             + r.path("type").asText("") + ": out-of-place #wrong " + oop.wrong()
                             + (ip == null ? "" : ", in-place #wrong " + ip.wrong()))));
         }
@@ -392,13 +392,13 @@ public final class NcclTestsReader {
         List<Evidence> errors = new ArrayList<>();
         for (JsonNode e : root.path("errors")) {
             if (!e.asText("").isBlank() && errors.size() < 100) {
-                errors.add(new Evidence(source, 0, e.asText("")));
+                errors.add(Evidence.at(source, 0, e.asText("")));
             }
         }
         String nccl = root.has("nccl_version") ? ncclVersion(root.path("nccl_version").asText("")) : "";
         builder.forensics().ncclTest(new NcclTestRun(source, 1, test, "", nccl, cfg.path("nthreads").asInt(-1),
                 cfg.path("ngpus").asInt(-1), devices, rows, oobCount, oobOk, avg, errors,
-                oobOk ? null : new Evidence(source, 0, "out_of_bounds: " + oob)));
+                oobOk ? null : Evidence.at(source, 0, "out_of_bounds: " + oob)));
     }
 
     private static NcclTestRow.Result jsonResult(JsonNode n) {

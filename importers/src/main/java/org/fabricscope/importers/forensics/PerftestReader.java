@@ -180,7 +180,7 @@ public final class PerftestReader {
                     d = next(d, runs, n, false);
                 }
                 if (d.errors.size() < 100) {
-                    d.errors.add(new Evidence(source, n, l));
+                    d.errors.add(Evidence.at(source, n, l));
                 }
                 continue;
             }
@@ -227,7 +227,7 @@ public final class PerftestReader {
             }
             return 0;
         }
-        PerftestRow row = d.table.row(l, new Evidence(source, n, l));
+        PerftestRow row = d.table.row(l, Evidence.at(source, n, l));
         if (row != null) {
             d.rows.add(row);
             return 0;
@@ -249,7 +249,7 @@ public final class PerftestReader {
                         + "without it: " + FlightRecorderReader.abbreviate(l)));
                 lid = 0;
             }
-            PerftestEndpoint e = new PerftestEndpoint(lid, m.group(3), "", new Evidence(source, n, l));
+            PerftestEndpoint e = new PerftestEndpoint(lid, m.group(3), "", Evidence.at(source, n, l));
             boolean isLocal = m.group(1).equals("local");
             d.gidFor = 0;
             if (isLocal && d.local == null) {

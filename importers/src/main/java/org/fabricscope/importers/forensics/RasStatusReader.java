@@ -204,7 +204,7 @@ public final class RasStatusReader {
                 errors.add("MISMATCH");
             }
             comms.add(new RasCommunicator(hash, "", size, "", errors, ranks, valid, missingCount, List.of(),
-                    new Evidence(source, 0, "communicator " + hash + ": size " + size + ", " + ranks.size()
+                    Evidence.at(source, 0, "communicator " + hash + ": size " + size + ", " + ranks.size()
                             + " ranks reported, " + missingCount + " missing")));
         }
         return new RasStatus(source, "json", version, timestamp, -1, -1, -1, comms, List.of(), List.of(), List.of(),
@@ -247,7 +247,7 @@ public final class RasStatusReader {
                 + (missing ? ", missing" + (unresponsive ? ", unresponsive" : "") + (dead ? ", considered dead" : "")
                         : ", collective_counts " + counts);
         return new RasRank(rank, host, pid, cuda, r.path("nvml_dev").asInt(-1), counts, status, missing, unresponsive,
-                dead, new Evidence(source, 0, text));
+                dead, Evidence.at(source, 0, text));
     }
 
     private static RasEvent eventJson(JsonNode e, String source) {
@@ -257,7 +257,7 @@ public final class RasStatusReader {
         String ev = e.path("event").asText("");
         return new RasEvent(e.path("timestamp").asText(""), e.path("group").asText(""), ev, peer.path("host").asText(""),
                 peer.path("pid").asInt(-1), devs, e.path("details").asText(""),
-                new Evidence(source, 0, "[" + e.path("timestamp").asText("") + "] " + ev + ": process "
+                Evidence.at(source, 0, "[" + e.path("timestamp").asText("") + "] " + ev + ": process "
                         + peer.path("pid").asInt(-1) + " on node " + peer.path("host").asText("")));
     }
 
@@ -364,7 +364,7 @@ public final class RasStatusReader {
                 section = "";
                 continue;
             }
-            Evidence ev = new Evidence(source, n, l);
+            Evidence ev = Evidence.at(source, n, l);
             if (l.equals("Job summary")) {
                 section = "job";
                 rep.any = true;

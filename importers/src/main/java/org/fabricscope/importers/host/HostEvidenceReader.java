@@ -124,7 +124,7 @@ abstract class HostEvidenceReader implements FormatReader {
     }
 
     private static Evidence evidence(ReadContext ctx, TextLines lines, String t) {
-        return new Evidence(ctx.source(), lines.lineNumber(), t.length() > 300 ? t.substring(0, 300) : t);
+        return Evidence.at(ctx.source(), lines.lineNumber(), t.length() > 300 ? t.substring(0, 300) : t);
     }
 
     private static boolean isHostnameCommand(String cmd) {

@@ -100,7 +100,7 @@ public final class PerfqueryImporter extends LineImporter {
     private void flush() {
         if (counters != null && !counters.isEmpty() && lid > 0) {
             builder.counters(lid, port, 0, null, counters,
-                    new Evidence(source, headerEvidence.line(), headerEvidence.text()), port == 255);
+                    Evidence.at(source, headerEvidence.line(), headerEvidence.text()), port == 255);
         }
         counters = null;
     }

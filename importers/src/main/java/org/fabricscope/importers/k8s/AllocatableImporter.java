@@ -92,7 +92,7 @@ public final class AllocatableImporter {
                 builder.diagnostic(Diagnostic.warning(source, lineNo, "a second allocatable map with no node name line "
                         + "before it; it replaces the first for node " + node));
             }
-            builder.k8s().allocatable(node, map, new Evidence(source, lineNo, shorten(l)));
+            builder.k8s().allocatable(node, map, Evidence.at(source, lineNo, shorten(l)));
             maps++;
         }
         if (maps == 0) {

@@ -367,7 +367,7 @@ public final class DescribePodImporter extends LineImporter {
         PodSpecSummary spec = new PodSpecSummary(p.requests, p.limits, p.env,
                 p.annotations.get(PodSpecSummary.NETWORKS_ANNOTATION), shm, p.nodeSelector, p.cites, p.tolerations);
         String phase = p.phase == null ? "Unknown" : p.phase;
-        Evidence ev = new Evidence(source, p.line, "pod " + p.namespace + "/" + p.name + " " + phase
+        Evidence ev = Evidence.at(source, p.line, "pod " + p.namespace + "/" + p.name + " " + phase
                 + (p.node == null ? "" : " on " + p.node) + " requests "
                 + KubeObjectImporter.compact(spec.effectiveRequests()));
         String indexProblem = JobIdentity.indexProblem(p.name, p.labels);
@@ -392,7 +392,7 @@ public final class DescribePodImporter extends LineImporter {
                 }
             }
             builder.k8s().event(K8sEvent.of(p.namespace, "Pod", p.name, c[0], c[1], c[4], count, c[3],
-                    new Evidence(source, p.eventLines.get(i), String.join("  ", c)), REPEAT_TAIL.matcher(c[2]).replaceFirst("")));
+                    Evidence.at(source, p.eventLines.get(i), String.join("  ", c)), REPEAT_TAIL.matcher(c[2]).replaceFirst("")));
         }
 
     }

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.ImportCancelledException;
@@ -49,6 +50,28 @@ public final class KubeObjectImporter {
     private boolean json;
     /** Objects read so far (items of a List each count), for "kept the N object(s) read before". */
     private int objects;
+    /** For objects that come from a live source: what cites each of them (null when reading a file). */
+    private Function<String, Evidence> live;
+
+    /**
+     * Contributes one object a live source holds (a Node, Pod, Event or Kubeflow job as a Jackson tree,
+     * converted in memory, never printed) to the model, as reading it from {@code kubectl get -o json}
+     * would: the same mapping, with {@code cite} making the evidence of each fact (the query and the
+     * time it was read) instead of a line of a file. Diagnostics name {@code source} without a line.
+     * Whole objects only: the settings a file cites by their own line are cited by the query too.
+     */
+    public void contribute(JsonNode object, String source, Function<String, Evidence> cite, FabricModelBuilder builder) {
+        this.source = source;
+        this.builder = builder;
+        this.live = cite;
+        this.json = true;
+        object(object, 0, 0);
+    }
+
+    /** The evidence of a fact about the object at {@code line}: that line of the file, or the live source's citation. */
+    private Evidence cite(int line, String text) {
+        return live != null ? live.apply(text) : Evidence.at(source, line, text);
+    }
 
     public void read(InputStream in, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
         this.source = source;
@@ -184,7 +207,7 @@ public final class KubeObjectImporter {
             }
             if (all) {
                 String t = text.strip();
-                return new Evidence(source, l, t.length() > 200 ? t.substring(0, 197) + "..." : t);
+                return Evidence.at(source, l, t.length() > 200 ? t.substring(0, 197) + "..." : t);
             }
         }
         return null;
@@ -193,12 +216,25 @@ public final class KubeObjectImporter {
     /** The spec with the lines of its NCCL_SOCKET_IFNAME entry, /dev/shm mount and sizeLimit cited. */
     private PodSpecSummary cited(PodSpecSummary spec, int from, int to) {
         Map<String, Evidence> cites = new java.util.LinkedHashMap<>();
+        if (live != null) {
+            // a live object has no lines: the query that read it cites each setting, named
+            if (spec.env().containsKey("NCCL_SOCKET_IFNAME")) {
+                cites.put("NCCL_SOCKET_IFNAME", live.apply("env NCCL_SOCKET_IFNAME=" + spec.env().get("NCCL_SOCKET_IFNAME")));
+            }
+            if (spec.devShm() != null) {
+                cites.put("/dev/shm", live.apply("volume mounted at /dev/shm"));
+                if (spec.devShm().sizeLimit() != null) {
+                    cites.put("sizeLimit", live.apply("/dev/shm sizeLimit: " + spec.devShm().sizeLimit().text()));
+                }
+            }
+            return cites.isEmpty() ? spec : spec.withCitations(cites);
+        }
         if (spec.env().containsKey("NCCL_SOCKET_IFNAME")) {
             Evidence e = find(from, to, "NCCL_SOCKET_IFNAME");
             if (e != null && !json && !e.text().contains("value")) {
                 // YAML: "- name: NCCL_SOCKET_IFNAME" with "  value: net1" on the next line
                 Evidence v = find(e.line() + 1, e.line() + 1, "value");
-                e = v != null ? new Evidence(source, e.line(), e.text() + " " + v.text()) : e;
+                e = v != null ? Evidence.at(source, e.line(), e.text() + " " + v.text()) : e;
             }
             if (e != null) {
                 cites.put("NCCL_SOCKET_IFNAME", e);
@@ -271,7 +307,7 @@ public final class KubeObjectImporter {
                 "node " + name + " allocatable", builder);
         Map<String, Quantity> cap = KubeSpecs.quantities(status.path("capacity"), source, line,
                 "node " + name + " capacity", builder);
-        Evidence ev = new Evidence(source, line, "node " + name + (ready == null ? "" : ready ? " Ready" : " NotReady")
+        Evidence ev = cite(line, "node " + name + (ready == null ? "" : ready ? " Ready" : " NotReady")
                 + " allocatable " + compact(alloc));
         builder.k8s().node(new K8sNode(name, KubeSpecs.strings(o.path("metadata").path("labels")), taints, alloc, cap,
                 ready, ip, o.path("spec").path("unschedulable").asBoolean(false), ev, ev));
@@ -319,7 +355,7 @@ public final class KubeObjectImporter {
             builder.diagnostic(Diagnostic.warning(source, line, indexProblem));
         }
         PodSpecSummary spec = cited(KubeSpecs.podSpec(meta, o.path("spec"), source, line, builder), line, endLine);
-        Evidence ev = new Evidence(source, line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
+        Evidence ev = cite(line, "pod " + ns + "/" + name + " " + phase + (node == null ? "" : " on " + node)
                 + " requests " + compact(spec.effectiveRequests()));
         builder.k8s().pod(new K8sPod(name, ns, node, phase, labels, JobIdentity.of(name, labels), spec, ev,
                 containerStatuses(o.path("status"))), false);
@@ -368,7 +404,7 @@ public final class KubeObjectImporter {
                     String message = "container " + container + " terminated: OOMKilled, exit code " + exit
                             + ("lastState".equals(when) ? " (its previous run; restarts " + c.path("restartCount").asText("0") + ")" : "");
                     builder.k8s().event(K8sEvent.of(ns, "Pod", pod, "Warning", "OOMKilled", message, 1, "pod status",
-                            new Evidence(source, line, "pod " + ns + "/" + pod + " " + message)));
+                            cite(line, "pod " + ns + "/" + pod + " " + message)));
                 }
             }
         }
@@ -386,7 +422,7 @@ public final class KubeObjectImporter {
         String reason = o.path("reason").asText("");
         K8sEvent e = K8sEvent.of(ns, involved.path("kind").asText("Pod"), involved.path("name").asText(""),
                 o.path("type").asText(""), reason, message, Math.max(1, count), reporter,
-                new Evidence(source, line, o.path("type").asText("") + " " + reason + " "
+                cite(line, o.path("type").asText("") + " " + reason + " "
                         + involved.path("kind").asText("") + "/" + involved.path("name").asText("") + ": " + message),
                 lastSeen(o));
         if ("FailedScheduling".equals(reason) && e.scheduling() == null) {
@@ -413,7 +449,7 @@ public final class KubeObjectImporter {
         String ns = meta.path("namespace").asText("default");
         List<TrainingJob.Replica> replicas = new ArrayList<>();
         Iterator<Map.Entry<String, JsonNode>> specs = o.path("spec").properties().iterator();
-        Evidence ev = new Evidence(source, line, kind + " " + ns + "/" + name);
+        Evidence ev = cite(line, kind + " " + ns + "/" + name);
         while (specs.hasNext()) {
             Map.Entry<String, JsonNode> s = specs.next();
             if (!s.getKey().endsWith("ReplicaSpecs") || !s.getValue().isObject()) {
@@ -430,7 +466,7 @@ public final class KubeObjectImporter {
                 JsonNode template = r.getValue().path("template");
                 PodSpecSummary spec = KubeSpecs.podSpec(template.path("metadata"), template.path("spec"), source, line, builder);
                 replicas.add(new TrainingJob.Replica(r.getKey(), n, spec,
-                        new Evidence(source, line, kind + " " + ns + "/" + name + " " + r.getKey() + " x"
+                        cite(line, kind + " " + ns + "/" + name + " " + r.getKey() + " x"
                                 + n + " requests " + compact(spec.effectiveRequests()))));
             });
         }

@@ -75,6 +75,7 @@ public final class NcclLogParser {
     private final TorchLines torch;
     /** The trainers' step-time lines (Megatron-LM, DeepSpeed, Hugging Face, Lightning, torchtitan, plain prints). */
     private final StepTimeScan steps;
+    private final LineCitation citation;
     private String source;
     private int lineNumber;
     /** Per process ({@code host:pid}): its version, network facts, env, and the communicator it is setting up. */
@@ -91,11 +92,21 @@ public final class NcclLogParser {
      * {@link LineScanner} per source, closed by {@link #finish(String)}); null scans nothing.
      */
     public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics) {
+        this(log, incident, diagnostics, LineCitation.FILE);
+    }
+
+    /**
+     * A parser whose evidence {@code citation} makes: lines of a file ({@link LineCitation#FILE}), or
+     * lines of a live stream with their times (the live job's followed pod logs).
+     */
+    public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics,
+                         LineCitation citation) {
         this.log = log;
         this.scan = incident == null ? null : new SignatureScan(incident);
         this.diagnostics = diagnostics;
-        this.torch = new TorchLines(log, diagnostics);
-        this.steps = new StepTimeScan(log);
+        this.citation = citation;
+        this.torch = new TorchLines(log, diagnostics, citation);
+        this.steps = new StepTimeScan(log, citation);
     }
 
     /** The failure-signature scan of every line, one scanner per source (none without an incident builder). */
@@ -614,7 +625,7 @@ public final class NcclLogParser {
 
     /** Evidence is made only for the lines that become part of the model. */
     private Evidence evidence(String raw) {
-        return new Evidence(source, lineNumber, raw.strip());
+        return citation.cite(source, lineNumber, raw.strip());
     }
 
     private String lastHost;

@@ -43,8 +43,11 @@ final class StepTimeScan {
         final List<Pending> pending = new ArrayList<>();
     }
 
-    StepTimeScan(TrainingLogBuilder log) {
+    private final LineCitation citation;
+
+    StepTimeScan(TrainingLogBuilder log, LineCitation citation) {
         this.log = log;
+        this.citation = citation;
     }
 
     private Source source(String name) {
@@ -158,7 +161,7 @@ final class StepTimeScan {
             String format = s.hf && x.format().equals("tqdm") ? "hf-trainer" : x.format();
             log.addStepTime(new StepTime(key(source), pd.line(), h, x.rank(), x.localRank(), x.step(),
                     x.stepMs(), x.throughput(), x.throughputUnit(), x.epochMillis(), format,
-                    new Evidence(source, pd.line(), pd.text())));
+                    citation.cite(source, pd.line(), pd.text())));
         }
     }
 

@@ -63,10 +63,12 @@ final class TorchLines {
     private final List<Diagnostic> diagnostics;
     private final Map<String, Held> held = new HashMap<>();
     private long seen;
+    private final LineCitation citation;
 
-    TorchLines(TrainingLogBuilder log, List<Diagnostic> diagnostics) {
+    TorchLines(TrainingLogBuilder log, List<Diagnostic> diagnostics, LineCitation citation) {
         this.log = log;
         this.diagnostics = diagnostics;
+        this.citation = citation;
     }
 
     /**
@@ -116,8 +118,8 @@ final class TorchLines {
 
         abstract void emit(TorchLines t);
 
-        Evidence evidence() {
-            return new Evidence(source, line, text.toString().strip());
+        Evidence evidence(TorchLines t) {
+            return t.citation.cite(source, line, text.toString().strip());
         }
     }
 
@@ -233,7 +235,7 @@ final class TorchLines {
 
     private void start(String l, String source, int lineNumber, int rank) {
         if (l.indexOf("ChildFailedError") >= 0) {
-            ChildFailed c = new ChildFailed(source, rank, lineNumber, l, diagnostics);
+            ChildFailed c = new ChildFailed(source, rank, lineNumber, l, diagnostics, citation);
             c.untagged = rank < 0;
             hold(c);
             return;
@@ -254,7 +256,7 @@ final class TorchLines {
             }
             return;
         }
-        single(l, new Evidence(source, lineNumber, l.strip()), rank);
+        single(l, citation.cite(source, lineNumber, l.strip()), rank);
     }
 
     /** One-line records: flight recorder, aborts, torchrun failures and signals. */
@@ -495,7 +497,7 @@ final class TorchLines {
             String t = text.toString();
             Map<String, String> f = new LinkedHashMap<>();
             int r = pgRank(t, f, rank);
-            Evidence ev = evidence();
+            Evidence ev = evidence(tl);
             Matcher m;
             if ((m = WORK.matcher(t)).find() && RAN_FOR.matcher(t).find()) {
                 Matcher ran = RAN_FOR.matcher(t);
@@ -663,7 +665,7 @@ final class TorchLines {
             if (raisedFrom != null) {
                 f.put("raisedFrom", raisedFrom + " at " + raisedAt);
             }
-            tl.add(NcclEvent.Kind.NCCL_ERROR, "", -1, r, head, f, evidence());
+            tl.add(NcclEvent.Kind.NCCL_ERROR, "", -1, r, head, f, evidence(tl));
         }
     }
 
@@ -680,11 +682,13 @@ final class TorchLines {
         boolean closed;
         private TorchLines sink;
         private final List<Diagnostic> problems;
+        private final LineCitation citation;
 
-        ChildFailed(String source, int rank, int line, String first, List<Diagnostic> problems) {
+        ChildFailed(String source, int rank, int line, String first, List<Diagnostic> problems, LineCitation citation) {
             super(source, rank, line, first);
             lineNo = line;
             this.problems = problems;
+            this.citation = citation;
         }
 
         @Override
@@ -791,7 +795,7 @@ final class TorchLines {
                 }
             }
             f.put("rootCause", String.valueOf(rootCause));
-            Evidence ev = new Evidence(source, entryLine, entryText.toString().strip());
+            Evidence ev = citation.cite(source, entryLine, entryText.toString().strip());
             int fp = pid;
             int fr = r;
             out.add(() -> sink.add(NcclEvent.Kind.CHILD_FAILED, host, fp, fr, "ChildFailedError " + ev.text().replace('\n', ' '), f, ev));

@@ -371,7 +371,7 @@ public final class NcclXmlImporter {
             sb.append(' ').append(r.getAttributeLocalName(i)).append("=\"").append(r.getAttributeValue(i)).append('"');
         }
         String text = sb.length() > MAX_EVIDENCE ? sb.substring(0, MAX_EVIDENCE) + "..." : sb + ">";
-        return new Evidence(source, lineOf(r), text);
+        return Evidence.at(source, lineOf(r), text);
     }
 
     /** StAX reports where the DOCTYPE ends; its text tells how many lines back it began. */

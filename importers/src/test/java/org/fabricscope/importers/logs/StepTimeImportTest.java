@@ -68,7 +68,7 @@ class StepTimeImportTest {
         assertEquals(100.5, a1.stepMs(), 1e-9);
         assertEquals(java.time.Instant.parse("2024-05-01T10:00:01Z").toEpochMilli(), a1.epochMillis());
         assertEquals("nanogpt", a1.format());
-        assertEquals(new org.fabricscope.model.core.Evidence("pod-a.log", 2,
+        assertEquals(org.fabricscope.model.core.Evidence.at("pod-a.log", 2,
                 "2024-05-01T10:00:01.000000000Z [rank0]: " + nano(1, 100.5)), a1.evidence());
         assertEquals(List.of(1L, 2L), s.stream().filter(x -> x.rank() == 1).map(StepTime::step).toList());
         StepTime b1 = s.stream().filter(x -> x.rank() == 1).findFirst().orElseThrow();

@@ -45,7 +45,7 @@ public final class NvlinkPresence {
             for (NcclTestDevice d : run.devices()) {
                 if (d.host().equals(host) && GpuModels.nvlinkByName(d.name(), host, "", java.util.List.of()).isPresent()) {
                     return Optional.of(new Seen("the GPU model " + d.name().trim() + " (SXM, NVLink) in " + name(run.source()),
-                            new Evidence(run.source(), run.line(), d.name().trim())));
+                            Evidence.at(run.source(), run.line(), d.name().trim())));
                 }
             }
         }

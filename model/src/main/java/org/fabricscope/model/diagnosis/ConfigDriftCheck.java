@@ -51,7 +51,7 @@ final class ConfigDriftCheck implements FabricCheck {
             if (parts.size() < IN_TITLE) {
                 parts.add(part);
             }
-            evidence.add(new Evidence("", 0, part + " (" + d.effect().words()
+            evidence.add(Evidence.at("", 0, part + " (" + d.effect().words()
                     + (DriftEffects.why(d.key()).isEmpty() ? "" : ": " + DriftEffects.why(d.key())) + ")"));
             evidence.addAll(d.evidence());
         }

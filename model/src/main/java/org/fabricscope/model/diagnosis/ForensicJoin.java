@@ -47,7 +47,7 @@ final class ForensicJoin {
                 if (thresholds.judge(c.getKey(), c.getValue()) != null) {
                     over.add(p.label() + " " + c.getKey() + "=" + c.getValue());
                     var ev = p.counterEvidence(c.getKey());
-                    evidence.add(new org.fabricscope.model.core.Evidence(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(),
+                    evidence.add(org.fabricscope.model.core.Evidence.at(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(),
                             p.label() + ": " + c.getKey() + "=" + c.getValue()));
                 }
             }

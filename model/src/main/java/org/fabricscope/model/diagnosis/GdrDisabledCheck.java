@@ -74,7 +74,7 @@ public final class GdrDisabledCheck implements FabricCheck {
         List<Evidence> evidence = new ArrayList<>();
         for (Evidence e : off.values()) {
             if (e != null && evidence.size() < MAX_EVIDENCE) {
-                evidence.add(new Evidence(e.source(), e.line(), e.text() + "  (gdr 0 where peers have 1)"));
+                evidence.add(e.withText(e.text() + "  (gdr 0 where peers have 1)"));
             }
         }
         out.add(new Finding(SPEC.id(), Severity.WARNING,

@@ -51,7 +51,7 @@ public final class GpuNicFarCheck implements FabricCheck {
                 }
                 for (Vertex v : m.nicColumns()) {
                     if (v instanceof NetPort n && n.evidence() != null && evidence.size() < 4) {
-                        evidence.add(new Evidence(n.evidence().source(), n.evidence().line(),
+                        evidence.add(n.evidence().withText(
                                 n.evidence().text() + "  (" + m.label(g, n) + " from " + g.label() + ")"));
                     }
                 }

@@ -125,7 +125,7 @@ public final class HangForensicsCheck implements FabricCheck {
         refs.add(new Subject.CommRef(p.name(), stuck == null ? "" : op, seq, p.label() + " " + op + " seq " + seq));
         List<Evidence> evidence = new ArrayList<>();
         if (stuck != null) {
-            evidence.add(new Evidence(stuckSource, 0, "rank " + leaders.get(0).rank() + " " + stuck.describe()));
+            evidence.add(Evidence.at(stuckSource, 0, "rank " + leaders.get(0).rank() + " " + stuck.describe()));
         }
         List<String> behindText = new ArrayList<>();
         List<String> firstPlaces = new ArrayList<>();
@@ -145,7 +145,7 @@ public final class HangForensicsCheck implements FabricCheck {
                 if (firstPlaces.size() < 3) {
                     firstPlaces.add("rank " + r.rank() + where);
                 }
-                evidence.add(new Evidence(r.source(), 0, "rank " + r.rank() + " " + (r.last() == null ? state
+                evidence.add(Evidence.at(r.source(), 0, "rank " + r.rank() + " " + (r.last() == null ? state
                         : "last " + r.last().describe() + "; " + state)));
             }
         }
@@ -215,7 +215,7 @@ public final class HangForensicsCheck implements FabricCheck {
             String at = e.field("seqNum");
             boolean agrees = at != null && at.equals(Long.toString(seq));
             if (cited++ < 4) {
-                evidence.add(new Evidence(e.evidence().source(), e.evidence().line(), "rank " + e.rank() + "'s watchdog fired on "
+                evidence.add(e.evidence().withText("rank " + e.rank() + "'s watchdog fired on "
                         + e.field("opType") + " SeqNum " + at + (agrees ? ": the log agrees with the dumps"
                         : ": not the collective the dumps say the group waits in (seq " + seq + ")")));
             }
@@ -288,7 +288,7 @@ public final class HangForensicsCheck implements FabricCheck {
         List<Evidence> evidence = new ArrayList<>();
         for (var e : m.entries().entrySet()) {
             if (evidence.size() < MAX_RANKS_NAMED) {
-                evidence.add(new Evidence(m.sources().get(e.getKey()), 0, "rank " + e.getKey() + " " + e.getValue().describe()));
+                evidence.add(Evidence.at(m.sources().get(e.getKey()), 0, "rank " + e.getKey() + " " + e.getValue().describe()));
             }
         }
         List<String> remedies = new ArrayList<>();

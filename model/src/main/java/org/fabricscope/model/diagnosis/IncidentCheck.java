@@ -61,7 +61,7 @@ final class IncidentCheck implements FabricCheck {
             if (evidence.size() > MAX_FOLLOWERS) {
                 break;
             }
-            evidence.add(new Evidence(e.evidence().source(), e.evidence().line(), e.who().label() + ": " + e.title()
+            evidence.add(e.evidence().withText(e.who().label() + ": " + e.title()
                     + (e.stamp().known() ? ", " + e.stamp().clock() : "") + " - after " + root.who().label() + "'s "
                     + root.title() + (root.stamp().known() ? " at " + root.stamp().clock() : "")));
         }

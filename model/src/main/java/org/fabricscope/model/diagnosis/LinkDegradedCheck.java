@@ -201,7 +201,7 @@ public final class LinkDegradedCheck implements FabricCheck {
             out.add(new Finding(SPEC.id(), e.getValue().severity(),
                     "Degraded link " + c.rateToken() + ": " + a.label() + " <-> " + b.label(),
                     List.of(Subjects.port(a), Subjects.port(b), Subjects.cable(c)), // the cable last: subjects only grow
-                    c.evidence() == null ? List.of() : List.of(new org.fabricscope.model.core.Evidence(
+                    c.evidence() == null ? List.of() : List.of(org.fabricscope.model.core.Evidence.at(
                             c.evidence().source(), c.evidence().line(), e.getValue().why() + " | " + c.evidence().text())),
                     remedies));
         }

@@ -46,7 +46,7 @@ public final class LinkDownCheck implements FabricCheck {
                     evidence.add(p.stateEvidence());
                 }
                 Evidence ce = p.counterEvidence("LinkDownedCounter");
-                evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(),
+                evidence.add(Evidence.at(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(),
                         "LinkDownedCounter=" + Long.toUnsignedString(p.counter("LinkDownedCounter"))));
                 subjects.add(Subjects.port(p));
             }

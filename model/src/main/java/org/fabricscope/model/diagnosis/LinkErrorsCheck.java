@@ -15,8 +15,10 @@ import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.core.Severity;
 
 /**
- * {@code link-errors}: port counters over their thresholds (see {@link ErrorThresholds}). One
- * finding per port, naming the cable's far end so the user knows which cable to reseat.
+ * {@code link-errors}: port counters over their thresholds (see {@link ErrorThresholds}), or, for a
+ * port read two or more times with times, counters growing faster per hour than those thresholds
+ * ({@link CounterRates}). One finding per port, naming the cable's far end so the user knows which
+ * cable to reseat.
  */
 public final class LinkErrorsCheck implements FabricCheck {
     private final ErrorThresholds thresholds;
@@ -38,7 +40,7 @@ public final class LinkErrorsCheck implements FabricCheck {
     public static Severity worst(Port p, ErrorThresholds t) {
         Severity worst = null;
         for (Map.Entry<String, Long> e : p.counters().entrySet()) {
-            Severity s = t.judge(e.getKey(), e.getValue());
+            Severity s = CounterRates.judge(p, e.getKey(), e.getValue(), t);
             if (s != null && (worst == null || s.compareTo(worst) < 0)) {
                 worst = s;
             }
@@ -60,12 +62,11 @@ public final class LinkErrorsCheck implements FabricCheck {
                 Evidence ce = null;
                 boolean physical = false;
                 for (Map.Entry<String, Long> e : p.counters().entrySet()) {
-                    if (thresholds.judge(e.getKey(), e.getValue()) != null) {
+                    if (CounterRates.judge(p, e.getKey(), e.getValue(), thresholds) != null) {
                         if (over.length() > 0) {
                             over.append(", ");
                         }
-                        over.append(e.getKey()).append('=').append(Long.toUnsignedString(e.getValue()))
-                                .append(" (threshold ").append(thresholds.limit(e.getKey())).append(')');
+                        over.append(CounterRates.describe(p, e.getKey(), e.getValue(), thresholds));
                         physical |= ErrorThresholds.PHYSICAL.contains(e.getKey());
                         if (ce == null) {
                             ce = p.counterEvidence(e.getKey());
@@ -79,7 +80,7 @@ public final class LinkErrorsCheck implements FabricCheck {
                     subjects.add(Subjects.port(peer));
                 }
                 List<Evidence> evidence = new ArrayList<>();
-                evidence.add(new Evidence(ce == null ? "" : ce.source(), ce == null ? 0 : ce.line(), over.toString()));
+                evidence.add(ce == null ? Evidence.at("", 0, over.toString()) : ce.withText(over.toString()));
                 if (p.cable() != null && p.cable().evidence() != null) {
                     evidence.add(p.cable().evidence());
                 }

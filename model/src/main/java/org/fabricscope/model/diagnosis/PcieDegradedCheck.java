@@ -103,7 +103,7 @@ public final class PcieDegradedCheck implements FabricCheck {
 
     private static Evidence evidence(PciDevice p) {
         Evidence e = p.evidence();
-        return e != null ? e : new Evidence(p.topology().source(), 0, p.busId() + " " + p.linkLabel());
+        return e != null ? e : Evidence.at(p.topology().source(), 0, p.busId() + " " + p.linkLabel());
     }
 
     private static String gts(double g) {

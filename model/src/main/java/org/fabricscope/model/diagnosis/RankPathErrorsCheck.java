@@ -70,17 +70,17 @@ public final class RankPathErrorsCheck implements FabricCheck {
             StringBuilder counters = new StringBuilder();
             for (Port p : new Port[] {c.a(), c.b()}) {
                 for (var ce : p.counters().entrySet()) {
-                    if (thresholds.judge(ce.getKey(), ce.getValue()) != null) {
+                    if (CounterRates.judge(p, ce.getKey(), ce.getValue(), thresholds) != null) {
                         Evidence ev = p.counterEvidence(ce.getKey());
                         String what = p.label() + ": " + ce.getKey() + "=" + Long.toUnsignedString(ce.getValue());
-                        evidence.add(new Evidence(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(), what));
+                        evidence.add(ev == null ? Evidence.at("", 0, what) : ev.withText(what));
                         counters.append(counters.length() == 0 ? "" : ", ").append(ce.getKey()).append('=')
                                 .append(Long.toUnsignedString(ce.getValue()));
                     }
                 }
                 if (LinkDownCheck.lostLink(p)) {
                     evidence.add(p.stateEvidence() != null ? p.stateEvidence()
-                            : new Evidence("", 0, p.label() + " lost its link"));
+                            : Evidence.at("", 0, p.label() + " lost its link"));
                     counters.append(counters.length() == 0 ? "" : ", ").append("link lost");
                 }
             }

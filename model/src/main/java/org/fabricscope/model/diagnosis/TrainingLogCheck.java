@@ -99,7 +99,7 @@ public final class TrainingLogCheck implements FabricCheck {
                     if (thresholds.judge(c.getKey(), c.getValue()) != null) {
                         over.add(p.label() + " " + c.getKey() + "=" + c.getValue());
                         Evidence ev = p.counterEvidence(c.getKey());
-                        evidence.add(new Evidence(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(),
+                        evidence.add(Evidence.at(ev == null ? "" : ev.source(), ev == null ? 0 : ev.line(),
                                 p.label() + ": " + c.getKey() + "=" + c.getValue()));
                     }
                 }

@@ -33,7 +33,7 @@ public class FabricBuilder {
     private final List<String> sources = new ArrayList<>();
 
     private record PendingCounters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
-                                   Evidence evidence, boolean allPorts) {
+                                   Evidence evidence, boolean allPorts, java.time.Instant time) {
     }
 
     /** The node with this GUID, created on first mention. A known GUID keeps its first kind. */
@@ -294,8 +294,17 @@ public class FabricBuilder {
      */
     public void counters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
                          Evidence evidence, boolean allPorts) {
+        counters(lid, port, guid, nodeName, counters, evidence, allPorts, null);
+    }
+
+    /**
+     * Counters read at {@code time} (null: not known): one sample of the port's series. Samples with
+     * times are applied in time order, so the port's {@link Port#counters()} are the latest reading.
+     */
+    public void counters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
+                         Evidence evidence, boolean allPorts, java.time.Instant time) {
         pendingCounters.add(new PendingCounters(lid, port, guid, nodeName, new LinkedHashMap<>(counters),
-                evidence, allPorts));
+                evidence, allPorts, time));
     }
 
     public void diagnostic(Diagnostic d) {
@@ -349,6 +358,9 @@ public class FabricBuilder {
                 }
             }
         }
+        // stable: untimed readings keep file order, before the timed ones in time order (a series' latest last)
+        pendingCounters.sort(java.util.Comparator.comparing(PendingCounters::time,
+                java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())));
         for (PendingCounters pc : pendingCounters) {
             FabricNode node = null;
             if (Guids.isValid(pc.guid)) {
@@ -391,6 +403,10 @@ public class FabricBuilder {
             }
             p.counters.putAll(pc.counters);
             p.counterEvidence = pc.evidence;
+            if (p.counterSamples.isEmpty()) {
+                p.counterSamples = new ArrayList<>(1);
+            }
+            p.counterSamples.add(new CounterSample(pc.time, pc.counters, pc.evidence));
             for (String name : pc.counters.keySet()) {
                 p.counterSources.put(name, pc.evidence);
             }

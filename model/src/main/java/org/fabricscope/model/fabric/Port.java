@@ -32,6 +32,8 @@ public final class Port {
      */
     Map<String, Long> counters = Map.of();
     Map<String, Evidence> counterSources = Map.of();
+    /** Every reading of the counters, in time order (untimed first, in file order); empty until one is read. */
+    java.util.List<CounterSample> counterSamples = java.util.List.of();
 
     Port(FabricNode node, int number) {
         this.node = node;
@@ -117,6 +119,19 @@ public final class Port {
     public Evidence counterEvidence(String counter) {
         Evidence e = counterSources.get(counter);
         return e != null ? e : counterEvidence;
+    }
+
+    /** The counters as a series: each reading with its time, in time order; one sample for a file read once. */
+    public java.util.List<CounterSample> counterSamples() {
+        return java.util.Collections.unmodifiableList(counterSamples);
+    }
+
+    /**
+     * How fast a counter grew over this port's timed samples, or null when fewer than two samples with
+     * times hold it (then only its value, {@link #counter}, says anything).
+     */
+    public CounterRate counterRate(String name) {
+        return counterSamples.size() < 2 ? null : CounterRate.of(name, counterSamples);
     }
 
     /** PMA counters by their perfquery field name (SymbolErrorCounter, ...). Empty when never read. */

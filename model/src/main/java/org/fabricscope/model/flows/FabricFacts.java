@@ -149,7 +149,7 @@ final class FabricFacts {
                 if (c.analysis().thresholds().judge(e.getKey(), e.getValue()) != null) {
                     over.add(p.label() + " " + e.getKey() + "=" + e.getValue());
                     Evidence x = p.counterEvidence(e.getKey());
-                    ev.add(new Evidence(x == null ? "" : x.source(), x == null ? 0 : x.line(), p.label() + ": " + e.getKey() + "=" + e.getValue()));
+                    ev.add(Evidence.at(x == null ? "" : x.source(), x == null ? 0 : x.line(), p.label() + ": " + e.getKey() + "=" + e.getValue()));
                     subjects.add(Subjects.port(p));
                 }
             }

@@ -157,7 +157,7 @@ public final class FlowEngine {
                 String[] lines = g.output().split("\\R");
                 for (int i = 0; i < lines.length && pasted.size() < Answer.MAX_EVIDENCE; i++) {
                     if (!lines[i].isBlank()) {
-                        pasted.add(new Evidence("user: " + command, i + 1, lines[i]));
+                        pasted.add(Evidence.at("user: " + command, i + 1, lines[i]));
                     }
                 }
                 String detail = "answered " + g.verdict().label() + " by the user"

@@ -286,7 +286,7 @@ final class GidTables {
         HostEvidence h = c.model().hostEvidence().get(host);
         EnvVar v = h == null ? null : h.env().get("NCCL_IB_GID_INDEX");
         if (v != null && !v.value().isBlank()) {
-            return Map.entry(v.value().strip(), v.evidence() == null ? new Evidence("", 0, "") : v.evidence());
+            return Map.entry(v.value().strip(), v.evidence() == null ? Evidence.at("", 0, "") : v.evidence());
         }
         for (FlowContext.Spec s : c.specs()) {
             String x = s.spec().env().get("NCCL_IB_GID_INDEX");

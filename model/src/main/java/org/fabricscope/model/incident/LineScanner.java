@@ -100,7 +100,7 @@ public final class LineScanner {
         }
         Stamp stamp = s;
         found.add(new SignatureMatch(hit.signature(), hit.fields(), p.host, p.pid, p.rank, stamp,
-                new Evidence(source, lineNumber, raw.strip())));
+                Evidence.at(source, lineNumber, raw.strip())));
     }
 
     /** The stamp of the latest recent candidate line that holds one (other than {@code besides}), or {@link Stamp#NONE}. */

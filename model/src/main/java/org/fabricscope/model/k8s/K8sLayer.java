@@ -207,6 +207,6 @@ public final class K8sLayer {
 
     /** Evidence for a node's allocatable map, or an empty citation. */
     public static Evidence allocatableEvidence(K8sNode n) {
-        return n.allocatableEvidence() != null ? n.allocatableEvidence() : new Evidence("", 0, "node " + n.name());
+        return n.allocatableEvidence() != null ? n.allocatableEvidence() : Evidence.at("", 0, "node " + n.name());
     }
 }

@@ -122,7 +122,7 @@ public final class PairMatrices {
         PairResolver resolver = new PairResolver(model);
         for (PerftestRun run : model.forensics().perftests()) {
             PairKind kind = run.measure() == PerftestRun.Measure.LATENCY ? PairKind.PERFTEST_LAT : PairKind.PERFTEST_BW;
-            Evidence at = new Evidence(run.source(), run.line(), run.test());
+            Evidence at = Evidence.at(run.source(), run.line(), run.test());
             if (run.verb().isEmpty()) {
                 unplaced.add(new Unplaced(run.test(), run.errors().isEmpty() ? at : run.errors().get(0),
                         "the run stopped before it printed which test it was" + (run.errors().isEmpty() ? ""
@@ -146,13 +146,13 @@ public final class PairMatrices {
             if (hosts.size() != 2) {
                 continue; // one host, or more than two: not a pair test
             }
-            Evidence at = new Evidence(run.source(), run.line(), run.test());
+            Evidence at = Evidence.at(run.source(), run.line(), run.test());
             Optional<NcclTestRow> peak = peakRow(run);
             if (peak.isEmpty()) {
                 unplaced.add(new Unplaced(run.test(), at, "no size of 64 MiB or more: below that, bus bandwidth is bound by latency"));
                 continue;
             }
-            Evidence header = new Evidence(run.source(), run.line(), run.test() + ": its header's Rank lines place "
+            Evidence header = Evidence.at(run.source(), run.line(), run.test() + ": its header's Rank lines place "
                     + run.ranks() + " ranks on " + hosts.get(0) + " and " + hosts.get(1));
             PairEnds ends = new PairEnds(hosts.get(0), hosts.get(1), PairEnds.How.NCCL_TESTS_HEADER, List.of(header));
             drafts.computeIfAbsent(PairKind.NCCL_TESTS_BUSBW.id() + " " + run.test(),

@@ -120,7 +120,7 @@ final class PairResolver {
         }
         String[] named = names.of(run.source());
         if (named != null) {
-            Evidence e = new Evidence(run.source(), 0, "the file name names " + named[0] + " and " + named[1]);
+            Evidence e = Evidence.at(run.source(), 0, "the file name names " + named[0] + " and " + named[1]);
             return new Result(new PairEnds(named[0], named[1], PairEnds.How.FILE_NAME, List.of(e)), null);
         }
         tried.add("the file name names no two hosts");

@@ -169,7 +169,7 @@ public final class ConfigDrift {
         List<Evidence> ev = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : sorted) {
             Evidence line = lines.get(e.getValue().get(0));
-            ev.add(new Evidence(line == null ? "" : line.source(), line == null ? 0 : line.line(),
+            ev.add(Evidence.at(line == null ? "" : line.source(), line == null ? 0 : line.line(),
                     e.getValue().get(0) + ": " + key + " = " + e.getKey()));
         }
         return new Drift(key, values, majority, odd, DriftEffects.of(key), ev);

@@ -255,7 +255,7 @@ public final class FrStragglers {
                     || (Double.isFinite(wait) && wait >= WAIT_CONFIRMS * late);
             List<Evidence> ev = new ArrayList<>();
             int s = typicalExample(k, kind, late);
-            ev.add(new Evidence(sources.get(k), 0, String.format(Locale.ROOT,
+            ev.add(Evidence.at(sources.get(k), 0, String.format(Locale.ROOT,
                     "%s, collective %d (%s): rank %d enqueued it %.1f ms after the others' median%s",
                     pg.isEmpty() ? "the process group" : "process group " + pg, lo + s, name(s), ranks.get(k),
                     (created[k][s] - medianCreated(s, k)) / 1e6 + 0.0, // + 0.0: no "-0.0"
@@ -263,7 +263,7 @@ public final class FrStragglers {
                             duration[k][s], medianOthersDurationAt(s, k)) : "")));
             for (int j = 0; j < sources.size() && ev.size() < 4; j++) {
                 if (j != k) {
-                    ev.add(new Evidence(sources.get(j), 0, "rank " + ranks.get(j) + "'s dump"));
+                    ev.add(Evidence.at(sources.get(j), 0, "rank " + ranks.get(j) + "'s dump"));
                 }
             }
             return new Straggler(ranks.get(k), host, pg, kind, n, worst, counted, late, step.ms(), step.perStep(), wait,

@@ -98,7 +98,7 @@ public final class InspectorStragglers {
         int rank = world.of(c.hostname(), c.pid());
         InspectorCommunicator.Collective k = what.get(cand);
         List<Evidence> ev = new ArrayList<>();
-        ev.add(new Evidence(c.source(), 0, String.format(Locale.ROOT,
+        ev.add(Evidence.at(c.source(), 0, String.format(Locale.ROOT,
                 "%s rank %d (%s pid %d): %d %s, mean execution %.1f ms, mean bus bandwidth %.1f GB/s; the other ranks' median %.1f ms",
                 comm, c.rank(), c.hostname(), c.pid(), k.count(), coll, k.meanExecUs() / 1000, k.meanBusBw(), othersMs)));
         String basis = String.format(Locale.ROOT, "NCCL Inspector summaries of %d ranks of communicator %s, %s (means over the run)",

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * speeds, eRDMA by instance type), and no expectation whenever a hop is not known.
  */
 class BusBwExpectationsTest {
-    static final Evidence E = new Evidence("k8s.json", 1, "x");
+    static final Evidence E = Evidence.at("k8s.json", 1, "x");
 
     static Map<String, String> a(String... kv) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -51,7 +51,7 @@ class BusBwExpectationsTest {
     int line = 1;
 
     Evidence ev(String file, String text) {
-        return new Evidence(file, line++, text);
+        return Evidence.at(file, line++, text);
     }
 
     /** A run of all_reduce_perf with one device line per (host, bus id) and one 1 GiB row. */
@@ -62,7 +62,7 @@ class BusBwExpectationsTest {
         }
         NcclTestRow row = new NcclTestRow(1L << 30, 1L << 28, "float", "sum", -1,
                 new NcclTestRow.Result(3000, 100, 100, 0), new NcclTestRow.Result(3000, 100, 100, 0), "",
-                new Evidence("run.txt", 20, "1073741824 ..."));
+                Evidence.at("run.txt", 20, "1073741824 ..."));
         return new NcclTestRun("run.txt", 1, "all_reduce_perf", "2.19.6", "2.28.9", 1, devices.size(), devices,
                 List.of(row), 0, true, 50, List.of(), null);
     }
@@ -157,7 +157,7 @@ class BusBwExpectationsTest {
     void nvidiaSmiMatrixGivesTheLinkCountAndTheNameTheGeneration() {
         HostTopologyBuilder b = new HostTopologyBuilder("node7/nvidia-smi-topo.txt", "node7");
         b.matrix(new NvidiaSmiMatrix(List.of("GPU0", "GPU1"), List.of(List.of("X", "NV12"), List.of("NV12", "X")),
-                Map.of(), Map.of(), Map.of(), new Evidence("node7/nvidia-smi-topo.txt", 2, "GPU0 X NV12")));
+                Map.of(), Map.of(), Map.of(), Evidence.at("node7/nvidia-smi-topo.txt", 2, "GPU0 X NV12")));
         BusBwExpectation e = BusBwExpectations.of(model(b), run("NVIDIA A100-SXM4-80GB", "node7", "", "node7", ""))
                 .orElseThrow();
         assertEquals(300, e.gbPerSec(), 1e-9);

@@ -46,7 +46,7 @@ class BusBwCheckTest {
         for (int i = 0; i < bytesBusBw.length; i += 2) {
             NcclTestRow.Result r = new NcclTestRow.Result(100, bytesBusBw[i + 1], bytesBusBw[i + 1], 0);
             rows.add(new NcclTestRow((long) bytesBusBw[i], (long) bytesBusBw[i] / 4, "float", "sum", -1, r, r, "",
-                    new Evidence(file, 12 + i / 2, (long) bytesBusBw[i] + " ...")));
+                    Evidence.at(file, 12 + i / 2, (long) bytesBusBw[i] + " ...")));
         }
         List<NcclTestDevice> devices = List.of(new NcclTestDevice(0, 0, 913, "vm", 0, "0000:00:06", "NVIDIA H200"),
                 new NcclTestDevice(1, 0, 913, "vm", 1, "0000:00:07", "NVIDIA H200"));
@@ -57,13 +57,13 @@ class BusBwCheckTest {
     static FabricModelBuilder withTopology() {
         FabricModelBuilder b = new FabricModelBuilder();
         HostTopologyBuilder t = new HostTopologyBuilder("vm.topo.xml", "vm");
-        Cpu cpu = t.cpu(a("numaid", "-1"), new Evidence("vm.topo.xml", 2, "<cpu>"));
+        Cpu cpu = t.cpu(a("numaid", "-1"), Evidence.at("vm.topo.xml", 2, "<cpu>"));
         for (int i = 0; i < 2; i++) {
             PciDevice p = t.pci(cpu, null, a("busid", "0000:00:0" + (6 + i) + ".0", "class", "0x030200"),
-                    new Evidence("vm.topo.xml", 3 + 8 * i, "<pci>"));
-            Gpu g = t.gpu(p, a("dev", String.valueOf(i), "sm", "90"), new Evidence("vm.topo.xml", 4 + 8 * i, "<gpu>"));
+                    Evidence.at("vm.topo.xml", 3 + 8 * i, "<pci>"));
+            Gpu g = t.gpu(p, a("dev", String.valueOf(i), "sm", "90"), Evidence.at("vm.topo.xml", 4 + 8 * i, "<gpu>"));
             t.nvlink(g, a("target", "fffffff:ff:ff.0", "count", "18", "tclass", "0x068000"),
-                    new Evidence("vm.topo.xml", 5 + 8 * i, "<nvlink count=18>"));
+                    Evidence.at("vm.topo.xml", 5 + 8 * i, "<nvlink count=18>"));
         }
         b.hostTopology(t);
         return b;
@@ -137,11 +137,11 @@ class BusBwCheckTest {
     void theRunsNcclLogNamesTheTransportAndTheEnvironment() {
         FabricModelBuilder b = withTopology();
         b.forensics().ncclTest(run("shm.txt", 1 << 30, 27.7));
-        Evidence init = new Evidence("shm.vm.913.log", 3, "Init START");
+        Evidence init = Evidence.at("shm.vm.913.log", 3, "Init START");
         b.training().putRank(new Rank("vm", 913, 0, 0, "6000", "c1", 0, 2, "2.28.9", true, true, List.of(), "Socket",
                 false, Map.of("NCCL_P2P_DISABLE", "1"), init));
         b.training().addChannel(new ChannelLink("c1", 0, 0, 1, Transport.SHM, "SHM/direct/direct", -1,
-                new Evidence("shm.vm.913.log", 92, "Channel 00 : 0[0] -> 1[1] via SHM/direct/direct")));
+                Evidence.at("shm.vm.913.log", 92, "Channel 00 : 0[0] -> 1[1] via SHM/direct/direct")));
         Finding f = findings(b.build()).get(0);
         assertTrue(f.title().endsWith("; NCCL's log shows it went via SHM on 1 channel; set by the environment: NCCL_P2P_DISABLE=1"),
                 f.title());

@@ -54,8 +54,8 @@ class ChecksTest {
         void active() {
             for (FabricNode h : hcas) {
                 Port p = h.port(1);
-                b().setPortState(p, PortState.ACTIVE, PhysState.LINK_UP, null, null, new Evidence("l", 1, ""));
-                b().setPortState(p.peer(), PortState.ACTIVE, PhysState.LINK_UP, null, null, new Evidence("l", 1, ""));
+                b().setPortState(p, PortState.ACTIVE, PhysState.LINK_UP, null, null, Evidence.at("l", 1, ""));
+                b().setPortState(p.peer(), PortState.ACTIVE, PhysState.LINK_UP, null, null, Evidence.at("l", 1, ""));
             }
         }
     }
@@ -101,7 +101,7 @@ class ChecksTest {
             cs.add(f.cable(f.hca("n" + i, 0), leaf, LinkWidth.X2, LinkSpeed.NDR));
         }
         Port p = cs.get(1).a();
-        f.builder().setPortState(p, PortState.ACTIVE, PhysState.LINK_UP, LinkWidth.X4, null, new Evidence("li", 9, "x"));
+        f.builder().setPortState(p, PortState.ACTIVE, PhysState.LINK_UP, LinkWidth.X4, null, Evidence.at("li", 9, "x"));
         FabricModel m = f.build();
         Map<Cable, String> d = LinkDegradedCheck.assess(m);
         assertEquals(List.of(cs.get(1)), new ArrayList<>(d.keySet()));
@@ -112,7 +112,7 @@ class ChecksTest {
     void errorCounterThresholds() {
         Small s = new Small(null, null);
         FabricModelBuilder b = s.b();
-        Evidence e = new Evidence("perf", 1, "");
+        Evidence e = Evidence.at("perf", 1, "");
         int[] lids = new int[8];
         for (int i = 0; i < 8; i++) {
             lids[i] = s.hcas.get(i).port(1).lid();
@@ -160,7 +160,7 @@ class ChecksTest {
     void fewPortsInInitOrArmedAreNamedOneByOne() {
         Small s = new Small(null, null);
         s.active();
-        Evidence e = new Evidence("li", 4, "init");
+        Evidence e = Evidence.at("li", 4, "init");
         s.b().setPortState(s.hcas.get(2).port(1), PortState.INIT, PhysState.LINK_UP, null, null, e);
         s.b().setPortState(s.hcas.get(5).port(1), PortState.ARMED, PhysState.LINK_UP, null, null, e);
         List<Finding> f = new PortNotActiveCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build()));
@@ -175,7 +175,7 @@ class ChecksTest {
     void mostPortsInInitMeansNoSubnetManager() {
         Small s = new Small(null, null);
         for (FabricNode h : s.hcas) {
-            s.b().setPortState(h.port(1), PortState.INIT, PhysState.LINK_UP, null, null, new Evidence("li", 1, ""));
+            s.b().setPortState(h.port(1), PortState.INIT, PhysState.LINK_UP, null, null, Evidence.at("li", 1, ""));
         }
         List<Finding> f = new PortNotActiveCheck().run(org.fabricscope.model.diagnosis.CheckContext.of(s.f.build()));
         assertEquals(1, f.size());
@@ -187,8 +187,8 @@ class ChecksTest {
     void diagnosisSortsMostSevereFirst() {
         Small s = new Small(null, LinkSpeed.EDR); // warning: slow link
         s.active();
-        s.b().setPortState(s.hcas.get(6).port(1), PortState.ARMED, PhysState.LINK_UP, null, null, new Evidence("l", 2, ""));
-        s.b().counters(s.hcas.get(0).port(1).lid(), 1, 0, null, Map.of("PortXmitDiscards", 500L), new Evidence("p", 1, ""), false);
+        s.b().setPortState(s.hcas.get(6).port(1), PortState.ARMED, PhysState.LINK_UP, null, null, Evidence.at("l", 2, ""));
+        s.b().counters(s.hcas.get(0).port(1).lid(), 1, 0, null, Map.of("PortXmitDiscards", 500L), Evidence.at("p", 1, ""), false);
         FabricCheck info = new FabricCheck() {
             public List<org.fabricscope.model.core.FindingSpec> findings() {
                 return List.of(new org.fabricscope.model.core.FindingSpec("a-info", org.fabricscope.model.core.Layer.FABRIC,

@@ -18,7 +18,7 @@ class CouldRunTest {
     private static Port port(LinkWidth w, LinkSpeed s, LinkWidth couldW, LinkSpeed couldS) {
         Fabrics f = new Fabrics();
         Cable c = f.cable(f.sw("leaf-1"), f.sw("spine-1"), w, s);
-        f.builder().setPortState(c.a(), PortState.ACTIVE, PhysState.LINK_UP, couldW, couldS, new Evidence("l", 1, ""));
+        f.builder().setPortState(c.a(), PortState.ACTIVE, PhysState.LINK_UP, couldW, couldS, Evidence.at("l", 1, ""));
         return c.a();
     }
 

@@ -23,7 +23,7 @@ class HangWatchdogAgreementTest {
         Map<String, String> f = new java.util.HashMap<>(Map.of("seqNum", seq, "opType", "ALLREDUCE", "timeoutMs", "30000"));
         f.putAll(pg);
         return new NcclEvent(NcclEvent.Kind.WATCHDOG_TIMEOUT, "", -1, rank, "Watchdog caught collective operation timeout",
-                f, new Evidence("torchrun.log", line, "watchdog"));
+                f, Evidence.at("torchrun.log", line, "watchdog"));
     }
 
     private static TrainingLog log(NcclEvent... events) {
@@ -41,7 +41,7 @@ class HangWatchdogAgreementTest {
         HangForensicsCheck.watchdogAgreement(log(watchdog(0, "4", Map.of(), 18), watchdog(0, "4",
                 Map.of("pgId", "0", "pgName", "default_pg"), 36)), DEFAULT_PG, 4, evidence, remedies);
         assertEquals(1, evidence.size(), "one line per rank: " + evidence);
-        assertEquals(new Evidence("torchrun.log", 18, "rank 0's watchdog fired on ALLREDUCE SeqNum 4: the log agrees with the dumps"),
+        assertEquals(Evidence.at("torchrun.log", 18, "rank 0's watchdog fired on ALLREDUCE SeqNum 4: the log agrees with the dumps"),
                 evidence.get(0));
         assertEquals(List.of(), remedies);
     }

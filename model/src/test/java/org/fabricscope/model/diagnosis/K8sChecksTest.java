@@ -31,13 +31,13 @@ class K8sChecksTest {
     }
 
     private static void node(FabricModelBuilder b, String name, Map<String, Quantity> alloc) {
-        Evidence e = new Evidence("nodes.json", 1, name);
+        Evidence e = Evidence.at("nodes.json", 1, name);
         b.k8s().node(new K8sNode(name, Map.of(), List.of(), alloc, alloc, true, null, false, e, e));
     }
 
     private static void pod(FabricModelBuilder b, String name, String node, String phase, PodSpecSummary spec) {
         b.k8s().pod(new K8sPod(name, "ns", node, phase, Map.of(), JobIdentity.of(name, Map.of()), spec,
-                new Evidence("pods.yaml", 3, name)), false);
+                Evidence.at("pods.yaml", 3, name)), false);
     }
 
     private static PodSpecSummary spec(Map<String, Quantity> req, Map<String, String> env, String networks, ShmVolume shm) {
@@ -67,7 +67,7 @@ class K8sChecksTest {
         t.k8s().event(K8sEvent.of("ns", "Pod", "x-worker-0", "Warning", "FailedScheduling",
                 "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint {gpu: }. "
                         + "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..",
-                1, "default-scheduler", new Evidence("events.json", 9, "FailedScheduling")));
+                1, "default-scheduler", Evidence.at("events.json", 9, "FailedScheduling")));
         List<Finding> g = run(new InsufficientResourcesCheck(), t);
         assertEquals(1, g.size());
         assertTrue(g.get(0).title().endsWith("; also 1 node(s) had untolerated taint {gpu: }"), g.get(0).title());
@@ -78,7 +78,7 @@ class K8sChecksTest {
         pod(taintOnly, "y-worker-0", null, "Pending", spec(q("nvidia.com/gpu", "4"), Map.of(), null, GOOD_SHM));
         taintOnly.k8s().event(K8sEvent.of("ns", "Pod", "y-worker-0", "Warning", "FailedScheduling",
                 "0/1 nodes are available: 1 node(s) had untolerated taint {gpu: }.", 1, "default-scheduler",
-                new Evidence("events.json", 2, "FailedScheduling")));
+                Evidence.at("events.json", 2, "FailedScheduling")));
         assertTrue(run(new InsufficientResourcesCheck(), taintOnly).isEmpty(), "a taint is not a shortage");
 
         FabricModelBuilder big = new FabricModelBuilder();

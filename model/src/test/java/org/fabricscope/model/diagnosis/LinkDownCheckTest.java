@@ -40,10 +40,10 @@ class LinkDownCheckTest {
     /** A port that was cabled and is Down/Polling now, its link gone down {@code times} times. */
     private void lost(FabricNode n, int port, long times) {
         Port p = f.builder().port(n, port);
-        f.builder().setPortState(p, PortState.DOWN, PhysState.POLLING, null, null, new Evidence("iblinkinfo.txt", line++,
+        f.builder().setPortState(p, PortState.DOWN, PhysState.POLLING, null, null, Evidence.at("iblinkinfo.txt", line++,
                 n.lid() + " " + port + "[  ] ==( Down/ Polling)==> [  ] \"\" ( )"));
         f.builder().counters(n.lid(), port, n.guid(), null, Map.of("LinkDownedCounter", times),
-                new Evidence("perfquery-" + n.lid() + "-" + port + ".txt", 1, "LinkDownedCounter:..." + times), false);
+                Evidence.at("perfquery-" + n.lid() + "-" + port + ".txt", 1, "LinkDownedCounter:..." + times), false);
     }
 
     private static List<Finding> linkDown(FabricModel m) {

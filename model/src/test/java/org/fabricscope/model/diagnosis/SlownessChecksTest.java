@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class SlownessChecksTest {
     static Rank rank(String host, int pid, int rank, int nranks, String version, Map<String, String> env) {
         return new Rank(host, pid, rank, rank, "0000:0" + rank + ":00.0", "c1", rank, nranks, version, true, true, List.of(),
-                "Socket", false, env, new Evidence(host + ".log", 10 + rank, "Init COMPLETE"));
+                "Socket", false, env, Evidence.at(host + ".log", 10 + rank, "Init COMPLETE"));
     }
 
     static List<Finding> run(FabricCheck check, FabricModel m) {
@@ -90,12 +90,12 @@ class SlownessChecksTest {
         FabricModelBuilder b = new FabricModelBuilder();
         Map<String, String> env = Map.of("NCCL_P2P_DISABLE", "1");
         b.training().putRank(new Rank("vm", 913, 0, 0, "0000:00:06.0", "c1", 0, 2, "2.28.9", true, true, List.of(), "Socket",
-                false, env, new Evidence("p2p.log", 3, "Init")));
+                false, env, Evidence.at("p2p.log", 3, "Init")));
         b.training().putRank(new Rank("vm", 913, 1, 1, "0000:00:07.0", "c1", 1, 2, "2.28.9", true, true, List.of(), "Socket",
-                false, env, new Evidence("p2p.log", 4, "Init")));
+                false, env, Evidence.at("p2p.log", 4, "Init")));
         for (int ch = 0; ch < 2; ch++) {
             b.training().addChannel(new ChannelLink("c1", ch, 0, 1, Transport.SHM, "SHM/direct/direct", -1,
-                    new Evidence("p2p.log", 90 + ch, "Channel 0" + ch + " : 0[0] -> 1[1] via SHM/direct/direct")));
+                    Evidence.at("p2p.log", 90 + ch, "Channel 0" + ch + " : 0[0] -> 1[1] via SHM/direct/direct")));
         }
         List<Finding> f = run(new TransportDowngradeCheck(), b.build());
         assertEquals(1, f.size());
@@ -108,17 +108,17 @@ class SlownessChecksTest {
     void shmWithoutNvlinkEvidenceOrACauseIsWhatNcclPicksAndRaisesNothing() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.training().putRank(new Rank("vm", 913, 0, 0, "0000:00:06.0", "c1", 0, 2, "2.28.9", true, true, List.of(), "Socket",
-                false, Map.of(), new Evidence("x.log", 3, "Init")));
+                false, Map.of(), Evidence.at("x.log", 3, "Init")));
         b.training().putRank(new Rank("vm", 913, 1, 1, "0000:00:07.0", "c1", 1, 2, "2.28.9", true, true, List.of(), "Socket",
-                false, Map.of(), new Evidence("x.log", 4, "Init")));
+                false, Map.of(), Evidence.at("x.log", 4, "Init")));
         b.training().addChannel(new ChannelLink("c1", 0, 0, 1, Transport.SHM, "SHM/direct/direct", -1,
-                new Evidence("x.log", 90, "Channel 00 : 0[0] -> 1[1] via SHM/direct/direct")));
+                Evidence.at("x.log", 90, "Channel 00 : 0[0] -> 1[1] via SHM/direct/direct")));
         assertTrue(run(new TransportDowngradeCheck(), b.build()).isEmpty());
     }
 
     static StepTime step(String pod, int rank, long step, double ms) {
         return new StepTime(pod + ".log", (int) step, pod, rank, step, ms, Double.NaN, "", -1, "plain",
-                new Evidence(pod + ".log", (int) step, "step " + step + " time " + ms + " ms"));
+                Evidence.at(pod + ".log", (int) step, "step " + step + " time " + ms + " ms"));
     }
 
     @Test
@@ -174,9 +174,9 @@ class SlownessChecksTest {
     void podEnvironmentDumpsShowDriftWithNcclDebugOff() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.hostEvidence().file("w0/env.txt", List.of("w0")).env(new org.fabricscope.model.evidence.EnvVar("NCCL_PROTO", "Simple",
-                new Evidence("w0/env.txt", 3, "NCCL_PROTO=Simple")));
+                Evidence.at("w0/env.txt", 3, "NCCL_PROTO=Simple")));
         b.hostEvidence().file("w1/env.txt", List.of("w1")).env(new org.fabricscope.model.evidence.EnvVar("MASTER_ADDR", "w0",
-                new Evidence("w1/env.txt", 1, "MASTER_ADDR=w0")));
+                Evidence.at("w1/env.txt", 1, "MASTER_ADDR=w0")));
         List<Finding> f = run(new ConfigDriftCheck(), b.build());
         assertEquals(1, f.size(), f.toString());
         assertEquals(Severity.ERROR, f.get(0).severity());

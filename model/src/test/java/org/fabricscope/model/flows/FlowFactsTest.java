@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * types (the PAI eRDMA guide's table and presets), environment values, CPU limits, NCCL versions.
  */
 class FlowFactsTest {
-    private static final Evidence E = new Evidence("x.yaml", 1, "x");
+    private static final Evidence E = Evidence.at("x.yaml", 1, "x");
 
     private static Map<String, Quantity> q(String... kv) {
         Map<String, Quantity> m = new TreeMap<>();
@@ -53,7 +53,7 @@ class FlowFactsTest {
         }
         if (ncclVersion != null) {
             b.training().putRank(new Rank("bert-worker-0", 7, 0, 0, "1b000", "c1", 0, 16, ncclVersion, true, true,
-                    List.of("erdma_0:1/RoCE"), "IB", false, Map.of(), new Evidence("bert-worker-0.log", 3, "Init START")));
+                    List.of("erdma_0:1/RoCE"), "IB", false, Map.of(), Evidence.at("bert-worker-0.log", 3, "Init START")));
         }
         return FlowContext.of(Analysis.of(b.build(), null));
     }

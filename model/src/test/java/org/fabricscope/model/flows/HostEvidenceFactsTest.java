@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * ls -l /dev/infiniband, ulimit -l, the GID table), and the findings host evidence raises.
  */
 class HostEvidenceFactsTest {
-    private static final Evidence E = new Evidence("gpu-a17/x.txt", 3, "x");
+    private static final Evidence E = Evidence.at("gpu-a17/x.txt", 3, "x");
 
     static FabricModel model(Consumer<Draft> fill) {
         FabricModelBuilder b = new FabricModelBuilder();
@@ -231,9 +231,9 @@ class HostEvidenceFactsTest {
                 .iface(new NetInterface("lo", "UNKNOWN", List.of("127.0.0.1/8"), E))
                 .iface(new NetInterface("eth0", "UP", List.of("10.244.3.17/24"), E));
         b.training().putRank(new Rank("llm-worker-1", 7, 0, 0, "1b000", "c1", 0, 16, "2.21.5", true, false,
-                List.of(), "", false, Map.of("NCCL_SOCKET_IFNAME", "net1"), new Evidence("w1.log", 2, "Init START")));
+                List.of(), "", false, Map.of("NCCL_SOCKET_IFNAME", "net1"), Evidence.at("w1.log", 2, "Init START")));
         b.training().addEvent(new NcclEvent(NcclEvent.Kind.WARN, "llm-worker-1", 7, -1, "Bootstrap : no socket interface found",
-                Map.of(), new Evidence("w1.log", 5, "llm-worker-1:7:7 [0] NCCL WARN Bootstrap : no socket interface found")));
+                Map.of(), Evidence.at("w1.log", 5, "llm-worker-1:7:7 [0] NCCL WARN Bootstrap : no socket interface found")));
         FabricModel m = b.build();
         List<Finding> fs = Diagnosis.standard(ErrorThresholds.defaults()).run(m, ErrorThresholds.defaults()).stream()
                 .filter(f -> f.id().equals("socket-interface-missing")).toList();

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * and a person apart.
  */
 class JobCrashedFlowTest {
-    private static final Evidence E = new Evidence("torchrun-stderr.log", 37, "exitcode  : -9 (pid: 727)");
+    private static final Evidence E = Evidence.at("torchrun-stderr.log", 37, "exitcode  : -9 (pid: 727)");
 
     /** torchrun's root-cause entry: rank 1 (pid 727 on worker-1) with this exit code and signal. */
     static NcclEvent childFailed(String exit, String signal) {
@@ -45,7 +45,7 @@ class JobCrashedFlowTest {
 
     static K8sPod pod(String phase, ContainerStatus... statuses) {
         return new K8sPod("llm-worker-1", "ml", "node-7", phase, Map.of(), new JobIdentity("llm", "worker", 1, "label"),
-                null, new Evidence("pods.yaml", 12, "name: llm-worker-1"), List.of(statuses));
+                null, Evidence.at("pods.yaml", 12, "name: llm-worker-1"), List.of(statuses));
     }
 
     static FlowResult crash(Consumer<FabricModelBuilder> fill) {
@@ -94,7 +94,7 @@ class JobCrashedFlowTest {
         FlowResult event = crash(b -> {
             b.training().addEvent(childFailed("-9", "SIGKILL"));
             b.k8s().event(K8sEvent.of("ml", "Pod", "llm-worker-1", "Warning", "OOMKilled",
-                    "container worker terminated: OOMKilled, exit code 137", 1, "pod status", new Evidence("pods.yaml", 40, "OOMKilled")));
+                    "container worker terminated: OOMKilled, exit code 137", 1, "pod status", Evidence.at("pods.yaml", 40, "OOMKilled")));
         });
         assertEquals("out-of-memory", event.conclusion().id());
         assertEquals(Verdict.YES, HostEvidenceFactsTest.step(event, "oom").answer().verdict());
@@ -113,7 +113,7 @@ class JobCrashedFlowTest {
         FlowResult r = crash(b -> {
             b.training().addEvent(childFailed("-9", "SIGKILL"));
             b.hostEvidence().file("node-7/dmesg.txt", List.of("node-7")).oomKill(new OomKill(413127, "python", true,
-                    "Memory cgroup out of memory: Killed process 413127 (python)", new Evidence("node-7/dmesg.txt", 19, "x")));
+                    "Memory cgroup out of memory: Killed process 413127 (python)", Evidence.at("node-7/dmesg.txt", 19, "x")));
         });
         assertEquals("out-of-memory", r.conclusion().id());
         Answer oom = HostEvidenceFactsTest.step(r, "oom").answer();
@@ -127,7 +127,7 @@ class JobCrashedFlowTest {
             b.training().addEvent(childFailed("-9", "SIGKILL"));
             b.k8s().pod(pod("Running"), false);
             b.k8s().event(K8sEvent.of("ml", "Pod", "someone-elses-notebook", "Warning", "OOMKilled",
-                    "container nb terminated: OOMKilled, exit code 137", 1, "pod status", new Evidence("ev.txt", 3, "OOMKilled")));
+                    "container nb terminated: OOMKilled, exit code 137", 1, "pod status", Evidence.at("ev.txt", 3, "OOMKilled")));
         });
         assertEquals("killed-by-signal", r.conclusion().id());
     }

@@ -53,7 +53,7 @@ class PastedOutputTest {
             if (format.equals("ulimit")) {
                 String v = PastedOutput.content(text).get(0).replaceAll("\\D", "");
                 b.hostEvidence().file("pasted output", List.of())
-                        .memlock(new MemlockLimit(v.isEmpty(), v.isEmpty() ? -1 : Long.parseLong(v), new Evidence("p", 1, text)));
+                        .memlock(new MemlockLimit(v.isEmpty(), v.isEmpty() ? -1 : Long.parseLong(v), Evidence.at("p", 1, text)));
             }
             return PasteReading.describe(b.build());
         }

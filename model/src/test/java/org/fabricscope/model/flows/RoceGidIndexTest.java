@@ -35,7 +35,7 @@ class RoceGidIndexTest {
         }
 
         Host gid(String dev, int index, String gid, String type) {
-            gids.add(new GidEntry(dev, 1, index, gid, type, "", new Evidence(name + "/gids.txt", gids.size() + 1, dev + " " + index)));
+            gids.add(new GidEntry(dev, 1, index, gid, type, "", Evidence.at(name + "/gids.txt", gids.size() + 1, dev + " " + index)));
             return this;
         }
 
@@ -104,8 +104,8 @@ class RoceGidIndexTest {
     void aFixedIndexFromOnePodIsWrongOnTheOtherAndEachPodsOwnValueIsRight() {
         Host master = new Host("job-master-0").roce("mlx5_bond_0", 7, "ac12:8003");
         Host worker = new Host("job-worker-0").roce("mlx5_bond_0", 9, "ac12:8004");
-        master.env.add(new EnvVar("NCCL_IB_GID_INDEX", "7", new Evidence("job-master-0/env.txt", 2, "NCCL_IB_GID_INDEX=7")));
-        worker.env.add(new EnvVar("NCCL_IB_GID_INDEX", "7", new Evidence("job-worker-0/env.txt", 2, "NCCL_IB_GID_INDEX=7")));
+        master.env.add(new EnvVar("NCCL_IB_GID_INDEX", "7", Evidence.at("job-master-0/env.txt", 2, "NCCL_IB_GID_INDEX=7")));
+        worker.env.add(new EnvVar("NCCL_IB_GID_INDEX", "7", Evidence.at("job-worker-0/env.txt", 2, "NCCL_IB_GID_INDEX=7")));
         FlowResult fixed = walk(master, worker);
         Answer matches = HostEvidenceFactsTest.step(fixed, "gid-matches").answer();
         assertEquals(Verdict.NO, matches.verdict());
@@ -113,7 +113,7 @@ class RoceGidIndexTest {
                 + "NCCL_IB_GID_INDEX=7 there (2001:0db8:0000:0001:0a5a:99ff:fe0a:0006 RoCE v2)"), matches.detail());
         assertEquals("gid-index-differs", fixed.conclusion().id());
 
-        worker.env.set(0, new EnvVar("NCCL_IB_GID_INDEX", "9", new Evidence("job-worker-0/env.txt", 2, "NCCL_IB_GID_INDEX=9")));
+        worker.env.set(0, new EnvVar("NCCL_IB_GID_INDEX", "9", Evidence.at("job-worker-0/env.txt", 2, "NCCL_IB_GID_INDEX=9")));
         FlowResult own = walk(master, worker);
         assertEquals(Verdict.YES, HostEvidenceFactsTest.step(own, "gid-matches").answer().verdict(),
                 HostEvidenceFactsTest.step(own, "gid-matches").answer().detail());
@@ -142,7 +142,7 @@ class RoceGidIndexTest {
     void severalIpv4EntriesOnAPortTakeTheOneOfTheHostsOwnAddress() {
         Host h = new Host("gpu-7").roce("mlx5_0", 3, "0a00:0005").gid("mlx5_0", 4, "0000:0000:0000:0000:0000:ffff:c0a8:0105",
                 "IB/RoCE v1").gid("mlx5_0", 5, "0000:0000:0000:0000:0000:ffff:c0a8:0105", "RoCE v2");
-        h.ifaces.add(new NetInterface("net1", "UP", List.of("192.168.1.5/24"), new Evidence("gpu-7/ip.txt", 3, "net1")));
+        h.ifaces.add(new NetInterface("net1", "UP", List.of("192.168.1.5/24"), Evidence.at("gpu-7/ip.txt", 3, "net1")));
         Answer a = HostEvidenceFactsTest.ask(context(h), "roce-gid-index-found");
         assertEquals("5", a.values().get("gid-index"), a.detail());
         assertTrue(a.detail().contains("gpu-7 mlx5_0 port 1: index 5 (192.168.1.5); also 3 (10.0.0.5)"), a.detail());

@@ -45,7 +45,7 @@ class HostLayerTest {
     int line = 1;
 
     Evidence ev(String text) {
-        return new Evidence("topo-dump.xml", line++, text);
+        return Evidence.at("topo-dump.xml", line++, text);
     }
 
     static Map<String, String> pci(String busId, String cls, String gts, String width) {

@@ -27,7 +27,7 @@ class K8sLayerTest {
     }
 
     private static K8sNode node(String name, Map<String, String> labels, String ip, Map<String, Quantity> alloc) {
-        Evidence e = new Evidence("nodes.json", 1, name);
+        Evidence e = Evidence.at("nodes.json", 1, name);
         return new K8sNode(name, labels, List.of(), alloc, alloc, true, ip, false, e, e);
     }
 
@@ -74,15 +74,15 @@ class K8sLayerTest {
     void freeCapacityAndChecksOverAModelWithoutFabric() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.k8s().node(node("n1", Map.of(), null, q("nvidia.com/gpu", "8", "aliyun/erdma", "200", "cpu", "15890m")));
-        b.k8s().allocatable("n2", q("nvidia.com/gpu", "8", "cpu", "16"), new Evidence("n2.allocatable.json", 1, "{}"));
+        b.k8s().allocatable("n2", q("nvidia.com/gpu", "8", "cpu", "16"), Evidence.at("n2.allocatable.json", 1, "{}"));
         PodSpecSummary noRdma = new PodSpecSummary(q("nvidia.com/gpu", "6"), Map.of(), Map.of("NCCL_IB_HCA", "erdma_0"),
                 null, new ShmVolume("dshm", "emptyDir", "Memory", Quantity.parse("8Gi")), Map.of());
         b.k8s().pod(new K8sPod("j-master-0", "default", "n1", "Running", Map.of(), JobIdentity.of("j-master-0", Map.of()),
-                noRdma, new Evidence("pods.json", 10, "pod")), false);
+                noRdma, Evidence.at("pods.json", 10, "pod")), false);
         b.k8s().pod(new K8sPod("j-worker-0", "default", "n2", "Running", Map.of(), JobIdentity.of("j-worker-0", Map.of()),
-                noRdma, new Evidence("pods.json", 40, "pod")), false);
+                noRdma, Evidence.at("pods.json", 40, "pod")), false);
         b.k8s().pod(new K8sPod("j-worker-1", "default", null, "Pending", Map.of(), JobIdentity.of("j-worker-1", Map.of()),
-                noRdma, new Evidence("pods.json", 70, "pod")), false);
+                noRdma, Evidence.at("pods.json", 70, "pod")), false);
         b.k8s().pod(new K8sPod("done", "default", "n1", "Succeeded", Map.of(), null,
                 new PodSpecSummary(q("nvidia.com/gpu", "2"), Map.of(), Map.of(), null, null, Map.of()), null), false);
         FabricModel m = b.build();
@@ -110,7 +110,7 @@ class K8sLayerTest {
     @Test
     void fitExplainsEachNodeAsTheSchedulerWould() {
         FabricModelBuilder b = new FabricModelBuilder();
-        Evidence e = new Evidence("nodes.json", 1, "n");
+        Evidence e = Evidence.at("nodes.json", 1, "n");
         b.k8s().node(new K8sNode("tainted", Map.of("pool", "gpu"), List.of(new Taint("gpu", "", "NoSchedule")),
                 q("nvidia.com/gpu", "8"), Map.of(), true, null, false, e, e));
         b.k8s().node(new K8sNode("cordoned", Map.of("pool", "gpu"), List.of(), q("nvidia.com/gpu", "8"), Map.of(), true, null,
@@ -140,7 +140,7 @@ class K8sLayerTest {
         PodSpecSummary t = new PodSpecSummary(q("nvidia.com/gpu", "8"), Map.of(), Map.of("NCCL_SOCKET_IFNAME", "net1,net2"),
                 null, null, Map.of());
         b.k8s().job(new TrainingJob("mj", "ns", "MPIJob", List.of(new TrainingJob.Replica("Worker", 4, t,
-                new Evidence("mj.yaml", 3, "MPIJob"))), List.of(), new Evidence("mj.yaml", 1, "MPIJob ns/mj")));
+                Evidence.at("mj.yaml", 3, "MPIJob"))), List.of(), Evidence.at("mj.yaml", 1, "MPIJob ns/mj")));
         List<Finding> f = Diagnosis.standard(ErrorThresholds.defaults()).run(org.fabricscope.model.diagnosis.CheckContext.of(b.build()));
         assertEquals(List.of("secondary-network-missing", "shm-too-small"), f.stream().map(Finding::id).sorted().toList());
         assertEquals(List.of("job ns/mj Worker"), f.get(0).subjects());

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** The job drawn without a fabric: two pods on two nodes, two GPUs each, talking over NVLink and IB. */
 class JobLayoutTest {
-    private static final Evidence E = new Evidence("log", 1, "line 1");
+    private static final Evidence E = Evidence.at("log", 1, "line 1");
 
     private static FabricModel model(boolean pods) {
         FabricModelBuilder b = new FabricModelBuilder();

@@ -68,16 +68,16 @@ class PairMatricesTest {
     }
 
     private static HcaPortStatus port(int lid, String source) {
-        return new HcaPortStatus("mlx5_0", 1, null, null, "400", lid, 1, 0, 0, "InfiniBand", new Evidence(source, 9, "Base lid: " + lid));
+        return new HcaPortStatus("mlx5_0", 1, null, null, "400", lid, 1, 0, 0, "InfiniBand", Evidence.at(source, 9, "Base lid: " + lid));
     }
 
     @Test
     void ipv4MappedGidsThroughTheHostsIpAddr() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.hostEvidence().file("roce-a/ip-addr.txt", List.of("roce-a")).iface(new NetInterface("ens1f0np0", "UP",
-                List.of("10.20.1.12/24"), new Evidence("roce-a/ip-addr.txt", 7, "inet 10.20.1.12/24 scope global ens1f0np0")));
+                List.of("10.20.1.12/24"), Evidence.at("roce-a/ip-addr.txt", 7, "inet 10.20.1.12/24 scope global ens1f0np0")));
         b.hostEvidence().file("roce-b/ip-addr.txt", List.of("roce-b")).iface(new NetInterface("ens1f0np0", "UP",
-                List.of("10.20.1.14/24"), new Evidence("roce-b/ip-addr.txt", 7, "inet 10.20.1.14/24 scope global ens1f0np0")));
+                List.of("10.20.1.14/24"), Evidence.at("roce-b/ip-addr.txt", 7, "inet 10.20.1.14/24 scope global ens1f0np0")));
         b.forensics().perftest(PairRuns.bw("server.txt", 0, 0, "0000:0000:0000:0000:0000:ffff:0a14:010c",
                 "0000:0000:0000:0000:0000:ffff:0a14:010e", 93));
         PairCell c = only(b.build());
@@ -179,7 +179,7 @@ class PairMatricesTest {
         for (int i = 0; i < bytesBusBw.length; i += 2) {
             NcclTestRow.Result r = new NcclTestRow.Result(100, bytesBusBw[i + 1], bytesBusBw[i + 1], 0);
             rows.add(new NcclTestRow((long) bytesBusBw[i], (long) bytesBusBw[i] / 4, "float", "sum", -1, r, r, "",
-                    new Evidence(file, 30 + i, (long) bytesBusBw[i] + " ...")));
+                    Evidence.at(file, 30 + i, (long) bytesBusBw[i] + " ...")));
         }
         return new NcclTestRun(file, 1, "all_reduce_perf", "2.17.1", "2.28.9", 1, 1,
                 List.of(new NcclTestDevice(0, 0, 11, h1, 0, "0000:19:00", "NVIDIA H100"),
@@ -200,7 +200,7 @@ class PairMatricesTest {
     void aRunThatStoppedBeforeItsTitleIsUnplaced() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.forensics().perftest(new PerftestRun("ib_write_bw_n1_n2.txt", 1, "", null, false, PerftestRun.Side.CLIENT, "", "", "",
-                "", -1, -1, null, null, List.of(), List.of(new Evidence("ib_write_bw_n1_n2.txt", 1,
+                "", -1, -1, null, null, List.of(), List.of(Evidence.at("ib_write_bw_n1_n2.txt", 1,
                 "Couldn't connect to n2:18515")), ""));
         PairMatrices p = PairMatrices.of(b.build());
         assertEquals("the run stopped before it printed which test it was: Couldn't connect to n2:18515",

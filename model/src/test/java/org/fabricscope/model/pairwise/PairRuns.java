@@ -19,14 +19,14 @@ public final class PairRuns {
     }
 
     public static PerftestRun bw(String source, int localLid, int remoteLid, String localGid, String remoteGid, double gbps) {
-        PerftestEndpoint l = new PerftestEndpoint(localLid, "0x0117", localGid, new Evidence(source, 17, " local address: LID ..."));
-        PerftestEndpoint r = new PerftestEndpoint(remoteLid, "0x0119", remoteGid, new Evidence(source, 18, " remote address: LID ..."));
+        PerftestEndpoint l = new PerftestEndpoint(localLid, "0x0117", localGid, Evidence.at(source, 17, " local address: LID ..."));
+        PerftestEndpoint r = new PerftestEndpoint(remoteLid, "0x0119", remoteGid, Evidence.at(source, 18, " remote address: LID ..."));
         List<PerftestRow> rows = new ArrayList<>();
         if (!Double.isNaN(gbps)) {
             rows.add(new PerftestRow(65536, 5000, new PerftestRow.Bandwidth(gbps, gbps, gbps / 0.524288 / 1000, "Gb/sec"), null,
-                    new Evidence(source, 21, " 65536      5000           " + gbps)));
+                    Evidence.at(source, 21, " 65536      5000           " + gbps)));
         }
-        List<Evidence> errors = Double.isNaN(gbps) ? List.of(new Evidence(source, 20, "Failed to modify QP 518 to RTR")) : List.of();
+        List<Evidence> errors = Double.isNaN(gbps) ? List.of(Evidence.at(source, 20, "Failed to modify QP 518 to RTR")) : List.of();
         return new PerftestRun(source, 1, "RDMA_Write", PerftestRun.Measure.BANDWIDTH, false, PerftestRun.Side.CLIENT, "mlx5_0",
                 localGid.startsWith("0000") ? "Ethernet" : "IB", "IB", "RC", 1, -1, l, r, rows, errors, "");
     }
@@ -35,7 +35,7 @@ public final class PairRuns {
     public static PerftestRun lat(String source, double usec) {
         PerftestRow.Latency l = new PerftestRow.Latency(usec * 0.95, usec * 4, usec, usec * 1.01, 0.05, usec * 1.2, usec * 4, Double.NaN);
         return new PerftestRun(source, 1, "RDMA_Write", PerftestRun.Measure.LATENCY, false, PerftestRun.Side.CLIENT, "mlx5_0",
-                "IB", "IB", "RC", 1, -1, null, null, List.of(new PerftestRow(2, 1000, null, l, new Evidence(source, 20, " 2 1000 ..."))),
+                "IB", "IB", "RC", 1, -1, null, null, List.of(new PerftestRow(2, 1000, null, l, Evidence.at(source, 20, " 2 1000 ..."))),
                 List.of(), "");
     }
 
@@ -45,7 +45,7 @@ public final class PairRuns {
         for (int i = 0; i < abv.length; i += 3) {
             double v = ((Number) abv[i + 2]).doubleValue();
             cells.add(new PairCell((String) abv[i], (String) abv[i + 1], kind, v, Double.isNaN(v), "BW average at 65536 B",
-                    PairEnds.How.FILE_NAME, 1, List.of(new Evidence(abv[i] + "_" + abv[i + 1] + ".txt", 21, "65536 5000 " + v))));
+                    PairEnds.How.FILE_NAME, 1, List.of(Evidence.at(abv[i] + "_" + abv[i + 1] + ".txt", 21, "65536 5000 " + v))));
         }
         return new PairMatrix(kind, kind == PairKind.PERFTEST_LAT ? "ib_write_lat" : "ib_write_bw", cells);
     }

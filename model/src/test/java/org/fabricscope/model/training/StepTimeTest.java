@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class StepTimeTest {
     private static StepTime step(String source, int line, int rank, long step, double ms) {
         return new StepTime(source, line, "", rank, step, ms, Double.NaN, "", -1, "megatron",
-                new Evidence(source, line, "iteration " + step));
+                Evidence.at(source, line, "iteration " + step));
     }
 
     @Test

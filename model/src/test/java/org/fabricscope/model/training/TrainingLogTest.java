@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The training layer's model and checks on hand-built ranks, links and events (no parser). */
 class TrainingLogTest {
     private static Evidence ev(String source, int line) {
-        return new Evidence(source, line, "line " + line);
+        return Evidence.at(source, line, "line " + line);
     }
 
     private static Rank rank(String host, int pid, String comm, int rank, int nranks, boolean complete, List<String> devs,

@@ -55,7 +55,7 @@ final class ForensicEvents {
                                 + ": the stack in its dump's last entry, py-spy dump of its process, its own log's last lines.",
                                 "A rank held up by its data loader, a checkpoint, a slow or faulty GPU or an uneven branch in"
                                         + " the training code makes every peer wait at the next collective."),
-                        new Evidence(r.source(), 0, "last enqueued #" + r.lastEnqueued() + ", last completed #" + r.lastCompleted()),
+                        Evidence.at(r.source(), 0, "last enqueued #" + r.lastEnqueued() + ", last completed #" + r.lastCompleted()),
                         FR_ORIGIN));
             }
             for (RankProgress r : pg.leaders()) {
@@ -70,7 +70,7 @@ final class ForensicEvents {
                         + (waiting == null ? "" : " (" + waiting.profilingName() + ")"), Role.CONSEQUENCE, CauseClass.COLLECTIVE_HANG,
                         Severity.WARNING, stamp(waiting != null ? waiting : r.last()),
                         places.complete(Who.NOBODY.withRank(r.rank())), Who.NOBODY, f, List.of(),
-                        new Evidence(r.source(), 0, "last enqueued #" + r.lastEnqueued() + ", last completed #" + r.lastCompleted()),
+                        Evidence.at(r.source(), 0, "last enqueued #" + r.lastEnqueued() + ", last completed #" + r.lastCompleted()),
                         FR_ORIGIN));
             }
         }

@@ -192,8 +192,7 @@ final class IncidentEvents {
             for (String text : statusTexts(p)) {
                 SignatureCatalogue.Hit h = status.first(text);
                 if (h != null) {
-                    Evidence ev = p.evidence() == null ? new Evidence("", 0, text) : new Evidence(p.evidence().source(),
-                            p.evidence().line(), text);
+                    Evidence ev = p.evidence() == null ? Evidence.at("", 0, text) : p.evidence().withText(text);
                     out.add(event(out.size(), h.signature(), h.fields(), Stamp.NONE, who, Who.NOBODY, ev));
                 }
             }
@@ -205,8 +204,7 @@ final class IncidentEvents {
                 if (h != null) {
                     Who who = new Who(-1, j.namespace(), "", "", j.name(), "", "");
                     Stamp stamp = c.lastTransition().length() >= 19 ? Stamps.of(c.lastTransition()) : Stamp.NONE;
-                    Evidence ev = j.evidence() == null ? new Evidence("", 0, text) : new Evidence(j.evidence().source(),
-                            j.evidence().line(), text);
+                    Evidence ev = j.evidence() == null ? Evidence.at("", 0, text) : j.evidence().withText(text);
                     out.add(event(out.size(), h.signature(), h.fields(), stamp, who, Who.NOBODY, ev));
                 }
             }
