@@ -50,7 +50,15 @@ public final class FabricImporter {
         BundleReader bundles = new BundleReader(early);
         List<ImportSource> sources = new ArrayList<>();
         for (Path p : paths) {
-            sources.addAll(bundles.expand(p));
+            try {
+                sources.addAll(bundles.expand(p));
+            } catch (RuntimeException | Error e) {
+                // listing a folder or unpacking an archive is reading too: one that fails ends that path only
+                rethrowIfFatal(e);
+                early.add(Diagnostic.error(p.toString(), 0, failure(e, "listing or unpacking this path", 0)
+                        + ", skipped; the other paths are read"));
+                LOG.log(System.Logger.Level.DEBUG, () -> "expanding " + p + " failed", e);
+            }
             if (cancel.isCancelled()) {
                 throw new ImportCancelledException();
             }
@@ -84,8 +92,8 @@ public final class FabricImporter {
                 if (sniff.detectFailure() != null) {
                     Throwable e = sniff.detectFailure();
                     rethrowIfFatal(e);
-                    builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
-                            + ReaderFailure.describe(e) + "); skipped"));
+                    builder.diagnostic(Diagnostic.error(s.name(), 0, failure(e, "telling this file's format", 0)
+                            + "; skipped"));
                     LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
                     formats.put(s.name(), null);
                     continue;
@@ -219,8 +227,8 @@ public final class FabricImporter {
                 return;
             }
             rethrowIfFatal(cause);
-            ctx.report(Diagnostic.error(source.name(), 0, "internal error reading this file ("
-                    + ReaderFailure.describe(cause) + "); stopped there, kept what was read before"));
+            ctx.report(Diagnostic.error(source.name(), 0, failure(cause, "reading this file", 0)
+                    + "; stopped there, kept what was read before"));
             LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), cause);
             return;
         }
@@ -228,8 +236,8 @@ public final class FabricImporter {
             p.applyTo(ctx);
         } catch (RuntimeException | Error e) {
             rethrowIfFatal(e);
-            ctx.report(Diagnostic.error(source.name(), 0, "internal error reading this file ("
-                    + ReaderFailure.describe(e) + "); stopped there, kept what was read before"));
+            ctx.report(Diagnostic.error(source.name(), 0, failure(e, "reading this file", 0)
+                    + "; stopped there, kept what was read before"));
             LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), e);
         }
     }
@@ -250,26 +258,42 @@ public final class FabricImporter {
         } catch (RuntimeException | Error e) {
             rethrowIfFatal(e);
             int line = ctx.line();
-            ctx.report(Diagnostic.error(source.name(), line, "internal error reading this file"
-                    + (line > 0 ? " at line " + line : "") + " (" + ReaderFailure.describe(e)
-                    + "); stopped there, kept what was read before"));
+            ctx.report(Diagnostic.error(source.name(), line, failure(e, "reading this file", line)
+                    + "; stopped there, kept what was read before"));
             LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name()
                     + (line > 0 ? ":" + line : ""), e);
         }
     }
 
     /**
-     * Cancellation and running out of memory end the import; anything else a reader throws ends one
-     * file. A stack overflow is caught too: the stack has unwound by the time it arrives here, and it
-     * means one input nested too deeply (a hostile YAML or XML), not a broken JVM.
+     * Cancellation ends the import, and so does a broken JVM (an internal error of the VM itself);
+     * anything else a reader throws ends one file. A stack overflow is caught: the stack has unwound by
+     * the time it arrives here, and it means one input nested too deeply (a hostile YAML or XML). Running
+     * out of memory is caught too: what the failed reader held is garbage once the error has unwound
+     * its frames, so one hostile file costs that file, not the import and the other files.
      */
     private static void rethrowIfFatal(Throwable e) {
         if (e instanceof ImportCancelledException c) {
             throw c;
         }
-        if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+        if (e instanceof VirtualMachineError && !isInputFailure(e)) {
             throw (Error) e;
         }
+    }
+
+    /** Running out of memory or stack on one input: that input's failure, not the program's. */
+    private static boolean isInputFailure(Throwable e) {
+        return e instanceof OutOfMemoryError || e instanceof StackOverflowError;
+    }
+
+    /** What went wrong {@code doing} what, in words: memory and nesting are the input's size, the rest a bug of ours. */
+    private static String failure(Throwable e, String doing, int line) {
+        String at = line > 0 ? " at line " + line : "";
+        if (e instanceof OutOfMemoryError) {
+            return "ran out of memory " + doing + at + " (the input is too large for the memory given to FabricScope; "
+                    + "give it more with -Xmx or read the file alone)";
+        }
+        return "internal error " + doing + at + " (" + ReaderFailure.describe(e) + ")";
     }
 
     /**
@@ -398,12 +422,11 @@ public final class FabricImporter {
                 Thread.currentThread().interrupt();
                 throw new ImportCancelledException();
             } catch (java.util.concurrent.ExecutionException e) {
-                // sniff() catches what detection throws; what is left (running out of memory) ends the import
+                // sniff() catches what detection throws; what is left (memory or stack gone before its try) is
+                // that file's failure, like any other; a broken JVM ends the import
                 Throwable cause = e.getCause();
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(cause);
+                rethrowIfFatal(cause);
+                return new Sniff(false, null, new ArrayList<>(), cause);
             }
         }
 
