@@ -18,6 +18,7 @@ import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.core.ReadContext;
+import org.fabricscope.importers.core.ZeroRuns;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
@@ -105,13 +106,19 @@ public final class FabricImporter {
                 FormatReader r = sniff.reader();
                 formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
                 ImportSource source = sniff.declared() ? DeclaredFormat.blanked(s) : s;
+                ZeroRuns.Dropping zeros = null;
+                if (sniff.zeroBlocks() && r != null) {
+                    zeros = ZeroRuns.dropping(source);
+                    source = zeros.source();
+                }
                 if (r == null) {
                     String why = registry.unknownFormatMessage();
                     builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
                 } else if (r.phase() == ImportPhase.SKIPPED) {
                     read(r, source, ctx); // says why it is skipped, in file order
+                    reportZeros(zeros, builder);
                 } else {
-                    sniffed.add(new Sniffed(source, r));
+                    sniffed.add(new Sniffed(source, r, zeros));
                 }
             }
         }
@@ -131,6 +138,7 @@ public final class FabricImporter {
                 } else {
                     read(x.reader, x.source, ctx);
                 }
+                reportZeros(x.zeros, builder);
                 done += Math.max(0, x.source.size());
                 progress.update(done, total, x.source.name());
             }
@@ -140,7 +148,16 @@ public final class FabricImporter {
         return new ImportResult(builder.build(), formats, ctx.thresholds());
     }
 
-    private record Sniffed(ImportSource source, FormatReader reader) {
+    /** A file to read by {@code reader}; {@code zeros} when it is read without its zero blocks. */
+    private record Sniffed(ImportSource source, FormatReader reader, ZeroRuns.Dropping zeros) {
+    }
+
+    /** The one diagnostic for the zero blocks a file's reading left out, if it left any. */
+    private static void reportZeros(ZeroRuns.Dropping zeros, FabricModelBuilder builder) {
+        Diagnostic d = zeros == null ? null : zeros.report();
+        if (d != null) {
+            builder.diagnostic(d);
+        }
     }
 
     /**
@@ -303,9 +320,9 @@ public final class FabricImporter {
      * threads and reported in file order.
      */
     private record Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure,
-                         boolean declared) {
+                         boolean declared, boolean zeroBlocks) {
         Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
-            this(read, reader, problems, detectFailure, false);
+            this(read, reader, problems, detectFailure, false, false);
         }
     }
 
@@ -348,14 +365,28 @@ public final class FabricImporter {
                             + "', which FabricScope does not read; skipped"));
                     return new Sniff(false, null, problems, null);
                 }
-                return new Sniff(true, r, problems, null, true);
+                return new Sniff(true, r, problems, null, true, false);
+            }
+            // A text file is judged by its text: blocks of zero bytes (a log of a node that lost power ends in
+            // them) are left out of the judging and the detection, and out of the reading (ZeroRuns)
+            byte[] judged = head;
+            int judgedLength = length;
+            boolean zeroBlocks = ZeroRuns.firstRun(head, length) >= 0;
+            if (zeroBlocks) {
+                judged = ZeroRuns.withoutRuns(head, length);
+                judgedLength = judged.length;
+                if (judgedLength == 0) {
+                    problems.add(Diagnostic.warning(s.name(), 1, "file starts with " + length + " zero bytes and nothing "
+                            + "else (a file whose writer lost power before any of it reached the disk); skipped"));
+                    return new Sniff(false, null, problems, null);
+                }
             }
             // Really binary (an image, a core dump, UTF-16) has NULs and control bytes throughout; a stray
             // NUL or two in a text dump only makes its own line unreadable, which the readers report.
-            int limit = Math.max(2, length / 200);
+            int limit = Math.max(2, judgedLength / 200);
             // counted only until past the limit: a pickle is decided in its first kilobyte, not its 64 KB (while
             // the JIT is cold, the full count was most of sniffing 1,024 flight recorder dumps)
-            if (controlBytes(head, length, limit) > limit) {
+            if (controlBytes(judged, judgedLength, limit) > limit) {
                 // a view of this thread's buffer, for the detection only: nothing keeps it
                 FormatReader r = registry.detect(Head.binaryView(head, length));
                 if (r != null) {
@@ -365,7 +396,7 @@ public final class FabricImporter {
                         + " control bytes in the first " + length + " bytes), not a text dump; skipped"));
                 return new Sniff(false, null, problems, null);
             }
-            return new Sniff(true, registry.detect(Head.of(head, length)), problems, null);
+            return new Sniff(true, registry.detect(Head.of(judged, judgedLength)), problems, null, false, zeroBlocks);
         } catch (IOException | UncheckedIOException e) {
             String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
             problems.add(Diagnostic.error(s.name(), 0, "cannot read: " + why));
