@@ -41,6 +41,8 @@ public final class NcclTestsReader {
     static final int MAX_ROWS = 100_000;
     /** Most rows, devices and failure lines kept per file, over all its runs. */
     static final int MAX_FILE_RECORDS = 250_000;
+    /** Most columns of a table header (nccl-tests prints at most 17: {@code -C}, {@code -S} and both sides). */
+    static final int MAX_COLUMNS = 64;
     private static final long INT = Integer.MAX_VALUE;
 
     private static final Pattern PREFIX = Pattern.compile("^(?:\\s*\\d{1,6}:\\s?|\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?)");
@@ -253,6 +255,12 @@ public final class NcclTestsReader {
                 }
             } else if (HEADER.matcher(l).matches()) {
                 d.columns = columns(l);
+                if (d.columns.size() > MAX_COLUMNS) {
+                    builder.diagnostic(Diagnostic.warning(source, n, "nccl-tests table header with " + d.columns.size()
+                            + " columns, more than " + MAX_COLUMNS + " (NcclTestsReader.MAX_COLUMNS): no nccl-tests "
+                            + "table; the rows under it are not read"));
+                    d.columns = List.of();
+                }
             } else if ((m = OOB.matcher(l)).matches()) {
                 d.oob = Numbers.decimal(m.group(1), 0, Long.MAX_VALUE, "out of bounds values");
                 d.oobOk = !m.group(2).equalsIgnoreCase("FAILED") && d.oob == 0;

@@ -102,4 +102,24 @@ class ForensicsCapsHostileTest {
         assertEquals(1, c.get(0).records());
         assertEquals(NcclInspectorReader.MAX_KINDS, c.get(1).collectives().size());
     }
+
+    @Test
+    void aNcclTestsHeaderOfThousandsOfColumnsIsRefused() {
+        StringBuilder header = new StringBuilder("#       size         count      type   redop    root     time   algbw   busbw "
+                + "#wrong");
+        while (header.length() < 60_000) {
+            header.append(" x");
+        }
+        StringBuilder sb = new StringBuilder(NCCL_TESTS_HEAD).append(header).append('\n');
+        for (int i = 0; i < 50_000; i++) {
+            sb.append(8 * i).append(" 2 float sum -1 1 0 0 0\n");
+        }
+        long start = System.nanoTime();
+        FabricModel m = TestSupport.importTexts("all_reduce_perf.txt", sb.toString()).model();
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        String diags = ForensicsFixtures.diagnostics(m);
+        assertTrue(diags.contains("NcclTestsReader.MAX_COLUMNS"), diags);
+        assertTrue(m.forensics().ncclTests().stream().allMatch(r -> r.rows().isEmpty()), "no row read by that header");
+        assertTrue(ms < 20_000, ms + " ms");
+    }
 }
