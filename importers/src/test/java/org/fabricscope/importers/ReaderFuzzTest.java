@@ -340,6 +340,8 @@ class ReaderFuzzTest {
         assertTrue(m != null && !m.isBlank(), () -> "diagnostic without a message: " + d + "\n" + hex(input));
         assertFalse(m.startsWith("internal error"), () -> "a reader threw (the importer's guard caught it): " + d
                 + "\n" + hex(input));
+        assertFalse(m.startsWith("ran out of memory"), () -> "a reader ran out of memory (the importer's guard caught it): "
+                + d + "\n" + hex(input));
         String in = new String(input, StandardCharsets.UTF_8) + new String(input, StandardCharsets.ISO_8859_1);
         for (String javaWord : List.of("Exception", "java.", "Error:")) {
             assertFalse(m.contains(javaWord) && !in.contains(javaWord),
