@@ -18,6 +18,7 @@ import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ImportSource;
 import org.fabricscope.importers.core.ReadContext;
+import org.fabricscope.importers.core.ZeroRuns;
 import org.fabricscope.importers.bundle.BundleReader;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.FabricModelBuilder;
@@ -50,7 +51,15 @@ public final class FabricImporter {
         BundleReader bundles = new BundleReader(early);
         List<ImportSource> sources = new ArrayList<>();
         for (Path p : paths) {
-            sources.addAll(bundles.expand(p));
+            try {
+                sources.addAll(bundles.expand(p));
+            } catch (RuntimeException | Error e) {
+                // listing a folder or unpacking an archive is reading too: one that fails ends that path only
+                rethrowIfFatal(e);
+                early.add(Diagnostic.error(p.toString(), 0, failure(e, "listing or unpacking this path", 0)
+                        + ", skipped; the other paths are read"));
+                LOG.log(System.Logger.Level.DEBUG, () -> "expanding " + p + " failed", e);
+            }
             if (cancel.isCancelled()) {
                 throw new ImportCancelledException();
             }
@@ -84,8 +93,8 @@ public final class FabricImporter {
                 if (sniff.detectFailure() != null) {
                     Throwable e = sniff.detectFailure();
                     rethrowIfFatal(e);
-                    builder.diagnostic(Diagnostic.error(s.name(), 0, "internal error telling this file's format ("
-                            + ReaderFailure.describe(e) + "); skipped"));
+                    builder.diagnostic(Diagnostic.error(s.name(), 0, failure(e, "telling this file's format", 0)
+                            + "; skipped"));
                     LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
                     formats.put(s.name(), null);
                     continue;
@@ -97,13 +106,19 @@ public final class FabricImporter {
                 FormatReader r = sniff.reader();
                 formats.put(s.name(), r == null ? FormatRegistry.UNKNOWN : r.id());
                 ImportSource source = sniff.declared() ? DeclaredFormat.blanked(s) : s;
+                ZeroRuns.Dropping zeros = null;
+                if (sniff.zeroBlocks() && r != null) {
+                    zeros = ZeroRuns.dropping(source);
+                    source = zeros.source();
+                }
                 if (r == null) {
                     String why = registry.unknownFormatMessage();
                     builder.diagnostic(s.named() ? Diagnostic.warning(s.name(), 1, why) : Diagnostic.info(s.name(), 1, why));
                 } else if (r.phase() == ImportPhase.SKIPPED) {
                     read(r, source, ctx); // says why it is skipped, in file order
+                    reportZeros(zeros, builder);
                 } else {
-                    sniffed.add(new Sniffed(source, r));
+                    sniffed.add(new Sniffed(source, r, zeros));
                 }
             }
         }
@@ -123,6 +138,7 @@ public final class FabricImporter {
                 } else {
                     read(x.reader, x.source, ctx);
                 }
+                reportZeros(x.zeros, builder);
                 done += Math.max(0, x.source.size());
                 progress.update(done, total, x.source.name());
             }
@@ -132,7 +148,16 @@ public final class FabricImporter {
         return new ImportResult(builder.build(), formats, ctx.thresholds());
     }
 
-    private record Sniffed(ImportSource source, FormatReader reader) {
+    /** A file to read by {@code reader}; {@code zeros} when it is read without its zero blocks. */
+    private record Sniffed(ImportSource source, FormatReader reader, ZeroRuns.Dropping zeros) {
+    }
+
+    /** The one diagnostic for the zero blocks a file's reading left out, if it left any. */
+    private static void reportZeros(ZeroRuns.Dropping zeros, FabricModelBuilder builder) {
+        Diagnostic d = zeros == null ? null : zeros.report();
+        if (d != null) {
+            builder.diagnostic(d);
+        }
     }
 
     /**
@@ -219,8 +244,8 @@ public final class FabricImporter {
                 return;
             }
             rethrowIfFatal(cause);
-            ctx.report(Diagnostic.error(source.name(), 0, "internal error reading this file ("
-                    + ReaderFailure.describe(cause) + "); stopped there, kept what was read before"));
+            ctx.report(Diagnostic.error(source.name(), 0, failure(cause, "reading this file", 0)
+                    + "; stopped there, kept what was read before"));
             LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), cause);
             return;
         }
@@ -228,8 +253,8 @@ public final class FabricImporter {
             p.applyTo(ctx);
         } catch (RuntimeException | Error e) {
             rethrowIfFatal(e);
-            ctx.report(Diagnostic.error(source.name(), 0, "internal error reading this file ("
-                    + ReaderFailure.describe(e) + "); stopped there, kept what was read before"));
+            ctx.report(Diagnostic.error(source.name(), 0, failure(e, "reading this file", 0)
+                    + "; stopped there, kept what was read before"));
             LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), e);
         }
     }
@@ -250,26 +275,42 @@ public final class FabricImporter {
         } catch (RuntimeException | Error e) {
             rethrowIfFatal(e);
             int line = ctx.line();
-            ctx.report(Diagnostic.error(source.name(), line, "internal error reading this file"
-                    + (line > 0 ? " at line " + line : "") + " (" + ReaderFailure.describe(e)
-                    + "); stopped there, kept what was read before"));
+            ctx.report(Diagnostic.error(source.name(), line, failure(e, "reading this file", line)
+                    + "; stopped there, kept what was read before"));
             LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name()
                     + (line > 0 ? ":" + line : ""), e);
         }
     }
 
     /**
-     * Cancellation and running out of memory end the import; anything else a reader throws ends one
-     * file. A stack overflow is caught too: the stack has unwound by the time it arrives here, and it
-     * means one input nested too deeply (a hostile YAML or XML), not a broken JVM.
+     * Cancellation ends the import, and so does a broken JVM (an internal error of the VM itself);
+     * anything else a reader throws ends one file. A stack overflow is caught: the stack has unwound by
+     * the time it arrives here, and it means one input nested too deeply (a hostile YAML or XML). Running
+     * out of memory is caught too: what the failed reader held is garbage once the error has unwound
+     * its frames, so one hostile file costs that file, not the import and the other files.
      */
     private static void rethrowIfFatal(Throwable e) {
         if (e instanceof ImportCancelledException c) {
             throw c;
         }
-        if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+        if (e instanceof VirtualMachineError && !isInputFailure(e)) {
             throw (Error) e;
         }
+    }
+
+    /** Running out of memory or stack on one input: that input's failure, not the program's. */
+    private static boolean isInputFailure(Throwable e) {
+        return e instanceof OutOfMemoryError || e instanceof StackOverflowError;
+    }
+
+    /** What went wrong {@code doing} what, in words: memory and nesting are the input's size, the rest a bug of ours. */
+    private static String failure(Throwable e, String doing, int line) {
+        String at = line > 0 ? " at line " + line : "";
+        if (e instanceof OutOfMemoryError) {
+            return "ran out of memory " + doing + at + " (the input is too large for the memory given to FabricScope; "
+                    + "give it more with -Xmx or read the file alone)";
+        }
+        return "internal error " + doing + at + " (" + ReaderFailure.describe(e) + ")";
     }
 
     /**
@@ -279,9 +320,9 @@ public final class FabricImporter {
      * threads and reported in file order.
      */
     private record Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure,
-                         boolean declared) {
+                         boolean declared, boolean zeroBlocks) {
         Sniff(boolean read, FormatReader reader, List<Diagnostic> problems, Throwable detectFailure) {
-            this(read, reader, problems, detectFailure, false);
+            this(read, reader, problems, detectFailure, false, false);
         }
     }
 
@@ -324,14 +365,28 @@ public final class FabricImporter {
                             + "', which FabricScope does not read; skipped"));
                     return new Sniff(false, null, problems, null);
                 }
-                return new Sniff(true, r, problems, null, true);
+                return new Sniff(true, r, problems, null, true, false);
+            }
+            // A text file is judged by its text: blocks of zero bytes (a log of a node that lost power ends in
+            // them) are left out of the judging and the detection, and out of the reading (ZeroRuns)
+            byte[] judged = head;
+            int judgedLength = length;
+            boolean zeroBlocks = ZeroRuns.firstRun(head, length) >= 0;
+            if (zeroBlocks) {
+                judged = ZeroRuns.withoutRuns(head, length);
+                judgedLength = judged.length;
+                if (judgedLength == 0) {
+                    problems.add(Diagnostic.warning(s.name(), 1, "file starts with " + length + " zero bytes and nothing "
+                            + "else (a file whose writer lost power before any of it reached the disk); skipped"));
+                    return new Sniff(false, null, problems, null);
+                }
             }
             // Really binary (an image, a core dump, UTF-16) has NULs and control bytes throughout; a stray
             // NUL or two in a text dump only makes its own line unreadable, which the readers report.
-            int limit = Math.max(2, length / 200);
+            int limit = Math.max(2, judgedLength / 200);
             // counted only until past the limit: a pickle is decided in its first kilobyte, not its 64 KB (while
             // the JIT is cold, the full count was most of sniffing 1,024 flight recorder dumps)
-            if (controlBytes(head, length, limit) > limit) {
+            if (controlBytes(judged, judgedLength, limit) > limit) {
                 // a view of this thread's buffer, for the detection only: nothing keeps it
                 FormatReader r = registry.detect(Head.binaryView(head, length));
                 if (r != null) {
@@ -341,7 +396,7 @@ public final class FabricImporter {
                         + " control bytes in the first " + length + " bytes), not a text dump; skipped"));
                 return new Sniff(false, null, problems, null);
             }
-            return new Sniff(true, registry.detect(Head.of(head, length)), problems, null);
+            return new Sniff(true, registry.detect(Head.of(judged, judgedLength)), problems, null, false, zeroBlocks);
         } catch (IOException | UncheckedIOException e) {
             String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
             problems.add(Diagnostic.error(s.name(), 0, "cannot read: " + why));
@@ -398,12 +453,11 @@ public final class FabricImporter {
                 Thread.currentThread().interrupt();
                 throw new ImportCancelledException();
             } catch (java.util.concurrent.ExecutionException e) {
-                // sniff() catches what detection throws; what is left (running out of memory) ends the import
+                // sniff() catches what detection throws; what is left (memory or stack gone before its try) is
+                // that file's failure, like any other; a broken JVM ends the import
                 Throwable cause = e.getCause();
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(cause);
+                rethrowIfFatal(cause);
+                return new Sniff(false, null, new ArrayList<>(), cause);
             }
         }
 

@@ -92,6 +92,40 @@ class ReaderFuzzTest {
         FormatReader reader = nl < 0 ? null
                 : FormatRegistry.standard().byId(new String(input, 0, nl, StandardCharsets.ISO_8859_1));
         byte[] content = reader == null ? input : Arrays.copyOfRange(input, nl + 1, input.length);
+        fuzzOne(reader, content);
+    }
+
+    /**
+     * The readers added since {@link #everyReader} was written (NCCL RAS text and JSON, nccl-tests, NCCL
+     * Inspector, perftest, the host-evidence readers with lspci, and the NCCL log reader that reads
+     * step-time and training log lines): fuzzed on their own so that the budget is not spread over the
+     * whole registry. The input is {@code <reader id>\n<content>} as for {@link #everyReader}; when its
+     * first line names none of them, its first byte picks one and the whole input is its content, so every
+     * input reaches one of these readers. Seeds: real files of each, under
+     * {@code ReaderFuzzTestInputs/forensicsAndHostReaders/<id>--<file>}.
+     */
+    @FuzzTest(maxDuration = "15s")
+    @Timeout(value = TIMEOUT_SECONDS, unit = TimeUnit.SECONDS)
+    void forensicsAndHostReaders(byte[] input) {
+        if (input.length == 0) {
+            return;
+        }
+        int nl = indexOf(input, (byte) '\n', 64);
+        String id = nl < 0 ? "" : new String(input, 0, nl, StandardCharsets.ISO_8859_1);
+        if (NEWER_READERS.contains(id)) {
+            fuzzOne(FormatRegistry.standard().byId(id), Arrays.copyOfRange(input, nl + 1, input.length));
+        } else {
+            fuzzOne(FormatRegistry.standard().byId(NEWER_READERS.get((input[0] & 0xff) % NEWER_READERS.size())), input);
+        }
+    }
+
+    /** The readers {@link #forensicsAndHostReaders} fuzzes. */
+    static final List<String> NEWER_READERS = List.of("nccl-ras", "nccl-tests", "nccl-inspector", "perftest", "ibstat",
+            "ibstatus", "ibv-devinfo", "gid-table", "ulimit", "dev-infiniband", "ip-addr", "df-shm", "env", "lspci",
+            "eadm-stat", "kernel-log", "nccl-log");
+
+    /** {@code reader} (when not null) reads {@code content} directly, twice; then the content is imported as a user's file. */
+    private static void fuzzOne(FormatReader reader, byte[] content) {
         String name = reader == null ? "fuzz.txt" : "fuzz." + reader.id();
         if (reader != null) {
             Outcome first = readDirectly(reader, name, content);
@@ -125,6 +159,31 @@ class ReaderFuzzTest {
                 Files.delete(tgz);
                 Files.delete(folder);
             }
+        }
+    }
+
+    /** Each reader {@link #forensicsAndHostReaders} fuzzes has a real file of its own format among its seeds. */
+    @Test
+    void newerReadersHaveRealSeeds() throws IOException {
+        Path root = inputs("forensicsAndHostReaders");
+        for (String id : NEWER_READERS) {
+            assertNotNull(FormatRegistry.standard().byId(id), id);
+            boolean found = false;
+            try (Stream<Path> files = Files.list(root)) {
+                for (Path seed : files.filter(f -> f.getFileName().toString().startsWith(id + "--")).toList()) {
+                    byte[] input = Files.readAllBytes(seed);
+                    assertTrue(new String(input, 0, Math.min(input.length, id.length() + 1), StandardCharsets.ISO_8859_1)
+                            .equals(id + "\n"), seed + " must start with the line " + id);
+                    byte[] content = Arrays.copyOfRange(input, id.length() + 1, input.length);
+                    String name = seed.getFileName().toString();
+                    ImportResult r = new FabricImporter().importSources(
+                            List.of(new ImportSource(name, content.length, () -> new ByteArrayInputStream(content))),
+                            new ArrayList<>(), ImportProgress.NONE, Cancellation.NEVER);
+                    assertEquals(id, r.formats().get(name), seed + " is not detected as its reader's format");
+                    found = true;
+                }
+            }
+            assertTrue(found, "no seed for " + id + " under " + root);
         }
     }
 
@@ -281,6 +340,8 @@ class ReaderFuzzTest {
         assertTrue(m != null && !m.isBlank(), () -> "diagnostic without a message: " + d + "\n" + hex(input));
         assertFalse(m.startsWith("internal error"), () -> "a reader threw (the importer's guard caught it): " + d
                 + "\n" + hex(input));
+        assertFalse(m.startsWith("ran out of memory"), () -> "a reader ran out of memory (the importer's guard caught it): "
+                + d + "\n" + hex(input));
         String in = new String(input, StandardCharsets.UTF_8) + new String(input, StandardCharsets.ISO_8859_1);
         for (String javaWord : List.of("Exception", "java.", "Error:")) {
             assertFalse(m.contains(javaWord) && !in.contains(javaWord),

@@ -86,7 +86,7 @@ public final class FabricModelBuilder extends FabricBuilder {
                 n = fabric.nodes().get(guid);
             }
             return n == null || n.host() == null ? null : n.host().name();
-        });
+        }, this::diagnostic);
         if (!incident.isEmpty()) { // the user's signature files that did not load, where the import's problems are listed
             for (org.fabricscope.model.incident.SignatureProblem p : org.fabricscope.model.incident.SignatureCatalogue.active().problems()) {
                 diagnostic(Diagnostic.warning(p.file(), 0, "signature not loaded: " + p.text().substring(p.file().length() + 2)));

@@ -21,9 +21,16 @@ public final class Numbers {
     /** A number that does not fit its field. Its message names the field, the text and the range. */
     public static final class OutOfRange extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final String text;
 
         public OutOfRange(String field, String text, String range) {
             super(field + " " + shorten(text) + " is out of range (" + range + ")", null, false, false);
+            this.text = text;
+        }
+
+        /** The text that did not fit, whole. */
+        public String text() {
+            return text;
         }
     }
 

@@ -3,7 +3,6 @@ package org.fabricscope.importers.forensics;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +11,7 @@ import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.importers.logs.NcclLogParser;
 import org.fabricscope.model.FabricModelBuilder;
@@ -20,8 +20,6 @@ import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.forensics.NcclTestDevice;
 import org.fabricscope.model.forensics.NcclTestRow;
 import org.fabricscope.model.forensics.NcclTestRun;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * nccl-tests output ({@code all_reduce_perf} and the other {@code *_perf} binaries): the header
@@ -36,7 +34,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class NcclTestsReader {
     public static final String ID = "nccl-tests";
     public static final String LABEL = "nccl-tests output (*_perf text or -J JSON)";
-    private static final int MAX_ROWS = 100_000;
+    /** Most table rows kept per run. */
+    static final int MAX_ROWS = 100_000;
+    /** Most rows, devices and failure lines kept per file, over all its runs. */
+    static final int MAX_FILE_RECORDS = 250_000;
+    /** Most columns of a table header (nccl-tests prints at most 17: {@code -C}, {@code -S} and both sides). */
+    static final int MAX_COLUMNS = 64;
+    private static final long INT = Integer.MAX_VALUE;
 
     private static final Pattern PREFIX = Pattern.compile("^(?:\\s*\\d{1,6}:\\s?|\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?)");
     private static final Pattern VERSION = Pattern.compile("^#\\s*nccl-tests version (\\S+)(?:.*nccl-library=(\\d+))?.*");
@@ -88,7 +92,7 @@ public final class NcclTestsReader {
         } while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0xEF || c == 0xBB || c == 0xBF);
         in.reset();
         if (c == '{') {
-            json(in, source, builder);
+            new NcclTestsJson(this).read(in, source, builder);
             return;
         }
         text(new TextLines(in), source, builder, cancel);
@@ -121,7 +125,27 @@ public final class NcclTestsReader {
     private NcclLogParser ncclLog;
     private final List<Diagnostic> ncclProblems = new ArrayList<>();
 
+    /** Rows, devices and failure lines kept from the file so far ({@link #MAX_FILE_RECORDS}). */
+    int kept;
+    boolean fileCut;
+
+    /** Whether one more record may be kept; the first refused one is reported. */
+    boolean keep(String source, int line, FabricModelBuilder builder) {
+        if (kept < MAX_FILE_RECORDS) {
+            kept++;
+            return true;
+        }
+        if (!fileCut) {
+            fileCut = true;
+            builder.diagnostic(Diagnostic.warning(source, line, "more than " + MAX_FILE_RECORDS + " rows, devices and "
+                    + "failure lines in this nccl-tests file (NcclTestsReader.MAX_FILE_RECORDS); the rest not kept"));
+        }
+        return false;
+    }
+
     private void text(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel) throws IOException {
+        kept = 0;
+        fileCut = false;
         Draft d = null;
         int badRows = 0;
         String raw;
@@ -146,43 +170,96 @@ public final class NcclTestsReader {
                 ncclLog.line(raw, source, n);
                 continue;
             }
+            try {
+                d = line(l, n, d, source, builder);
+            } catch (Numbers.OutOfRange e) {
+                if (++badRows <= 20) {
+                    builder.diagnostic(Diagnostic.warning(source, n, e.getMessage() + "; nccl-tests line skipped: "
+                            + FlightRecorderReader.abbreviate(l)));
+                }
+            } catch (BadRow e) {
+                if (++badRows <= 20) {
+                    builder.diagnostic(Diagnostic.warning(source, n, "nccl-tests row does not fit the header's columns; "
+                            + "ignored: " + FlightRecorderReader.abbreviate(l)));
+                }
+            }
+        }
+        next(d, source, builder, 0);
+        if (ncclLog != null) {
+            ncclLog.finish(source);
+            ncclProblems.forEach(builder::diagnostic);
+            ncclProblems.clear();
+            ncclLog = null;
+        }
+    }
+
+    /** A row that does not fit the header's columns. */
+    private static final class BadRow extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BadRow() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * One line of the text form; returns the run being read. Its numbers are read before the run is
+     * changed: one out of range ({@link Numbers.OutOfRange}) leaves the run as it was.
+     */
+    private Draft line(String l, int n, Draft d, String source, FabricModelBuilder builder) {
+        {
             Matcher m;
             if ((m = VERSION.matcher(l)).matches()) {
                 d = next(d, source, builder, n);
                 d.version = m.group(1);
                 d.ncclVersion = m.group(2) == null ? "" : ncclVersion(m.group(2));
-                continue;
+                return d;
             }
             if ((m = STARTING.matcher(l)).matches()) {
                 if (d == null || !d.test.isEmpty() || d.hasContent()) {
                     d = next(d, source, builder, n);
                 }
                 d.test = m.group(1);
-                continue;
+                return d;
             }
             if ((m = NTHREAD.matcher(l)).matches()) {
+                int threads = Numbers.nonNegativeInt(m.group(1), "nThread");
+                int gpus = Numbers.nonNegativeInt(m.group(2), "nGpus");
+                Numbers.decimal(m.group(3), 0, Long.MAX_VALUE, "minBytes");
+                Numbers.decimal(m.group(4), 0, Long.MAX_VALUE, "maxBytes");
                 if (d == null || d.nThreads >= 0 || d.hasContent()) {
                     d = next(d, source, builder, n);
                 }
-                d.nThreads = Integer.parseInt(m.group(1));
-                d.nGpus = Integer.parseInt(m.group(2));
-                continue;
+                d.nThreads = threads;
+                d.nGpus = gpus;
+                return d;
             }
             if (d == null) {
                 if (DEVICE.matcher(l).matches() || HEADER.matcher(l).matches()) {
                     d = next(null, source, builder, n);
                 } else {
-                    continue;
+                    return null;
                 }
             }
             Evidence ev = Evidence.at(source, n, l);
             if ((m = DEVICE.matcher(l)).matches()) {
-                d.devices.add(new NcclTestDevice(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
-                        Integer.parseInt(m.group(3)), m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7)));
+                NcclTestDevice dev = new NcclTestDevice(Numbers.nonNegativeInt(m.group(1), "rank"),
+                        m.group(2) == null ? 0 : Numbers.nonNegativeInt(m.group(2), "group"),
+                        Numbers.nonNegativeInt(m.group(3), "pid"), m.group(4), Numbers.nonNegativeInt(m.group(5), "device"),
+                        m.group(6), m.group(7));
+                if (keep(source, n, builder)) {
+                    d.devices.add(dev);
+                }
             } else if (HEADER.matcher(l).matches()) {
                 d.columns = columns(l);
+                if (d.columns.size() > MAX_COLUMNS) {
+                    builder.diagnostic(Diagnostic.warning(source, n, "nccl-tests table header with " + d.columns.size()
+                            + " columns, more than " + MAX_COLUMNS + " (NcclTestsReader.MAX_COLUMNS): no nccl-tests "
+                            + "table; the rows under it are not read"));
+                    d.columns = List.of();
+                }
             } else if ((m = OOB.matcher(l)).matches()) {
-                d.oob = Long.parseLong(m.group(1));
+                d.oob = Numbers.decimal(m.group(1), 0, Long.MAX_VALUE, "out of bounds values");
                 d.oobOk = !m.group(2).equalsIgnoreCase("FAILED") && d.oob == 0;
                 if (!d.oobOk) {
                     d.footer = ev;
@@ -198,30 +275,22 @@ public final class NcclTestsReader {
                     if (d.rows.size() == MAX_ROWS && !d.rowsCut) {
                         d.rowsCut = true;
                         builder.diagnostic(Diagnostic.warning(source, n, "more than " + MAX_ROWS
-                                + " rows in one nccl-tests run; kept the first " + MAX_ROWS));
+                                + " rows in one nccl-tests run (NcclTestsReader.MAX_ROWS); kept the first " + MAX_ROWS));
                     }
-                    continue;
+                    return d;
                 }
                 NcclTestRow row = row(l, d.columns, ev);
                 if (row == null) {
-                    if (++badRows <= 20) {
-                        builder.diagnostic(Diagnostic.warning(source, n, "nccl-tests row does not fit the header's columns; "
-                                + "ignored: " + FlightRecorderReader.abbreviate(l)));
-                    }
-                } else {
+                    throw new BadRow();
+                }
+                if (keep(source, n, builder)) {
                     d.rows.add(row);
                 }
-            } else if (WRONG_LINE.matcher(l).matches() && d.errors.size() < 100) {
+            } else if (WRONG_LINE.matcher(l).matches() && d.errors.size() < 100 && keep(source, n, builder)) {
                 d.errors.add(ev);
             }
         }
-        next(d, source, builder, 0);
-        if (ncclLog != null) {
-            ncclLog.finish(source);
-            ncclProblems.forEach(builder::diagnostic);
-            ncclProblems.clear();
-            ncclLog = null;
-        }
+        return d;
     }
 
     /** Closes the run being read (when it has anything) and starts another at {@code line}. */
@@ -292,13 +361,14 @@ public final class NcclTestsReader {
             return null;
         }
         try {
-            long bytes = Long.parseLong(v[0]);
-            long count = Long.parseLong(v[1]);
+            long bytes = Numbers.decimal(v[0], 0, Long.MAX_VALUE, "size");
+            long count = Numbers.decimal(v[1], 0, Long.MAX_VALUE, "count");
             String type = v[2];
             int redopAt = cols.indexOf("redop");
             int rootAt = cols.indexOf("root");
             String redop = redopAt >= 0 && redopAt < timeAt ? v[redopAt] : "";
-            int root = rootAt >= 0 && rootAt < timeAt ? (int) parseLong(v[rootAt], -1) : -1;
+            int root = rootAt >= 0 && rootAt < timeAt && Numbers.isDecimal(v[rootAt])
+                    ? Numbers.checkedInt(v[rootAt], "root") : -1;
             NcclTestRow.Result oop = result(v, timeAt);
             NcclTestRow.Result ip = secondTime >= 0 ? result(v, secondTime) : null;
             return new NcclTestRow(bytes, count, type, redop, root, oop, ip, timestamp, ev);
@@ -319,7 +389,7 @@ public final class NcclTestsReader {
         } else if (w.contains("e") || w.contains(".")) {
             wrong = parseDouble(w) > 0 ? 1 : 0;
         } else {
-            wrong = Long.parseLong(w);
+            wrong = Numbers.isDecimal(w) ? Numbers.decimal(w, 0, Long.MAX_VALUE, "#wrong") : Long.parseLong(w);
         }
         return new NcclTestRow.Result(time, alg, bus, wrong);
     }
@@ -332,79 +402,11 @@ public final class NcclTestsReader {
         }
     }
 
-    private static long parseLong(String s, long dflt) {
+    static long parseLong(String s, long dflt) {
         try {
             return Long.parseLong(s.strip());
         } catch (NumberFormatException e) {
             return dflt;
         }
-    }
-
-    // ---------------------------------------------------------------- -J JSON
-
-    private void json(InputStream in, String source, FabricModelBuilder builder) throws IOException {
-        byte[] bytes = in.readNBytes(RasStatusReader.MAX_BYTES + 1);
-        if (bytes.length > RasStatusReader.MAX_BYTES) {
-            builder.diagnostic(Diagnostic.error(source, 0, "nccl-tests JSON larger than " + RasStatusReader.MAX_BYTES
-                    + " bytes; not read"));
-            return;
-        }
-        JsonNode root;
-        try {
-            root = Jsons.MAPPER.readTree(new String(bytes, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            builder.diagnostic(Diagnostic.error(source, 0, "nccl-tests JSON not read: " + Jsons.brief(e)));
-            return;
-        }
-        String test = "nccl-tests";
-        JsonNode args = root.path("args");
-        if (args.isArray() && args.size() > 0) {
-            String bin = args.get(0).asText("");
-            test = bin.substring(Math.max(bin.lastIndexOf('/'), bin.lastIndexOf('\\')) + 1);
-        }
-        JsonNode cfg = root.path("config");
-        List<NcclTestDevice> devices = new ArrayList<>();
-        for (JsonNode dv : cfg.path("devices")) {
-            devices.add(new NcclTestDevice(dv.path("rank").asInt(-1), dv.path("group").asInt(0), dv.path("pid").asInt(-1),
-                    dv.path("hostname").asText(""), dv.path("device").asInt(-1), dv.path("device_hex").asText(""),
-                    dv.path("device_info").asText("")));
-        }
-        List<NcclTestRow> rows = new ArrayList<>();
-        for (JsonNode r : root.path("results")) {
-            if (rows.size() >= MAX_ROWS) {
-                builder.diagnostic(Diagnostic.warning(source, 0, "more than " + MAX_ROWS
-                        + " results in the nccl-tests JSON; kept the first " + MAX_ROWS));
-                break;
-            }
-            NcclTestRow.Result oop = jsonResult(r.path("out_of_place"));
-            NcclTestRow.Result ip = r.has("in_place") ? jsonResult(r.path("in_place")) : null;
-            rows.add(new NcclTestRow(r.path("size").asLong(-1), r.path("count").asLong(-1), r.path("type").asText(""),
-                    r.path("redop").asText(""), (int) parseLong(r.path("root").asText("-1"), -1), oop, ip,
-                    r.path("timestamp").asText(""), Evidence.at(source, 0, "size " + r.path("size").asLong(-1) + " "
-                            + r.path("type").asText("") + ": out-of-place #wrong " + oop.wrong()
-                            + (ip == null ? "" : ", in-place #wrong " + ip.wrong()))));
-        }
-        JsonNode oob = root.path("out_of_bounds");
-        long oobCount = oob.has("count") ? oob.path("count").asLong(-1) : -1;
-        boolean oobOk = !oob.path("okay").asText("true").equalsIgnoreCase("false") && oobCount <= 0;
-        double avg = root.path("average_bus_bandwidth").has("bandwidth")
-                ? root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN) : Double.NaN;
-        List<Evidence> errors = new ArrayList<>();
-        for (JsonNode e : root.path("errors")) {
-            if (!e.asText("").isBlank() && errors.size() < 100) {
-                errors.add(Evidence.at(source, 0, e.asText("")));
-            }
-        }
-        String nccl = root.has("nccl_version") ? ncclVersion(root.path("nccl_version").asText("")) : "";
-        builder.forensics().ncclTest(new NcclTestRun(source, 1, test, "", nccl, cfg.path("nthreads").asInt(-1),
-                cfg.path("ngpus").asInt(-1), devices, rows, oobCount, oobOk, avg, errors,
-                oobOk ? null : Evidence.at(source, 0, "out_of_bounds: " + oob)));
-    }
-
-    private static NcclTestRow.Result jsonResult(JsonNode n) {
-        JsonNode w = n.path("nwrong");
-        long wrong = w.isNumber() ? (long) w.asDouble() : w.asText("").equalsIgnoreCase("N/A") ? -1 : parseLong(w.asText(""), -1);
-        return new NcclTestRow.Result(n.path("time").asDouble(Double.NaN), n.path("alg_bw").asDouble(Double.NaN),
-                n.path("bus_bw").asDouble(Double.NaN), wrong);
     }
 }

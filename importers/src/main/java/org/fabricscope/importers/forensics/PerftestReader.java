@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.ImportCancelledException;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
@@ -40,6 +41,8 @@ public final class PerftestReader {
     public static final String LABEL = "perftest output (ib_write_bw, ib_read_bw, ib_send_bw, ib_*_lat)";
     /** Rows kept per run; the first are kept. */
     static final int MAX_ROWS = 100_000;
+    /** Most result rows and failure lines kept per file, over all its runs. */
+    static final int MAX_FILE_RECORDS = 250_000;
     /** Unfitting rows reported one by one per file; the rest are counted. */
     private static final int MAX_REPORTED = 20;
 
@@ -139,6 +142,7 @@ public final class PerftestReader {
         String source = ctx.source();
         TextLines lines = ctx.lines(in);
         List<Draft> runs = new ArrayList<>();
+        Budget budget = new Budget();
         Draft d = null;
         String version = "";
         int bad = 0;
@@ -179,7 +183,7 @@ public final class PerftestReader {
                 if (d == null || !d.rows.isEmpty() && SETUP.matcher(l).find()) {
                     d = next(d, runs, n, false);
                 }
-                if (d.errors.size() < 100) {
+                if (d.errors.size() < 100 && budget.keep(source, n, ctx)) {
                     d.errors.add(Evidence.at(source, n, l));
                 }
                 continue;
@@ -199,7 +203,7 @@ public final class PerftestReader {
                 continue;
             }
             if (ROW.matcher(l).matches()) {
-                bad += row(d, l, n, source, ctx, bad);
+                bad += row(d, l, n, source, ctx, bad, budget);
                 continue;
             }
             header(d, l, n, source, ctx);
@@ -214,22 +218,52 @@ public final class PerftestReader {
         }
     }
 
+    /** Rows and failure lines kept from one file ({@link #MAX_FILE_RECORDS}). */
+    private static final class Budget {
+        int kept;
+        boolean cut;
+
+        boolean keep(String source, int line, ReadContext ctx) {
+            if (kept < MAX_FILE_RECORDS) {
+                kept++;
+                return true;
+            }
+            if (!cut) {
+                cut = true;
+                ctx.report(Diagnostic.warning(source, line, "more than " + MAX_FILE_RECORDS + " rows and failure lines in "
+                        + "this perftest file (PerftestReader.MAX_FILE_RECORDS); the rest not kept"));
+            }
+            return false;
+        }
+    }
+
     /** Adds a result row; returns 1 when it did not fit (reported while fewer than {@link #MAX_REPORTED} were). */
-    private static int row(Draft d, String l, int n, String source, ReadContext ctx, int bad) {
+    private static int row(Draft d, String l, int n, String source, ReadContext ctx, int bad, Budget budget) {
         if (d.table == null || d.remoteResults) {
             return 0; // no table read (an unknown header was reported), or the other side's results
         }
         if (d.rows.size() >= MAX_ROWS) {
             if (!d.rowsCut) {
                 d.rowsCut = true;
-                ctx.report(Diagnostic.warning(source, n, "more than " + MAX_ROWS + " rows in one perftest run; kept the first "
-                        + MAX_ROWS));
+                ctx.report(Diagnostic.warning(source, n, "more than " + MAX_ROWS + " rows in one perftest run "
+                        + "(PerftestReader.MAX_ROWS); kept the first " + MAX_ROWS));
             }
             return 0;
         }
-        PerftestRow row = d.table.row(l, Evidence.at(source, n, l));
+        PerftestRow row;
+        try {
+            row = d.table.row(l, Evidence.at(source, n, l));
+        } catch (Numbers.OutOfRange e) {
+            if (bad < MAX_REPORTED) {
+                ctx.report(Diagnostic.warning(source, n, e.getMessage() + "; perftest row skipped: "
+                        + FlightRecorderReader.abbreviate(l)));
+            }
+            return 1;
+        }
         if (row != null) {
-            d.rows.add(row);
+            if (budget.keep(source, n, ctx)) {
+                d.rows.add(row);
+            }
             return 0;
         }
         if (bad < MAX_REPORTED) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.forensics.PerftestRow;
 
@@ -107,8 +108,8 @@ final class PerftestTable {
         try {
             for (int i = 0; i < f.length; i++) {
                 switch (columns.get(i)) {
-                    case "bytes" -> bytes = Long.parseLong(f[i]);
-                    case "iterations" -> iterations = Long.parseLong(f[i]);
+                    case "bytes" -> bytes = count(f[i], "bytes");
+                    case "iterations" -> iterations = count(f[i], "iterations");
                     case "peak" -> v[0] = number(f[i]);
                     case "average" -> v[1] = number(f[i]);
                     case "msgrate" -> v[2] = number(f[i]);
@@ -134,6 +135,14 @@ final class PerftestTable {
                     new PerftestRow.Latency(v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[2]), evidence);
         }
         return new PerftestRow(bytes, iterations, new PerftestRow.Bandwidth(v[0], v[1], v[2], unit), null, evidence);
+    }
+
+    /** A count, 0..2^63-1 ({@link Numbers.OutOfRange} past it); NumberFormatException when it is no decimal. */
+    private static long count(String s, String field) {
+        if (!Numbers.isDecimal(s)) {
+            throw new NumberFormatException(s);
+        }
+        return Numbers.decimal(s, 0, Long.MAX_VALUE, field);
     }
 
     private static double number(String s) {

@@ -4,6 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
@@ -76,6 +77,9 @@ public final class DfShmReader extends HostEvidenceReader {
         double v = Double.parseDouble(m.group(1).replace(',', '.'));
         int exp = kiloBlocks ? 1 : "KMGTPE".indexOf(m.group(2).isEmpty() ? "?" : m.group(2)) + 1;
         double b = v * Math.pow(1024, exp);
-        return b >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) b;
+        if (b >= 0x1p63) {
+            throw new Numbers.OutOfRange("/dev/shm size", size, "up to 8 EiB");
+        }
+        return (long) b;
     }
 }

@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.ErdmaStat;
@@ -221,10 +222,14 @@ public final class EadmStatReader extends HostEvidenceReader {
         };
     }
 
+    /** A count, -1 when the text is no number; past 2^63-1 {@link Numbers.OutOfRange}. */
     private static long longOr(String s) {
         try {
             return Long.parseLong(s);
         } catch (NumberFormatException e) {
+            if (HostEvidenceReader.isNumber(s.strip(), 10)) {
+                throw new Numbers.OutOfRange("counter", s.strip(), "0.." + Long.MAX_VALUE);
+            }
             return -1;
         }
     }

@@ -67,8 +67,8 @@ public final class GidTableReader extends HostEvidenceReader {
                 String t = line.strip();
                 Matcher m = SYSFS.matcher(t);
                 if (m.matches()) {
-                    int port = intOr(m.group(2), 10);
-                    int index = intOr(m.group(4), 10);
+                    int port = port(m.group(2));
+                    int index = intOr(m.group(4), 10, "GID index");
                     if (port < 0 || index < 0 || slots.size() > 100_000) {
                         return;
                     }
@@ -94,8 +94,8 @@ public final class GidTableReader extends HostEvidenceReader {
                 if (f.length < 5) {
                     return;
                 }
-                int port = intOr(f[1], 10);
-                int index = intOr(f[2], 10);
+                int port = port(f[1]);
+                int index = intOr(f[2], 10, "GID index");
                 String gid = Gids.normalize(f[3]);
                 if (port < 0 || index < 0 || gid == null) {
                     return;

@@ -30,7 +30,7 @@ final class Gids {
             }
             int[] b = new int[4];
             for (int i = 0; i < 4; i++) {
-                b[i] = HostEvidenceReader.intOr(q[i], 10);
+                b[i] = q[i].strip().length() > 3 ? -1 : HostEvidenceReader.intOr(q[i], 10); // no byte: no GID
                 if (b[i] < 0 || b[i] > 255) {
                     return null;
                 }

@@ -12,6 +12,7 @@ import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.importers.core.TextLines;
 import org.fabricscope.model.core.Diagnostic;
@@ -103,9 +104,18 @@ abstract class HostEvidenceReader implements FormatReader {
                     continue;
                 }
             }
-            p.line(line, evidence(ctx, lines, t));
+            try {
+                p.line(line, evidence(ctx, lines, t));
+            } catch (Numbers.OutOfRange e) {
+                ctx.report(Diagnostic.warning(ctx.source(), lines.lineNumber(), e.getMessage() + "; line skipped: "
+                        + (t.length() > 120 ? t.substring(0, 117) + "..." : t)));
+            }
         }
-        p.end();
+        try {
+            p.end();
+        } catch (Numbers.OutOfRange e) {
+            ctx.report(Diagnostic.warning(ctx.source(), 0, e.getMessage() + "; skipped"));
+        }
         if (lines.truncated()) {
             ctx.report(Diagnostic.warning(ctx.source(), 0, "a line longer than " + TextLines.MAX_LINE
                     + " characters was cut"));
@@ -202,12 +212,50 @@ abstract class HostEvidenceReader implements FormatReader {
         return out;
     }
 
-    /** An int, or -1 when the text is not one (too large, not a number). */
+    /**
+     * An int, or -1 when the text is no number; a number past the int range raises {@link Numbers.OutOfRange}
+     * (the line is skipped with a diagnostic) instead of reading as "no number".
+     */
     static int intOr(String s, int radix) {
-        try {
-            return Integer.parseInt(s.strip(), radix);
-        } catch (NumberFormatException | NullPointerException e) {
+        return intOr(s, radix, "number");
+    }
+
+    /** {@link #intOr(String, int)} naming the field in its diagnostic. */
+    static int intOr(String s, int radix, String field) {
+        if (s == null) {
             return -1;
         }
+        String t = s.strip();
+        try {
+            return Integer.parseInt(t, radix);
+        } catch (NumberFormatException e) {
+            if (isNumber(t, radix)) {
+                throw new Numbers.OutOfRange(field, t, radix == 16 ? "0..0x7fffffff" : "-2147483648..2147483647");
+            }
+            return -1;
+        }
+    }
+
+    /** A port number, 0..255 ({@link Numbers#MAX_PORT}); -1 when the text is no number. */
+    static int port(String s) {
+        int v = intOr(s, 10, "port");
+        if (v > Numbers.MAX_PORT) {
+            throw new Numbers.OutOfRange("port", s.strip(), "0.." + Numbers.MAX_PORT);
+        }
+        return v;
+    }
+
+    /** Digits of the radix only (an optional leading minus): a number, whatever its size. */
+    static boolean isNumber(String t, int radix) {
+        int i = t.startsWith("-") ? 1 : 0;
+        if (i >= t.length()) {
+            return false;
+        }
+        for (; i < t.length(); i++) {
+            if (Character.digit(t.charAt(i), radix) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

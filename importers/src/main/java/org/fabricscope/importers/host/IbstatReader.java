@@ -68,7 +68,7 @@ public final class IbstatReader extends HostEvidenceReader {
                 m = PORT.matcher(line);
                 if (m.matches()) {
                     b.flush(draft);
-                    b.port = intOr(m.group(1), 10);
+                    b.port = port(m.group(1));
                     b.start = at;
                     return;
                 }

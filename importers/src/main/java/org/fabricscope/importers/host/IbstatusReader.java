@@ -54,7 +54,7 @@ public final class IbstatusReader extends HostEvidenceReader {
                 if (m.matches()) {
                     b.flush(draft);
                     b.device = m.group(1);
-                    b.port = intOr(m.group(2), 10);
+                    b.port = port(m.group(2));
                     b.start = at;
                     return;
                 }

@@ -72,7 +72,7 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                 m = GID.matcher(line);
                 if (m.matches()) {
                     String gid = Gids.normalize(m.group(2));
-                    int index = intOr(m.group(1), 10);
+                    int index = intOr(m.group(1), 10, "GID index");
                     if (gid != null && index >= 0 && b.port >= 0) {
                         String type = m.group(3) == null ? "" : m.group(3).strip();
                         draft.gid(new GidEntry(b.device, b.port, index, gid, type.length() > 20 ? "" : type, "", at));
@@ -91,7 +91,7 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                     case "node_guid" -> b.nodeGuid = PortBlock.guid(v);
                     case "port" -> {
                         end();
-                        b.port = intOr(v, 10);
+                        b.port = port(v);
                         b.start = at;
                     }
                     case "state" -> {

@@ -130,7 +130,7 @@ public final class KernelLogReader extends HostEvidenceReader {
             }
 
             private Kill kill(String pid, String process) {
-                long n = intOr(pid, 10);
+                long n = intOr(pid, 10, "pid");
                 if (n < 0 || !kills.containsKey(n) && kills.size() >= MAX_KILLS) {
                     return null;
                 }

@@ -74,7 +74,7 @@ public final class LspciReader extends HostEvidenceReader {
                 Matcher s = SPEED.matcher(m.group(2));
                 gts[i] = s.find() ? Double.parseDouble(s.group(1)) : 0;
                 Matcher w = WIDTH.matcher(m.group(2));
-                width[i] = w.find() ? intOr(w.group(1), 10) : 0;
+                width[i] = w.find() ? intOr(w.group(1), 10, "link width") : 0;
                 if (i == 1) {
                     at[0] = e;
                 }

@@ -1,5 +1,6 @@
 package org.fabricscope.importers.host;
 
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
@@ -77,7 +78,11 @@ final class PortBlock {
     /** A LID in decimal or {@code 0x} hex, or -1. */
     static int lid(String s) {
         String t = s.strip();
-        int v = t.startsWith("0x") ? HostEvidenceReader.intOr(t.substring(2), 16) : HostEvidenceReader.intOr(t, 10);
-        return v > 0xffff ? -1 : v;
+        int v = t.startsWith("0x") ? HostEvidenceReader.intOr(t.substring(2), 16, "LID")
+                : HostEvidenceReader.intOr(t, 10, "LID");
+        if (v > Numbers.MAX_LID) {
+            throw new Numbers.OutOfRange("LID", t, "0.." + Numbers.MAX_LID);
+        }
+        return v;
     }
 }

@@ -5,6 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.Head;
+import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
@@ -66,12 +67,7 @@ public final class UlimitReader extends HostEvidenceReader {
                 if (v.equals("unlimited")) {
                     draft.memlock(new MemlockLimit(true, -1, at));
                 } else {
-                    long kb;
-                    try {
-                        kb = Long.parseLong(v);
-                    } catch (NumberFormatException e) {
-                        kb = Long.MAX_VALUE; // more than a long: as good as unlimited, but say the number
-                    }
+                    long kb = Numbers.decimal(v, 0, Long.MAX_VALUE, "locked-memory limit (kbytes)");
                     draft.memlock(new MemlockLimit(false, kb, at));
                 }
             }

@@ -16,21 +16,44 @@ import org.fabricscope.model.k8s.K8sEvent;
  * {@code -o wide}. Columns are cut at the header's positions (kubectl's tabwriter pads with at
  * least three spaces); the message runs to the end of the line when it is the last column. Without
  * {@code -A} the namespace is not printed and stays unknown (empty): such events attach to a pod by
- * name alone.
+ * name alone. A header of more than {@link #MAX_COLUMNS} columns is no kubectl table (kubectl prints
+ * at most eleven): it is refused with one diagnostic and the rows under it are skipped; a row is cut
+ * only at the columns read, so reading is linear in the file whatever the header.
  */
 public final class EventsTableImporter extends LineImporter {
     private static final Pattern COLUMN = Pattern.compile("\\S+(?: SEEN)?");
+    private static final java.util.Set<String> KNOWN = java.util.Set.of("NAMESPACE", "TYPE", "REASON", "OBJECT",
+            "MESSAGE", "SOURCE", "COUNT", "LAST SEEN");
     private static final Pattern REPEAT = Pattern.compile("\\(x(\\d+) over");
     /** {@code 3m12s (x5 over 10m)}: the part after the age. */
     private static final Pattern REPEAT_TAIL = Pattern.compile("\\s*\\(x\\d+ over[^)]*\\)\\s*$");
 
+    /** Most columns of a header (kubectl's widest events table, {@code -A -o wide}, has eleven). */
+    public static final int MAX_COLUMNS = 64;
+
     private List<String> names;
     private List<Integer> starts;
+    /** The index in {@link #names} of each column read, in order of its start. */
+    private int[] wanted;
+    /** A header was refused: its rows are skipped without a diagnostic each. */
+    private boolean refused;
+    private int skippedRows;
 
     @Override
     protected void begin() {
         names = null;
         starts = null;
+        wanted = null;
+        refused = false;
+        skippedRows = 0;
+    }
+
+    @Override
+    protected void end() {
+        if (skippedRows > 0) {
+            builder.diagnostic(org.fabricscope.model.core.Diagnostic.warning(source, 0, skippedRows
+                    + " rows under a header of more than " + MAX_COLUMNS + " columns skipped"));
+        }
     }
 
     /** One row; a count out of range skips it with a diagnostic. */
@@ -51,11 +74,30 @@ public final class EventsTableImporter extends LineImporter {
         if (l.contains("LAST SEEN") && l.contains("REASON") && l.contains("MESSAGE")) {
             names = new ArrayList<>();
             starts = new ArrayList<>();
+            refused = false;
             Matcher m = COLUMN.matcher(l);
             while (m.find()) {
+                if (names.size() == MAX_COLUMNS) {
+                    bad("events header has more than " + MAX_COLUMNS + " columns (EventsTableImporter.MAX_COLUMNS): "
+                            + "no kubectl table; the rows under it are skipped");
+                    names = null;
+                    refused = true;
+                    return;
+                }
                 names.add(m.group());
                 starts.add(m.start());
             }
+            List<Integer> read = new ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                if (KNOWN.contains(names.get(i))) {
+                    read.add(i);
+                }
+            }
+            wanted = read.stream().mapToInt(Integer::intValue).toArray();
+            return;
+        }
+        if (refused) {
+            skippedRows++;
             return;
         }
         if (names == null) {
@@ -70,7 +112,7 @@ public final class EventsTableImporter extends LineImporter {
         String source = null;
         String lastSeen = "";
         int count = 1;
-        for (int i = 0; i < names.size(); i++) {
+        for (int i : wanted) {
             int from = starts.get(i);
             boolean last = i == names.size() - 1;
             int to = last ? l.length() : Math.min(l.length(), starts.get(i + 1));

@@ -6,13 +6,24 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
+
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
 
 /**
  * Collects host evidence file by file. Each file gives a {@link Draft} named by what the reader could
  * tell (a {@code hostname} line, else the file's folder or name); {@link #build} settles which host it
  * is: a name that is a known host wins, else a port or node GUID of an HCA the fabric dump places on a
  * host, else the draft's own name. Drafts that land on one host merge. Not thread-safe.
+ *
+ * <p>A host has one locked-memory limit and one {@code /dev/shm} size. When its evidence gives two
+ * different values for one of them (two {@code max locked memory} lines in one {@code ulimit -a}, two
+ * files about one host), the <b>later one read is used</b>: the later line of a file, the later file of
+ * the import (files are read in the order named, a folder's in natural name order), as the newer look
+ * at the host. Each such contradiction is a warning naming both values with their file and line. The
+ * same value twice is no contradiction (and counts once).
  */
 public final class HostEvidenceBuilder {
     private final List<Draft> drafts = new ArrayList<>();
@@ -45,6 +56,8 @@ public final class HostEvidenceBuilder {
         private final List<OomKill> oomKills = new ArrayList<>();
         private MemlockLimit memlock;
         private ShmMount shm;
+        /** Values of one limit this file replaced with a later, different one: {earlier, later} evidence and texts. */
+        private final List<Contradiction> contradictions = new ArrayList<>();
 
         private Draft(String source, List<String> names) {
             this.source = source;
@@ -74,7 +87,12 @@ public final class HostEvidenceBuilder {
             return this;
         }
 
+        /** The locked-memory limit; a later, different one replaces it and is a contradiction. */
         public Draft memlock(MemlockLimit m) {
+            if (memlock != null && m != null && !sameLimit(memlock, m)) {
+                contradictions.add(new Contradiction("locked-memory limit", memlock.text(), memlock.evidence(), m.text(),
+                        m.evidence()));
+            }
             memlock = m;
             return this;
         }
@@ -89,7 +107,11 @@ public final class HostEvidenceBuilder {
             return this;
         }
 
+        /** The {@code /dev/shm} size; a later, different one replaces it and is a contradiction. */
         public Draft shm(ShmMount s) {
+            if (shm != null && s != null && shm.bytes() != s.bytes()) {
+                contradictions.add(new Contradiction("/dev/shm size", shm.size(), shm.evidence(), s.size(), s.evidence()));
+            }
             shm = s;
             return this;
         }
@@ -122,18 +144,43 @@ public final class HostEvidenceBuilder {
         }
     }
 
+    /** Two values of one limit of a host: the earlier, replaced, and the later, used. */
+    private record Contradiction(String what, String earlier, Evidence earlierAt, String later, Evidence laterAt) {
+        Diagnostic diagnostic(String host) {
+            return Diagnostic.warning(laterAt == null ? "" : laterAt.source(), laterAt == null ? 0 : laterAt.line(),
+                    "two " + what + "s for " + host + ": " + earlier + " (" + where(earlierAt) + ") and " + later + " ("
+                            + where(laterAt) + "); the later one read, " + later + ", is used");
+        }
+
+        private static String where(Evidence e) {
+            return e == null ? "?" : e.source() + (e.line() > 0 ? ":" + e.line() : "");
+        }
+    }
+
+    private static boolean sameLimit(MemlockLimit a, MemlockLimit b) {
+        return a.unlimited() == b.unlimited() && (a.unlimited() || a.kbytes() == b.kbytes());
+    }
+
     /**
      * The evidence by host. {@code known} are the hosts other inputs name (fabric, topologies, Kubernetes
      * nodes); {@code hostOfGuid} gives the host of an HCA port or node GUID, or null.
      */
     public Map<String, HostEvidence> build(Collection<String> known, LongFunction<String> hostOfGuid) {
+        return build(known, hostOfGuid, d -> { });
+    }
+
+    /** {@link #build(Collection, LongFunction)}, telling {@code problems} of each limit a host has two values of. */
+    public Map<String, HostEvidence> build(Collection<String> known, LongFunction<String> hostOfGuid,
+                                           Consumer<Diagnostic> problems) {
         Map<String, Acc> by = new LinkedHashMap<>();
         for (Draft d : drafts) {
             if (d.isEmpty()) {
                 continue;
             }
             String host = resolve(d, known, hostOfGuid);
-            by.computeIfAbsent(host, Acc::new).add(d);
+            Acc a = by.computeIfAbsent(host, Acc::new);
+            d.contradictions.forEach(c -> problems.accept(c.diagnostic(host)));
+            a.add(d).forEach(c -> problems.accept(c.diagnostic(host)));
         }
         Map<String, HostEvidence> out = new LinkedHashMap<>();
         by.forEach((h, a) -> out.put(h, a.build()));
@@ -175,7 +222,9 @@ public final class HostEvidenceBuilder {
             this.host = host;
         }
 
-        void add(Draft d) {
+        /** Adds a file's evidence; returns the limits it gives another value of than a file before. */
+        List<Contradiction> add(Draft d) {
+            List<Contradiction> out = new ArrayList<>();
             sources.add(d.source);
             d.ports.forEach(p -> ports.merge(p.label(), p, HcaPortStatus::merge));
             d.gids.forEach(g -> gids.putIfAbsent(g.device() + ":" + g.port() + ":" + g.index(), g));
@@ -187,11 +236,19 @@ public final class HostEvidenceBuilder {
             // the same kill read twice (dmesg and journalctl -k) is one
             d.oomKills.forEach(k -> oomKills.putIfAbsent(k.pid() + "\u0000" + k.process() + "\u0000" + k.text(), k));
             if (d.memlock != null) {
+                if (memlock != null && !sameLimit(memlock, d.memlock)) {
+                    out.add(new Contradiction("locked-memory limit", memlock.text(), memlock.evidence(), d.memlock.text(),
+                            d.memlock.evidence()));
+                }
                 memlock = d.memlock;
             }
             if (d.shm != null) {
+                if (shm != null && shm.bytes() != d.shm.bytes()) {
+                    out.add(new Contradiction("/dev/shm size", shm.size(), shm.evidence(), d.shm.size(), d.shm.evidence()));
+                }
                 shm = d.shm;
             }
+            return out;
         }
 
         HostEvidence build() {
