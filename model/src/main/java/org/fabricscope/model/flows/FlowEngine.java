@@ -152,7 +152,7 @@ public final class FlowEngine {
             if (a.verdict() == Verdict.UNKNOWN && g != null && g.verdict() != Verdict.UNKNOWN) {
                 Map<String, String> at = new LinkedHashMap<>(vars);
                 at.putAll(a.values());
-                String command = Templates.render(step.command(), at, answers, budget);
+                String command = Templates.renderCommand(step.command(), at, answers, budget);
                 List<Evidence> pasted = new ArrayList<>();
                 String[] lines = g.output().split("\\R");
                 for (int i = 0; i < lines.length && pasted.size() < Answer.MAX_EVIDENCE; i++) {
@@ -168,11 +168,11 @@ public final class FlowEngine {
             vars.putAll(a.values());
             answers.put(step.id(), a);
             walked.add(new StepResult(step.id(), Templates.render(step.question(), vars, answers, budget), step.kind(), a,
-                    Templates.render(step.command(), vars, answers, budget), Templates.render(step.expect(), vars, answers, budget),
+                    Templates.renderCommand(step.command(), vars, answers, budget), Templates.render(step.expect(), vars, answers, budget),
                     byUser));
             String next = step.next(a.verdict());
             if (next == null) {
-                String command = Templates.render(step.command(), vars, answers, budget);
+                String command = Templates.renderCommand(step.command(), vars, answers, budget);
                 String reason = "Step '" + step.id() + "' needs input: " + (step.kind() == Flow.Kind.MANUAL
                         ? "run " + (command.isEmpty() ? "the command" : command) + " and answer yes or no"
                         : a.detail() + (command.isEmpty() ? "" : "; " + command + " shows it"))

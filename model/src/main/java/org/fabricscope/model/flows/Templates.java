@@ -134,7 +134,10 @@ public final class Templates {
         }
     }
 
-    /** Fills the placeholders; a variable without a value becomes {@code <name>}, an unasked step's answer {@code (not asked)}. */
+    /**
+     * Fills the placeholders; a variable without a value becomes what it stands for where that is known ({@code the RDMA
+     * device (e.g. mlx5_0)}), else {@code <name>}; an unasked step's answer {@code (not asked)}.
+     */
     public static String render(String text, Map<String, String> vars, Map<String, Answer> answers) {
         return render(text, vars, answers, Budget.unbounded());
     }
@@ -145,6 +148,19 @@ public final class Templates {
      * limit and ends with a line naming that limit; nothing past it is expanded.
      */
     public static String render(String text, Map<String, String> vars, Map<String, Answer> answers, Budget budget) {
+        return render(text, vars, answers, budget, false);
+    }
+
+    /**
+     * As {@link #render(String, Map, Map, Budget)} for a command to be pasted into a shell: a variable the evidence did
+     * not give becomes {@code ${HCA:?set HCA to the RDMA device (e.g. mlx5_0)}}, which the shell refuses to run unset.
+     */
+    public static String renderCommand(String text, Map<String, String> vars, Map<String, Answer> answers, Budget budget) {
+        return render(text, vars, answers, budget, true);
+    }
+
+    private static String render(String text, Map<String, String> vars, Map<String, Answer> answers, Budget budget,
+                                 boolean command) {
         if (text == null) {
             return null;
         }
@@ -159,7 +175,7 @@ public final class Templates {
             if (full[0]) {
                 return;
             }
-            full[0] = !append(b, text, copied[0], from, room) || !append(b, value(name, vars, answers), 0, -1, room);
+            full[0] = !append(b, text, copied[0], from, room) || !append(b, value(name, vars, answers, command), 0, -1, room);
             copied[0] = to;
         });
         if (!full[0]) {
@@ -184,12 +200,28 @@ public final class Templates {
         return false;
     }
 
-    private static String value(String name, Map<String, String> vars, Map<String, Answer> answers) {
+    private static String value(String name, Map<String, String> vars, Map<String, Answer> answers, boolean command) {
         if (name.startsWith(ANSWER)) {
             Answer a = answers.get(name.substring(ANSWER.length()));
             return a == null ? "(not asked)" : a.detail();
         }
         String value = vars.get(name);
-        return value == null || value.isEmpty() ? "<" + name + ">" : value;
+        if (value != null && !value.isEmpty()) {
+            return value;
+        }
+        String hint = HINTS.get(name);
+        if (command) {
+            // a shell variable that stops the command with what to set, where a literal <name> would be a redirection
+            String env = name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+            return "${" + env + ":?set " + env + (hint == null ? "" : " to " + hint) + "}";
+        }
+        return hint == null ? "<" + name + ">" : hint;
     }
+
+    /** What a variable the evidence did not give stands for, in words (prose) and in a command's "set X to …". */
+    private static final Map<String, String> HINTS = Map.of(
+            "hca", "the RDMA device (e.g. mlx5_0)",
+            "ib-hca", "the RDMA device named in NCCL_IB_HCA",
+            "hca-port", "the device's port (e.g. 1)",
+            "gid-index", "the GID index");
 }
