@@ -118,6 +118,19 @@ public final class FlightRecorderReader {
                 builder.forensics().flightRecorder(dump);
             }
         }
+
+        /** Within an import: the dump joins the import's others, judged together at its end ({@link FlightRecorderJob}). */
+        void applyTo(org.fabricscope.importers.core.ReadContext ctx) {
+            problems.forEach(ctx.builder()::diagnostic);
+            if (dump != null) {
+                ctx.state(FlightRecorderJob.class, FlightRecorderJob::new).offer(dump);
+            }
+        }
+    }
+
+    /** Reads one dump of an import: its problems are said now, the dump is judged with the others at the end. */
+    void read(InputStream in, org.fabricscope.importers.core.ReadContext ctx) throws IOException {
+        parse(in, ctx.source(), -1, ctx.cancellation()).applyTo(ctx);
     }
 
     /**
