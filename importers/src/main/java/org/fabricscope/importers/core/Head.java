@@ -84,9 +84,22 @@ public final class Head {
         return of(bytes, bytes.length);
     }
 
-    /** {@link #of(byte[])} of the first {@code length} bytes (a reused read buffer's). */
+    /**
+     * {@link #of(byte[])} of the first {@code length} bytes (a reused read buffer's). Bytes that open with a
+     * Python pickle's {@code PROTO} opcode (0x80, then protocol 2 to 5: never the start of UTF-8 text) make a
+     * {@link #binary} head whatever else they hold: a flight recorder pickle of a 16,384-rank job has its
+     * process group's members, one 90 KB string, in its first 64 KiB, and so almost no control bytes there.
+     */
     public static Head of(byte[] bytes, int length) {
+        if (opensPickle(bytes, length)) {
+            return binary(bytes, length);
+        }
         return of(new String(bytes, 0, Math.min(length, MAX_BYTES), StandardCharsets.UTF_8));
+    }
+
+    /** Whether the bytes start with {@code PROTO 2}-{@code PROTO 5}, as every pickle of those protocols does. */
+    public static boolean opensPickle(byte[] bytes, int length) {
+        return length >= 3 && (bytes[0] & 0xff) == 0x80 && bytes[1] >= 2 && bytes[1] <= 5;
     }
 
     /** The head of a file with this content. */

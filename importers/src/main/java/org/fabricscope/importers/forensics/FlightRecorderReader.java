@@ -4,21 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.forensics.FlightRecorderDump;
-import org.fabricscope.model.forensics.FrEntries;
-import org.fabricscope.model.forensics.FrPgStatus;
-import org.fabricscope.model.forensics.FrProcessGroup;
 
 /**
  * PyTorch flight recorder dumps: the per-rank files ProcessGroupNCCL writes on a watchdog timeout
@@ -35,7 +28,14 @@ public final class FlightRecorderReader {
     /** The largest dump read; 2000 entries with stack frames are a few MB. */
     static final int MAX_BYTES = 256 * 1024 * 1024;
     private static final int MAX_ENTRIES = 1_000_000;
-    private static final Pattern TRAILING_RANK = Pattern.compile("(\\d+)(?:\\.(?:json|pkl|pickle|bin))?$");
+    /**
+     * The most process group memberships a dump may list: the sum of its groups' member counts, a member list
+     * the pickle gives again (one string for two thousand groups) counted again. A 16,384-rank job's rank
+     * belongs to a few groups; the analysis walks every membership of every dump.
+     */
+    static final int MAX_MEMBERSHIPS = 4 * 1024 * 1024;
+    /** The file name extensions {@link #rankOf} looks behind. */
+    private static final List<String> EXTENSIONS = List.of(".json", ".pkl", ".pickle", ".bin");
 
     /** A pickle of protocol 2-5 whose first bytes name flight recorder fields. */
     public static boolean looksLikePickle(byte[] head) {
@@ -118,6 +118,19 @@ public final class FlightRecorderReader {
                 builder.forensics().flightRecorder(dump);
             }
         }
+
+        /** Within an import: the dump joins the import's others, judged together at its end ({@link FlightRecorderJob}). */
+        void applyTo(org.fabricscope.importers.core.ReadContext ctx) {
+            problems.forEach(ctx.builder()::diagnostic);
+            if (dump != null) {
+                ctx.state(FlightRecorderJob.class, FlightRecorderJob::new).offer(dump);
+            }
+        }
+    }
+
+    /** Reads one dump of an import: its problems are said now, the dump is judged with the others at the end. */
+    void read(InputStream in, org.fabricscope.importers.core.ReadContext ctx) throws IOException {
+        parse(in, ctx.source(), -1, ctx.cancellation()).applyTo(ctx);
     }
 
     /**
@@ -137,6 +150,22 @@ public final class FlightRecorderReader {
         if (cancel.isCancelled()) {
             throw new ImportCancelledException();
         }
+        try {
+            return parseBytes(bytes, length, source, cancel, problems);
+        } catch (FrEntryFields.OverBudget e) {
+            problems.add(Diagnostic.error(source, 0, "flight recorder dump not read: " + e.getMessage()));
+        } catch (OutOfMemoryError e) {
+            // this dump's values are unreachable once the error is here: the other dumps are read on
+            problems.add(Diagnostic.error(source, 0, "flight recorder dump not read: it took more memory than the "
+                    + "Java heap has (-Xmx); the other files are read on"));
+        } catch (StackOverflowError e) {
+            problems.add(Diagnostic.error(source, 0, "flight recorder dump not read: its values nest too deeply to "
+                    + "read; the other files are read on"));
+        }
+        return new Parsed(null, problems);
+    }
+
+    private Parsed parseBytes(byte[] bytes, int length, String source, Cancellation cancel, List<Diagnostic> problems) {
         Object root;
         String format;
         FrEntryFields.Maker maker = null;
@@ -158,9 +187,13 @@ public final class FlightRecorderReader {
         } else {
             format = "JSON";
             try {
-                root = Jsons.MAPPER.readValue(bytes, 0, length, Object.class);
+                root = Jsons.STRICT.readValue(bytes, 0, length, Object.class);
             } catch (IOException e) {
                 problems.add(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
+                return new Parsed(null, problems);
+            } catch (IllegalStateException e) { // Jackson's symbol table refuses field names built to collide
+                problems.add(Diagnostic.error(source, 0, "flight recorder JSON not read: field names built to share "
+                        + "one hash"));
                 return new Parsed(null, problems);
             }
         }
@@ -169,7 +202,8 @@ public final class FlightRecorderReader {
             problems.add(Diagnostic.error(source, 0, "flight recorder " + format + " is not a dict; not read"));
             return new Parsed(null, problems);
         }
-        FlightRecorderDump dump = dump(top, source, problems, cancel, maker != null ? maker : new FrEntryFields.Maker(shared));
+        FlightRecorderDump dump = FrDumpFields.dump(top, source, problems, cancel,
+                maker != null ? maker : new FrEntryFields.Maker(shared));
         return new Parsed(dump, problems);
     }
 
@@ -230,131 +264,29 @@ public final class FlightRecorderReader {
         return all;
     }
 
-    /** The rank in a dump's file name: {@code nccl_trace_rank_12} or {@code _dump_3.json} is 12 or 3; -1 when none. */
+    /**
+     * The rank in a dump's file name: {@code nccl_trace_rank_12} or {@code _dump_3.json} is 12 or 3; -1 when none
+     * or more than 7 digits. A scan from the end (a pattern searched from every start was quadratic in a long name).
+     */
     public static int rankOf(String source) {
         String name = source;
         int cut = Math.max(name.lastIndexOf('/'), Math.max(name.lastIndexOf('\\'), name.lastIndexOf('!')));
         name = name.substring(cut + 1);
-        Matcher m = TRAILING_RANK.matcher(name);
-        if (!m.find() || m.group(1).length() > 7) {
-            return -1;
-        }
-        return Integer.parseInt(m.group(1));
-    }
-
-    static FlightRecorderDump dump(Map<?, ?> top, String source, List<Diagnostic> problems, Cancellation cancel,
-                                   FrEntryFields.Maker maker) {
-        SharedValues shared = maker.shared;
-        Object entriesValue = top.get("entries");
-        if (!(entriesValue instanceof List<?> rawEntries)) {
-            problems.add(Diagnostic.error(source, 0, "no 'entries' list: not a flight recorder dump; not read"));
-            return null;
-        }
-        int rank = rankOf(source);
-        Object explicitRank = top.get("rank");
-        if (explicitRank instanceof Number n) {
-            rank = n.intValue();
-        }
-        if (rank < 0) {
-            problems.add(Diagnostic.warning(source, 0, "flight recorder dump: no rank in the file name (PyTorch writes "
-                    + "<prefix><rank>, e.g. nccl_trace_rank_3); read, but not compared with other ranks"));
-        }
-        String version = str(top.get("version"));
-        String lib = str(top.containsKey("comm_lib_version") ? top.get("comm_lib_version") : top.get("nccl_version"));
-        Map<String, FrProcessGroup> groups = new LinkedHashMap<>();
-        if (top.get("pg_config") instanceof Map<?, ?> cfg) {
-            for (var e : cfg.entrySet()) {
-                if (e.getValue() instanceof Map<?, ?> g) {
-                    String name = g.containsKey("name") ? str(g.get("name")) : str(e.getKey());
-                    // every rank's dump lists the group's members: one list for all (1,024 dumps of 1,024 ranks: a
-                    // million Integers), parsed once per distinct text of the import
-                    Object raw = g.get("ranks");
-                    List<Integer> members = raw instanceof String text ? shared.parsedRanks(text) : null;
-                    if (members == null) {
-                        int problemsBefore = problems.size();
-                        members = shared.share(List.copyOf(ranks(raw, source, name, problems)));
-                        if (raw instanceof String text && problems.size() == problemsBefore) {
-                            shared.rememberRanks(text, members); // only a text that parsed without a warning
-                        }
-                    }
-                    groups.put(name, new FrProcessGroup(name, str(g.get("desc")), members));
-                }
-            }
-        }
-        Map<String, FrPgStatus> status = new LinkedHashMap<>();
-        if (top.get("pg_status") instanceof Map<?, ?> st) {
-            for (var e : st.entrySet()) {
-                if (e.getValue() instanceof Map<?, ?> s) {
-                    String id = str(e.getKey());
-                    status.put(id, new FrPgStatus(id, num(s.get("last_enqueued_collective"), -1),
-                            num(s.get("last_started_collective"), -1), num(s.get("last_completed_collective"), -1)));
-                }
-            }
-        }
-        return new FlightRecorderDump(source, rank, version, lib, groups, status,
-                entries(rawEntries, source, problems, cancel, maker));
-    }
-
-    /**
-     * The entries' columns. A method of its own, so that the compiler's copies of this loop (on-stack, then
-     * whole) are not also copies of the dump's header parsing around it.
-     */
-    private static FrEntries entries(List<?> rawEntries, String source, List<Diagnostic> problems, Cancellation cancel,
-                                     FrEntryFields.Maker maker) {
-        FrEntries.Builder entries = new FrEntries.Builder(Math.min(rawEntries.size(), MAX_ENTRIES));
-        int bad = 0;
-        for (Object o : rawEntries) {
-            if (entries.size() >= MAX_ENTRIES) {
-                problems.add(Diagnostic.warning(source, 0, "more than " + MAX_ENTRIES + " entries; kept the first"));
+        int end = name.length();
+        for (String ext : EXTENSIONS) {
+            if (name.endsWith(ext)) {
+                end -= ext.length();
                 break;
             }
-            if ((entries.size() & 0xfff) == 0 && cancel.isCancelled()) {
-                throw new ImportCancelledException();
-            }
-            FrEntryFields f = o instanceof FrEntryFields read ? read : o instanceof Map<?, ?> m ? maker.of(m) : null;
-            if (f == null || !f.addTo(entries)) {
-                bad++;
-            }
         }
-        if (bad > 0) {
-            problems.add(Diagnostic.warning(source, 0, bad + " flight recorder entr" + (bad == 1 ? "y" : "ies")
-                    + " without a process group or sequence number; skipped"));
+        int start = end;
+        while (start > 0 && name.charAt(start - 1) >= '0' && name.charAt(start - 1) <= '9') {
+            start--;
         }
-        return entries.build();
-    }
-
-    /** {@code "[0, 1, 2]"} (how dumps write it), or a list. */
-    private static List<Integer> ranks(Object v, String source, String pg, List<Diagnostic> problems) {
-        List<Integer> out = new ArrayList<>();
-        if (v instanceof List<?> l) {
-            for (Object o : l) {
-                long r = num(o, -1);
-                if (r >= 0 && r < Integer.MAX_VALUE) {
-                    out.add((int) r);
-                }
-            }
-            return out;
+        if (start == end || end - start > 7) {
+            return -1;
         }
-        String s = str(v).strip();
-        if (s.startsWith("[") && s.endsWith("]")) {
-            s = s.substring(1, s.length() - 1);
-        }
-        if (s.isBlank()) {
-            return out;
-        }
-        for (String t : s.split(",")) {
-            try {
-                long r = Long.parseLong(t.strip());
-                if (r >= 0 && r < Integer.MAX_VALUE && out.size() < 1_000_000) {
-                    out.add((int) r);
-                }
-            } catch (NumberFormatException e) {
-                problems.add(Diagnostic.warning(source, 0, "process group " + pg + ": ranks '" + abbreviate(str(v))
-                        + "' are not a list of numbers; membership ignored"));
-                return List.of();
-            }
-        }
-        return out;
+        return Integer.parseInt(name, start, end, 10);
     }
 
     static String str(Object v) {
@@ -366,6 +298,60 @@ public final class FlightRecorderReader {
         }
         return String.valueOf(v);
     }
+
+    /** What {@link #integer} gives for a number that is no integer of 64 bits (2^64, 1e400, 3.5). */
+    static final long OUT_OF_RANGE = Long.MIN_VALUE;
+
+    /**
+     * An integer: a number, or a string of digits (JSON dumps write pg_status as strings); {@code dflt} for
+     * anything else (None, a word, a list), and {@link #OUT_OF_RANGE} for a number that is not an integer
+     * from -2^63+1 to 2^63-1 (a float with a fraction, an infinity, 2^64, a string of 30 digits): never
+     * saturated or wrapped.
+     */
+    static long integer(Object v, long dflt) {
+        if (v instanceof Long l) {
+            return l == Long.MIN_VALUE ? OUT_OF_RANGE : l;
+        }
+        if (v instanceof Integer i) {
+            return i;
+        }
+        if (v instanceof java.math.BigInteger big) {
+            return big.bitLength() < 64 && big.longValue() != Long.MIN_VALUE ? big.longValue() : OUT_OF_RANGE;
+        }
+        if (v instanceof Double || v instanceof Float || v instanceof java.math.BigDecimal) {
+            double d = ((Number) v).doubleValue();
+            return Double.isFinite(d) && d == Math.rint(d) && Math.abs(d) < 0x1p63 ? (long) d : OUT_OF_RANGE;
+        }
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        if (v instanceof String s) {
+            String t = s.strip();
+            try {
+                return Long.parseLong(t);
+            } catch (NumberFormatException e) {
+                return isInteger(t) ? OUT_OF_RANGE : dflt; // digits, too many of them
+            }
+        }
+        if (v instanceof Boolean b) {
+            return b ? 1 : 0;
+        }
+        return dflt;
+    }
+
+    private static boolean isInteger(String t) {
+        int i = t.startsWith("-") || t.startsWith("+") ? 1 : 0;
+        if (i == t.length()) {
+            return false;
+        }
+        for (; i < t.length(); i++) {
+            if (t.charAt(i) < '0' || t.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
 
     /** A number, or a string of one (JSON dumps write pg_status as strings); {@code dflt} otherwise. */
     static long num(Object v, long dflt) {

@@ -43,8 +43,7 @@ public final class ForensicsFormat implements FormatReader {
         return List.of(
                 new ForensicsFormat(FlightRecorderReader.ID, FlightRecorderReader.LABEL,
                         h -> h.isBinary() ? h.binaryMatches(FlightRecorderReader::looksLikePickle) : FlightRecorderReader.looksLike(h.lines()),
-                        (in, ctx) -> new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new))
-                                .read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
+                        (in, ctx) -> new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new)).read(in, ctx)),
                 new ForensicsFormat(RasStatusReader.ID, RasStatusReader.LABEL, h -> RasStatusReader.looksLike(h.lines()),
                         (in, ctx) -> new RasStatusReader().read(in, ctx.source(), ctx.builder(), ctx.cancellation())),
                 new ForensicsFormat(NcclTestsReader.ID, NcclTestsReader.LABEL, h -> NcclTestsReader.looksLike(h.lines()),
@@ -90,7 +89,7 @@ public final class ForensicsFormat implements FormatReader {
         FlightRecorderReader reader = new FlightRecorderReader(ctx.state(SharedValues.class, SharedValues::new));
         return (in, source, size, cancel) -> {
             FlightRecorderReader.Parsed p = reader.parse(in, source, size, cancel);
-            return c -> p.applyTo(c.builder());
+            return p::applyTo;
         };
     }
 

@@ -16,10 +16,42 @@ import org.fabricscope.model.forensics.FrEntries;
  * Either way what {@link #addTo} adds is the same.
  */
 final class FrEntryFields extends PickleSink {
+    /**
+     * The longest text an entry may hold in a field it keeps (group name and description, operation name,
+     * state, dtype, a stack frame's function and file name): real ones are identifiers and paths. An entry
+     * with a longer one is skipped and counted; no megabyte name reaches the analysis or a finding.
+     */
+    static final int MAX_TEXT = 4096;
+    /**
+     * What one dump's entries may take, counted as they are taken, a value the pickle's memo gives again
+     * counted again (1 MB of pickle can give one list or string to every entry): items of shapes, dtypes and
+     * stack frame lists, and characters of the texts kept or made. Past either the dump is not read.
+     */
+    static final long MAX_ELEMENTS = 64L * 1024 * 1024;
+    static final long MAX_CHARS = 256L * 1024 * 1024;
+
+    /** Why an entry was not added ({@link #addTo}). */
+    static final int ADDED = 0;
+    static final int NO_GROUP_OR_SEQ = 1;
+    static final int OUT_OF_RANGE = 2;
+    static final int TOO_LONG = 3;
+
+    /** Thrown when a dump's entries take more than {@link #MAX_ELEMENTS} items or {@link #MAX_CHARS} characters. */
+    static final class OverBudget extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OverBudget(String what) {
+            super(what, null, false, false);
+        }
+    }
+
     /** The dump being read: what its entries share, and the caches of its frame texts and values. */
     static final class Maker implements SafePickle.Items {
         final SharedValues shared;
         final DumpMemo memo;
+        /** What this dump's entries took so far (see {@link #MAX_ELEMENTS}). */
+        private long elements;
+        private long chars;
         private final Map<Frame, String> frameText = new HashMap<>();
         private final java.util.function.Supplier<PickleSink> frame = FrameFields::new;
         /** What {@link #frameTexts} works in: a lookup key and the texts of the entry being read. */
@@ -34,6 +66,24 @@ final class FrEntryFields extends PickleSink {
         @Override
         public String key() {
             return "entries";
+        }
+
+        /** Counts {@code n} items taken; past {@link #MAX_ELEMENTS} the dump is not read. */
+        void items(long n) {
+            elements += n;
+            if (elements > MAX_ELEMENTS) {
+                throw new OverBudget("its entries take more than " + MAX_ELEMENTS + " shape, dtype and frame items "
+                        + "(FrEntryFields.MAX_ELEMENTS; a value the pickle gives again is counted again)");
+            }
+        }
+
+        /** Counts {@code n} characters taken or made; past {@link #MAX_CHARS} the dump is not read. */
+        void chars(long n) {
+            chars += n;
+            if (chars > MAX_CHARS) {
+                throw new OverBudget("its entries take more than " + MAX_CHARS + " characters of text "
+                        + "(FrEntryFields.MAX_CHARS; a text the pickle gives again is counted again)");
+            }
         }
 
         @Override
@@ -62,7 +112,7 @@ final class FrEntryFields extends PickleSink {
      * a record: a record's equals and hashCode are method handles, whose classes are spun at their first
      * call, one of the largest start-up costs of a flight recorder import.
      */
-    private static final class Frame {
+    private static final class Frame implements Comparable<Frame> {
         private Object name;
         private Object filename;
         private Object line;
@@ -90,6 +140,16 @@ final class FrEntryFields extends PickleSink {
             return (java.util.Objects.hashCode(name) * 31 + java.util.Objects.hashCode(filename)) * 31
                     + java.util.Objects.hashCode(line);
         }
+
+        /** An order, so that frames built to share one hash make a search tree of the cache's bin, not a list. */
+        @Override
+        public int compareTo(Frame o) {
+            int c = SharedValues.ListKey.compareValues(name, o.name);
+            if (c == 0) {
+                c = SharedValues.ListKey.compareValues(filename, o.filename);
+            }
+            return c != 0 ? c : SharedValues.ListKey.compareValues(line, o.line);
+        }
     }
 
     private final Maker maker;
@@ -115,6 +175,8 @@ final class FrEntryFields extends PickleSink {
     private Object durationMs;
     private Object timeoutMs;
     private Object retired;
+    /** Whether a kept text is longer than {@link #MAX_TEXT}. */
+    private boolean tooLong;
 
     private FrEntryFields(Maker maker) {
         this.maker = maker;
@@ -151,16 +213,16 @@ final class FrEntryFields extends PickleSink {
             case "process_group" -> processGroup(v);
             case "collective_seq_id" -> collectiveSeqId = v;
             case "p2p_seq_id" -> p2pSeqId = v;
-            case "frames" -> frames = frameTexts(v, maker);
+            case "frames" -> frames = frameTexts(v, this);
             case "record_id" -> recordId = v;
             case "pg_id" -> pgId = v;
             case "op_id" -> opId = v;
             case "profiling_name" -> profilingName = v;
             case "is_p2p" -> isP2p = v;
-            case "input_sizes" -> inputSizes = maker.memo.sizes(v);
-            case "input_dtypes" -> inputDtypes = maker.memo.strings(v);
-            case "output_sizes" -> outputSizes = maker.memo.sizes(v);
-            case "output_dtypes" -> outputDtypes = maker.memo.strings(v);
+            case "input_sizes" -> inputSizes = maker.memo.sizes(counted(v));
+            case "input_dtypes" -> inputDtypes = strings(counted(v));
+            case "output_sizes" -> outputSizes = maker.memo.sizes(counted(v));
+            case "output_dtypes" -> outputDtypes = strings(counted(v));
             case "state" -> state = v;
             case "time_created_ns" -> created = v;
             case "time_discovered_started_ns" -> started = v;
@@ -174,6 +236,36 @@ final class FrEntryFields extends PickleSink {
         }
     }
 
+    /** {@code v}, its items counted (a list of lists: the inner lists' items too). */
+    private Object counted(Object v) {
+        if (v instanceof List<?> l) {
+            long n = l.size();
+            for (Object o : l) {
+                if (o instanceof List<?> inner) {
+                    n += inner.size();
+                }
+            }
+            maker.items(n);
+        }
+        return v;
+    }
+
+    /** Dtypes as the dump's shared list; their characters counted, a longer one than {@link #MAX_TEXT} marked. */
+    private List<String> strings(Object v) {
+        if (v instanceof List<?> l) {
+            for (Object o : l) {
+                if (o instanceof String t) {
+                    maker.chars(t.length());
+                    tooLong |= t.length() > MAX_TEXT;
+                } else if (o instanceof byte[] b) {
+                    maker.chars(b.length);
+                    tooLong |= b.length > MAX_TEXT;
+                }
+            }
+        }
+        return tooLong ? List.of() : maker.memo.strings(v);
+    }
+
     /** {@code ("0", "default_pg")} as PyTorch writes it, or a name alone. */
     private void processGroup(Object v) {
         if (v instanceof List<?> pg && !pg.isEmpty()) {
@@ -185,21 +277,41 @@ final class FrEntryFields extends PickleSink {
         }
     }
 
-    /** Adds the entry to {@code out}; false (nothing added) when it has no process group or sequence number. */
-    boolean addTo(FrEntries.Builder out) {
-        long seq = FlightRecorderReader.num(collectiveSeqId, -1);
-        long p2p = FlightRecorderReader.num(p2pSeqId, -1);
+    /**
+     * Adds the entry to {@code out}: {@link #ADDED}, or why not: {@link #NO_GROUP_OR_SEQ}, {@link #OUT_OF_RANGE} (a
+     * sequence number, id, time or timeout that is a number but not an integer from 0 (-1: none) to 2^63-1, a
+     * group id past 2^31-1, a duration that is not finite), {@link #TOO_LONG} (a text past {@link #MAX_TEXT}).
+     */
+    int addTo(FrEntries.Builder out) {
+        String profiling = FlightRecorderReader.str(profilingName);
+        String st = FlightRecorderReader.str(state);
+        maker.chars((long) pgName.length() + pgDesc.length() + profiling.length() + st.length());
+        if (tooLong || pgName.length() > MAX_TEXT || pgDesc.length() > MAX_TEXT || profiling.length() > MAX_TEXT
+                || st.length() > MAX_TEXT) {
+            return TOO_LONG;
+        }
+        long seq = FlightRecorderReader.integer(collectiveSeqId, -1);
+        long p2p = FlightRecorderReader.integer(p2pSeqId, -1);
+        long record = FlightRecorderReader.integer(recordId, -1);
+        long pg = FlightRecorderReader.integer(pgId, -1);
+        long op = FlightRecorderReader.integer(opId, -1);
+        long t0 = FlightRecorderReader.integer(created, 0);
+        long t1 = FlightRecorderReader.integer(started, 0);
+        long t2 = FlightRecorderReader.integer(completed, 0);
+        long timeout = FlightRecorderReader.integer(timeoutMs, -1);
+        double duration = dbl(durationMs);
+        if (seq < -1 || p2p < -1 || record < -1 || pg < -1 || pg > Integer.MAX_VALUE || op < -1 || t0 < 0 || t1 < 0
+                || t2 < 0 || timeout < -1 || Double.isNaN(duration) || Double.isInfinite(duration)) {
+            return pgName.isEmpty() ? NO_GROUP_OR_SEQ : OUT_OF_RANGE;
+        }
         if (pgName.isEmpty() || (seq < 0 && p2p < 0)) {
-            return false;
+            return NO_GROUP_OR_SEQ;
         }
         DumpMemo memo = maker.memo;
-        out.add(FlightRecorderReader.num(recordId, -1), (int) FlightRecorderReader.num(pgId, -1), memo.string(pgName),
-                memo.string(pgDesc), seq, p2p, FlightRecorderReader.num(opId, -1),
-                memo.string(FlightRecorderReader.str(profilingName)), bool(isP2p), inputSizes, inputDtypes, outputSizes,
-                outputDtypes, memo.string(FlightRecorderReader.str(state)), FlightRecorderReader.num(created, 0),
-                FlightRecorderReader.num(started, 0), FlightRecorderReader.num(completed, 0), dbl(durationMs),
-                FlightRecorderReader.num(timeoutMs, -1), bool(retired), frames);
-        return true;
+        out.add(record, (int) pg, memo.string(pgName), memo.string(pgDesc), seq, p2p, op, memo.string(profiling),
+                bool(isP2p), inputSizes, inputDtypes, outputSizes, outputDtypes, memo.string(st), t0, t1, t2, duration,
+                timeout, bool(retired), frames);
+        return ADDED;
     }
 
     /**
@@ -207,14 +319,19 @@ final class FrEntryFields extends PickleSink {
      * Its own method: a loop inside a large method made the JIT compile that method on-stack first and then
      * again (about 0.4 s of compiler time each on two cores).
      */
-    private static List<String> frameTexts(Object v, Maker maker) {
+    private static List<String> frameTexts(Object v, FrEntryFields entry) {
+        Maker maker = entry.maker;
         SharedValues shared = maker.shared;
         Map<Frame, String> frameText = maker.frameText;
         List<String> frames = maker.texts;
         frames.clear();
         if (v instanceof List<?> fs) {
+            maker.items(fs.size());
             for (Object o : fs) {
-                if (o instanceof Map<?, ?> fm && frames.size() < 64) {
+                if (frames.size() >= 64) {
+                    break; // the innermost 64 are kept
+                }
+                if (o instanceof Map<?, ?> fm) {
                     Object name = null;
                     Object file = null;
                     Object line = null;
@@ -244,8 +361,14 @@ final class FrEntryFields extends PickleSink {
                     boolean cacheable = !(name instanceof byte[]) && !(file instanceof byte[]) && !(line instanceof byte[]);
                     String text = cacheable ? frameText.get(maker.probe.set(name, file, line)) : null;
                     if (text == null) {
-                        text = shared.share(FlightRecorderReader.str(name) + " " + FlightRecorderReader.str(file) + ":"
-                                + FlightRecorderReader.num(line, 0));
+                        String n = FlightRecorderReader.str(name);
+                        String f = FlightRecorderReader.str(file);
+                        maker.chars((long) n.length() + f.length());
+                        if (n.length() > MAX_TEXT || f.length() > MAX_TEXT) {
+                            entry.tooLong = true;
+                            continue;
+                        }
+                        text = shared.share(n + " " + f + ":" + FlightRecorderReader.num(line, 0));
                         if (cacheable && frameText.size() < 100_000) {
                             frameText.put(new Frame(name, file, line), text);
                         }

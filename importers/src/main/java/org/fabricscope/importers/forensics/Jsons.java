@@ -18,6 +18,17 @@ final class Jsons {
                     .maxStringLength(16 * 1024 * 1024).maxNumberLength(64).build())
             .build());
 
+    /**
+     * The flight recorder's JSON form read strictly: a key given twice in one object, or anything after the
+     * document (garbage, a second document), fails the dump instead of being dropped. Same constraints.
+     */
+    static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
+                    .maxStringLength(16 * 1024 * 1024).maxNumberLength(64).build())
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build())
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private Jsons() {
     }
 

@@ -20,6 +20,23 @@ import java.util.Set;
  */
 final class PickleDict extends AbstractMap<Object, Object> {
     private static final int LINEAR = 32;
+    /**
+     * The most slots one key's lookup may probe. Keys of a dump are field names, group names and ids, whose
+     * hashes spread (at a load of at most one half the longest run of a million keys is a few dozen); keys built to share one
+     * hash ({@code "Aa"} and {@code "BB"} hash alike, so 2^16 strings of 16 such pairs do) would make every
+     * put walk all of them: such a dict is refused ({@link Flooded}) instead of taking quadratic time.
+     */
+    static final int MAX_PROBES = 256;
+
+    /** Thrown when a key's lookup probes more than {@link #MAX_PROBES} slots. */
+    static final class Flooded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Flooded() {
+            super("more than " + MAX_PROBES + " dict keys share one hash run (PickleDict.MAX_PROBES): keys built to collide",
+                    null, false, false);
+        }
+    }
 
     private Object[] keys;
     private Object[] vals;
@@ -28,6 +45,8 @@ final class PickleDict extends AbstractMap<Object, Object> {
     int height = 1;
     int count = 1;
     boolean shared;
+    /** How many puts replaced the value of a key already held (a key given twice: no pickler writes that). */
+    int replaced;
     /** Slot -> index + 1 (0: empty); null while the dict is small enough to scan. */
     private int[] index;
     /**
@@ -95,6 +114,7 @@ final class PickleDict extends AbstractMap<Object, Object> {
             return -1;
         }
         int mask = index.length - 1;
+        int probes = 0;
         for (int slot = h & mask; ; slot = (slot + 1) & mask) {
             int at = index[slot] - 1;
             if (at < 0) {
@@ -102,6 +122,9 @@ final class PickleDict extends AbstractMap<Object, Object> {
             }
             if (Objects.equals(keys[at], key)) {
                 return at;
+            }
+            if (++probes > MAX_PROBES) {
+                throw new Flooded();
             }
         }
     }
@@ -129,6 +152,7 @@ final class PickleDict extends AbstractMap<Object, Object> {
         if (i >= 0) {
             Object had = vals[i];
             vals[i] = value;
+            replaced++;
             return had;
         }
         if (size == keys.length) {
@@ -158,8 +182,12 @@ final class PickleDict extends AbstractMap<Object, Object> {
     private void insert(int at) {
         int mask = index.length - 1;
         int slot = hash(keys[at]) & mask;
+        int probes = 0;
         while (index[slot] != 0) {
             slot = (slot + 1) & mask;
+            if (++probes > MAX_PROBES) {
+                throw new Flooded();
+            }
         }
         index[slot] = at + 1;
     }

@@ -2,7 +2,6 @@ package org.fabricscope.importers.forensics;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,12 +66,7 @@ public final class SafePickle {
     private int sp;
     private int[] marks = new int[64];
     private int mp;
-    /** The memo: dense indexes (what picklers write) in an array (null: not stored), any other in a map. */
-    private Object[] memoArray;
-    private final Map<Long, Object> memoSparse = new HashMap<>();
-    private int memoSize;
-    /** A stored None in {@link #memoArray}, where null means never stored. */
-    private static final Object NONE = new Object();
+    private final PickleMemo memo;
     /**
      * The maker of the dicts that are items of one list of the root dict (a flight recorder dump's
      * {@code entries}): each such dict, when the pickle builds it as a plain dict item of that list, is
@@ -94,8 +88,7 @@ public final class SafePickle {
         this.end = length;
         this.limits = limits;
         this.nesting = new PickleNesting(limits, items);
-        // picklers memoize about every 16th byte's value: sized from the input, the array rarely grows
-        this.memoArray = new Object[Math.max(1024, Math.min(length / 16, Math.min(limits.maxMemo(), 1 << 20)))];
+        this.memo = new PickleMemo(length, limits.maxMemo());
     }
 
     /** Reads one pickle with the default limits. */
@@ -158,6 +151,14 @@ public final class SafePickle {
     }
 
     private Object run() throws PickleException {
+        try {
+            return runOpcodes();
+        } catch (PickleDict.Flooded e) {
+            throw fail(e.getMessage());
+        }
+    }
+
+    private Object runOpcodes() throws PickleException {
         while (true) {
             if (pos >= end) {
                 throw fail("truncated pickle: no STOP opcode");
@@ -216,7 +217,7 @@ public final class SafePickle {
                 case 'N' -> push(null); // NONE
                 case 0x88 -> push(Boolean.TRUE); // NEWTRUE
                 case 0x89 -> push(Boolean.FALSE); // NEWFALSE
-                case 0x94 -> memoPut(memoSize, peek()); // MEMOIZE
+                case 0x94 -> memoPut(memo.size(), peek()); // MEMOIZE
                 case 'q' -> memoPut(u8(), peek()); // BINPUT
                 case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
                 case 'h' -> push(nesting.again(memoGet(u8()))); // BINGET
@@ -253,6 +254,9 @@ public final class SafePickle {
                 case '.' -> { // STOP
                     if (sp != 1 || mp != 0) {
                         throw fail("STOP with " + sp + " values on the stack");
+                    }
+                    if (pos < end) { // a pickler writes nothing after STOP: the rest would be another file's or garbage
+                        throw fail((end - pos) + " bytes after the pickle's STOP");
                     }
                     return true;
                 }
@@ -442,8 +446,19 @@ public final class SafePickle {
         dropMark(at);
     }
 
+    /**
+     * The longest string dict key, and the most values of a tuple key (nested tuples' values counted): a key is hashed and compared wherever it
+     * is put or looked up, so a key of a megabyte (set again and again through the memo) would cost a
+     * megabyte each time. A dump's keys are field names, group names and ids.
+     */
+    static final int MAX_KEY_CHARS = 4096;
+    static final int MAX_TUPLE_KEY = 64;
+
     /** Dict keys are plain scalars (a list or dict key would be unhashable in Python too). */
     private Object key(Object k) throws PickleException {
+        if (k instanceof String s && s.length() > MAX_KEY_CHARS) {
+            throw fail("dict key of " + s.length() + " characters (SafePickle.MAX_KEY_CHARS " + MAX_KEY_CHARS + ")");
+        }
         if (k == null || k instanceof String || k instanceof Long || k instanceof java.math.BigInteger
                 || k instanceof Double || k instanceof Boolean) {
             return k;
@@ -459,42 +474,26 @@ public final class SafePickle {
                     new PickleWalk(limits, opAt).check(p);
                 }
             }
+            int items = l instanceof PickleList pl ? pl.count - 1 : l.size(); // nested tuples counted through
+            if (items > MAX_TUPLE_KEY) {
+                throw fail("tuple dict key of " + items + " values (SafePickle.MAX_TUPLE_KEY " + MAX_TUPLE_KEY + ")");
+            }
             return List.copyOf(l.stream().map(x -> x == null ? "None" : x).toList()); // a tuple key
         }
         throw fail("dict key of type " + typeName(k));
     }
 
     private void memoPut(long index, Object v) throws PickleException {
-        if (index < 0 || memoSize >= limits.maxMemo()) {
+        if (!memo.put(index, v)) {
             throw fail("memo larger than " + limits.maxMemo() + " entries");
-        }
-        if (index < limits.maxMemo()) {
-            int i = (int) index;
-            if (i >= memoArray.length) {
-                int n = memoArray.length;
-                while (n <= i) {
-                    n *= 2;
-                }
-                memoArray = java.util.Arrays.copyOf(memoArray, n);
-            }
-            if (memoArray[i] == null) {
-                memoSize++;
-            }
-            memoArray[i] = v == null ? NONE : v;
-        } else if (memoSparse.put(index, v) == null) {
-            memoSize++;
         }
     }
 
     private Object memoGet(long index) throws PickleException {
-        if (index >= 0 && index < memoArray.length && memoArray[(int) index] != null) {
-            Object v = memoArray[(int) index];
-            return v == NONE ? null : v;
+        if (!memo.has(index)) {
+            throw fail("memo index " + index + " was never stored");
         }
-        if (memoSparse.containsKey(index)) {
-            return memoSparse.get(index);
-        }
-        throw fail("memo index " + index + " was never stored");
+        return memo.get(index);
     }
 
     private int u8() throws PickleException {

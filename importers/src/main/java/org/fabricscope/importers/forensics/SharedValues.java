@@ -18,7 +18,15 @@ final class SharedValues implements ImportState {
     /** Past this many distinct values the table stops growing (a hostile dump of unique strings); values are then kept as read. */
     private static final int MAX_VALUES = 1_000_000;
 
-    private final ConcurrentHashMap<Object, Object> values = new ConcurrentHashMap<>();
+    /**
+     * Strings, and lists under a {@link ListKey}, in maps of their own: a bin of keys that share one hash is a
+     * tree ordered by the keys' {@code compareTo} only when they are of one comparable class. Lists compare
+     * by their items, so lists built to share one hash ({@code [[i, 2^30 - 31 i]]} all hash alike) cost a
+     * logarithm each, not a walk of every list before them.
+     */
+    private final ConcurrentHashMap<String, String> strings = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ListKey, java.util.List<?>> lists = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger size = new java.util.concurrent.atomic.AtomicInteger();
     /** Process group members as dumps write them ({@code "[0, 1, ...]"}) and the list each parsed to. */
     private final ConcurrentHashMap<String, java.util.List<Integer>> ranks = new ConcurrentHashMap<>();
 
@@ -34,21 +42,103 @@ final class SharedValues implements ImportState {
         }
     }
 
-    /** The value equal to {@code v} that was seen first (or {@code v} itself). */
+    /** The value equal to {@code v} that was seen first (or {@code v} itself): a string or an immutable list. */
     @SuppressWarnings("unchecked")
     <T> T share(T v) {
-        if (v == null) {
-            return null;
+        if (v instanceof String text) {
+            String had = strings.get(text);
+            if (had != null) {
+                return (T) had;
+            }
+            if (size.get() >= MAX_VALUES) {
+                return v;
+            }
+            had = strings.putIfAbsent(text, text);
+            if (had == null) {
+                size.incrementAndGet();
+            }
+            return had == null ? v : (T) had;
         }
-        Object had = values.get(v);
-        if (had != null) {
-            return (T) had;
+        if (v instanceof java.util.List<?> list) {
+            ListKey key = new ListKey(list);
+            java.util.List<?> had = lists.get(key);
+            if (had != null) {
+                return (T) had;
+            }
+            if (size.get() >= MAX_VALUES) {
+                return v;
+            }
+            had = lists.putIfAbsent(key, list);
+            if (had == null) {
+                size.incrementAndGet();
+            }
+            return had == null ? v : (T) had;
         }
-        if (values.size() >= MAX_VALUES) {
-            return v;
+        return v; // null, or a value of a kind not shared
+    }
+
+    /**
+     * A list as a key: equal and hashed as the list, and ordered by its items (numbers, strings, lists, in
+     * that order of kinds; then by value), so that a bin of lists with one hash is a search tree.
+     */
+    static final class ListKey implements Comparable<ListKey> {
+        private final java.util.List<?> list;
+        private final int hash;
+
+        ListKey(java.util.List<?> list) {
+            this.list = list;
+            this.hash = list.hashCode();
         }
-        had = values.putIfAbsent(v, v);
-        return had == null ? v : (T) had;
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ListKey k && hash == k.hash && list.equals(k.list);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public int compareTo(ListKey o) {
+            return compareValues(list, o.list);
+        }
+
+        /** A total order of the values shared lists hold: null, numbers, strings, lists, then any other by its text. */
+        static int compareValues(Object a, Object b) {
+            int ka = kind(a);
+            int kb = kind(b);
+            if (ka != kb) {
+                return Integer.compare(ka, kb);
+            }
+            switch (ka) {
+                case 0:
+                    return 0;
+                case 1:
+                    return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
+                case 2:
+                    return ((String) a).compareTo((String) b);
+                case 3: {
+                    java.util.List<?> x = (java.util.List<?>) a;
+                    java.util.List<?> y = (java.util.List<?>) b;
+                    for (int i = 0, n = Math.min(x.size(), y.size()); i < n; i++) {
+                        int c = compareValues(x.get(i), y.get(i));
+                        if (c != 0) {
+                            return c;
+                        }
+                    }
+                    return Integer.compare(x.size(), y.size());
+                }
+                default:
+                    return String.valueOf(a).compareTo(String.valueOf(b));
+            }
+        }
+
+        private static int kind(Object v) {
+            return v == null ? 0 : v instanceof Long || v instanceof Integer ? 1 : v instanceof String ? 2
+                    : v instanceof java.util.List ? 3 : 4;
+        }
     }
 
     @Override

@@ -64,8 +64,11 @@ class FlightRecorderEquivalenceTest {
     void theImporterAddsParallelParsesInFileOrderWithTheirDiagnostics() throws Exception {
         // the dumps the importer gives the flight recorder reader (not the test pickles of other shapes)
         List<Path> dumps = realDumps().stream()
-                .filter(p -> !p.toString().contains("forensics/pickle") && !p.toString().contains("forensics/nvrx")).toList();
-        assertTrue(dumps.size() >= 15, dumps.toString());
+                .filter(p -> !p.toString().contains("forensics/pickle") && !p.toString().contains("forensics/nvrx"))
+                // the 2-rank jobs of the H200 captures only: a 16-rank job's dumps beside them would make theirs
+                // another job's (FlightRecorderJob), left out
+                .filter(p -> !p.toString().contains("training-incident")).toList();
+        assertTrue(dumps.size() >= 10, dumps.toString());
         List<ImportSource> sources = new ArrayList<>();
         List<byte[]> contents = new ArrayList<>();
         for (int i = 0; i < dumps.size(); i++) {
@@ -83,15 +86,25 @@ class FlightRecorderEquivalenceTest {
         }
         for (int i = 0; i < contents.size(); i++) {
             byte[] data = contents.get(i);
-            sources.add(new ImportSource("dump_" + i + "_rank_" + i, data.length, () -> new ByteArrayInputStream(data), true));
+            sources.add(new ImportSource("dump_" + i + "_rank_" + i % 2, data.length, () -> new ByteArrayInputStream(data), true));
         }
         FabricModel imported = new FabricImporter().importSources(sources, new ArrayList<>(), ImportProgress.NONE,
                 Cancellation.NEVER).model();
+        // each file read alone by the tree reader, its diagnostics in file order; then the dumps judged together as
+        // the import does at its end (FlightRecorderJob: these dumps, named rank 0 and 1 by turns, are several per
+        // rank, and those of jobs of other members are named and left out)
         FabricModelBuilder legacy = new FabricModelBuilder();
+        FlightRecorderJob job = new FlightRecorderJob();
         for (ImportSource s : sources) {
-            new LegacyFlightRecorderReader().read(s.open(), s.name(), legacy, Cancellation.NEVER);
+            FabricModelBuilder one = new FabricModelBuilder();
+            new LegacyFlightRecorderReader().read(s.open(), s.name(), one, Cancellation.NEVER);
+            FabricModel read = one.build();
+            read.diagnostics().forEach(legacy::diagnostic);
+            read.forensics().flightRecorder().forEach(job::offer);
         }
+        job.applyTo(legacy);
         FabricModel expected = legacy.build();
+        assertTrue(expected.forensics().flightRecorder().size() >= 10, expected.diagnostics().toString());
         assertEquals(expected.forensics().flightRecorder(), imported.forensics().flightRecorder());
         assertEquals(expected.diagnostics(), imported.diagnostics());
         assertTrue(imported.diagnostics().stream().anyMatch(d -> d.message().contains("refused opcode GLOBAL")),

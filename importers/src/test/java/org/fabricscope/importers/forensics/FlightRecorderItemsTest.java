@@ -40,6 +40,8 @@ class FlightRecorderItemsTest {
         int streamed = 0;
         int fellBack = 0;
         int streamedEntries = 0;
+        int twice = 0;
+        int outOfRange = 0;
         for (int i = 0; i < 3_000; i++) {
             Writer w = new Writer(random);
             byte[] p = w.dump();
@@ -53,16 +55,31 @@ class FlightRecorderItemsTest {
                 fellBack++;
             }
             String name = "nccl_trace_rank_" + (i % 7);
-            FabricModel legacy = read(p, name, true);
             FabricModel fast = read(p, name, false);
+            if (w.entriesTwice && fast.forensics().flightRecorder().isEmpty()) {
+                // a key given twice in the dump's own dict: the tree reader kept the later, this one names the dump
+                // and leaves it out (no pickler writes that)
+                assertTrue(fast.diagnostics().stream().anyMatch(d -> d.message().contains("gives a key twice")
+                        || d.message().contains("not read")), fast.diagnostics().toString());
+                twice++;
+                continue;
+            }
+            FabricModel legacy = read(p, name, true);
+            if (fast.diagnostics().stream().anyMatch(d -> d.message().contains("with a number out of range"))) {
+                // a corrupted LONG1 of more than 64 bits: the tree reader read it as 0 (saturated); this one skips
+                // the entry and says so
+                outOfRange++;
+                continue;
+            }
             assertEquals(legacy.forensics().flightRecorder(), fast.forensics().flightRecorder(), () -> HexFormat.of().formatHex(p));
             assertEquals(legacy.diagnostics(), fast.diagnostics(), () -> HexFormat.of().formatHex(p));
             if (items != null) {
                 streamedEntries += fast.forensics().flightRecorder().stream().mapToInt(d -> d.entries().size()).sum();
             }
         }
-        assertTrue(streamed > 1_000 && fellBack > 500 && streamedEntries > 2 * streamed,
-                streamed + " streamed (" + streamedEntries + " entries), " + fellBack + " read as plain values");
+        assertTrue(streamed > 1_000 && fellBack > 500 && streamedEntries > 2 * streamed && twice > 100 && outOfRange < 100,
+                streamed + " streamed (" + streamedEntries + " entries), " + fellBack + " read as plain values, "
+                        + twice + " giving 'entries' twice, " + outOfRange + " with a number out of range");
     }
 
     @Test
@@ -143,6 +160,8 @@ class FlightRecorderItemsTest {
         private final ByteArrayOutputStream o = new ByteArrayOutputStream();
         private final Random r;
         private final boolean python;
+        /** Whether the dump gives its 'entries' key twice. */
+        boolean entriesTwice;
         private int memo;
         /** Memo indexes of containers written so far (Python's pickler fetches a repeated one back). */
         private final java.util.List<Integer> containers = new java.util.ArrayList<>();
@@ -178,6 +197,7 @@ class FlightRecorderItemsTest {
             o.write('u');
             o.write('u');
             int lists = r.nextInt(12) == 0 ? 2 : 1; // a second entries list under the same key
+            entriesTwice = lists == 2;
             for (int l = 0; l < lists; l++) {
                 str("entries");
                 entries();
