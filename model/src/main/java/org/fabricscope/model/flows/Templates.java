@@ -136,7 +136,7 @@ public final class Templates {
 
     /**
      * Fills the placeholders; a variable without a value becomes what it stands for where that is known ({@code the RDMA
-     * device (e.g. mlx5_0)}), else {@code <name>}; an unasked step's answer {@code (not asked)}.
+     * device, e.g. mlx5_0}), else {@code <name>}; an unasked step's answer {@code (not asked)}.
      */
     public static String render(String text, Map<String, String> vars, Map<String, Answer> answers) {
         return render(text, vars, answers, Budget.unbounded());
@@ -153,7 +153,7 @@ public final class Templates {
 
     /**
      * As {@link #render(String, Map, Map, Budget)} for a command to be pasted into a shell: a variable the evidence did
-     * not give becomes {@code ${HCA:?set HCA to the RDMA device (e.g. mlx5_0)}}, which the shell refuses to run unset.
+     * not give becomes {@code ${HCA:?set HCA to the RDMA device, e.g. mlx5_0}}, which the shell refuses to run unset.
      */
     public static String renderCommand(String text, Map<String, String> vars, Map<String, Answer> answers, Budget budget) {
         return render(text, vars, answers, budget, true);
@@ -213,15 +213,27 @@ public final class Templates {
         if (command) {
             // a shell variable that stops the command with what to set, where a literal <name> would be a redirection
             String env = name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
-            return "${" + env + ":?set " + env + (hint == null ? "" : " to " + hint) + "}";
+            String what = hint != null ? hint : COMMAND_HINTS.get(name);
+            return "${" + env + ":?set " + env + (what == null ? "" : " to " + what) + "}";
         }
         return hint == null ? "<" + name + ">" : hint;
     }
 
-    /** What a variable the evidence did not give stands for, in words (prose) and in a command's "set X to …". */
+    /**
+     * What a variable the evidence did not give stands for, in words (prose) and in a command's "set X to …"; no quote
+     * or parenthesis, which would end a quoted or substituted part of the command around it.
+     */
     private static final Map<String, String> HINTS = Map.of(
-            "hca", "the RDMA device (e.g. mlx5_0)",
+            "hca", "the RDMA device, e.g. mlx5_0",
             "ib-hca", "the RDMA device named in NCCL_IB_HCA",
-            "hca-port", "the device's port (e.g. 1)",
+            "hca-port", "the port of the device, e.g. 1",
             "gid-index", "the GID index");
+
+    /** What the variables that prose leaves as {@code <name>} stand for, in a command's "set X to …". */
+    private static final Map<String, String> COMMAND_HINTS = Map.of(
+            "pod", "a pod of the job",
+            "namespace", "the namespace of the job",
+            "node", "the name of the node",
+            "host", "the name of the host",
+            "rank", "the rank");
 }

@@ -85,8 +85,8 @@ class FlowEngineTest {
         FlowResult waiting = ENGINE.run(f, c, Map.of());
         assertEquals(Status.NEEDS_INPUT, waiting.status());
         assertNull(waiting.conclusion());
-        assertEquals("run-b --pod worker-unknown --node ${NODE:?set NODE}", waiting.steps().get(1).command(), "an unknown value in a command: a shell variable that stops it unset");
-        assertTrue(waiting.reason().contains("Step 'b' needs input: run run-b --pod worker-unknown --node ${NODE:?set NODE} and answer yes or no"),
+        assertEquals("run-b --pod worker-unknown --node ${NODE:?set NODE to the name of the node}", waiting.steps().get(1).command(), "an unknown value in a command: a shell variable that stops it unset");
+        assertTrue(waiting.reason().contains("Step 'b' needs input: run run-b --pod worker-unknown --node ${NODE:?set NODE to the name of the node} and answer yes or no"),
                 waiting.reason());
         assertTrue(waiting.reason().contains("--answer t/b=yes|no"), waiting.reason());
 
@@ -104,7 +104,7 @@ class FlowEngineTest {
         assertEquals("done", r.conclusion().id());
         var ev = r.steps().get(1).answer().evidence();
         assertEquals(2, ev.size());
-        assertEquals("user: run-b --pod worker-unknown --node ${NODE:?set NODE}", ev.get(0).source());
+        assertEquals("user: run-b --pod worker-unknown --node ${NODE:?set NODE to the name of the node}", ev.get(0).source());
         assertEquals(3, ev.get(1).line());
         assertEquals("  state: PORT_ACTIVE (4)", ev.get(1).text());
     }

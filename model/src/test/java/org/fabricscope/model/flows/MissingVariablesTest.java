@@ -16,15 +16,15 @@ class MissingVariablesTest {
 
     @Test
     void proseNamesWhatAKnownVariableStandsFor() {
-        assertEquals("is it index the GID index on the RDMA device (e.g. mlx5_0) port the device's port (e.g. 1) in pod <pod>?",
+        assertEquals("is it index the GID index on the RDMA device, e.g. mlx5_0 port the port of the device, e.g. 1 in pod <pod>?",
                 Templates.render(QUESTION, Map.of(), Map.of()));
     }
 
     @Test
     void aCommandGetsShellVariablesThatStopItUnset() {
-        assertEquals("cat /sys/class/infiniband/${HCA:?set HCA to the RDMA device (e.g. mlx5_0)}/ports/"
-                        + "${HCA_PORT:?set HCA_PORT to the device's port (e.g. 1)}/gids/${GID_INDEX:?set GID_INDEX to the GID index}"
-                        + " # ${POD:?set POD}",
+        assertEquals("cat /sys/class/infiniband/${HCA:?set HCA to the RDMA device, e.g. mlx5_0}/ports/"
+                        + "${HCA_PORT:?set HCA_PORT to the port of the device, e.g. 1}/gids/${GID_INDEX:?set GID_INDEX to the GID index}"
+                        + " # ${POD:?set POD to a pod of the job}",
                 Templates.renderCommand(COMMAND, Map.of(), Map.of(), Templates.Budget.unbounded()));
     }
 
