@@ -1,11 +1,12 @@
 package org.fabricscope.app.ui;
 
 import org.fabricscope.app.render.ColourMode;
+import org.fabricscope.app.render.MapColouring;
 import org.fabricscope.app.render.MapPalette;
+import org.fabricscope.app.render.PictureLegend;
 
 import java.util.Set;
 
-import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.training.Transport;
 
 import javafx.geometry.Orientation;
@@ -56,66 +57,60 @@ public final class Legend extends FlowPane {
         return lines;
     }
 
-    /** {@code snapshot} may be null (nothing loaded); {@code job} is the picked training job, or null. */
+    /**
+     * {@code snapshot} may be null (nothing loaded); {@code job} is the picked training job, or null. The entries are
+     * the exported pictures' ({@link PictureLegend}), each with a tooltip where its words need one.
+     */
     public void show(ColourMode mode, Snapshot snapshot, String job) {
         getChildren().clear();
         MapPalette p = UiPalette.current();
-        if (mode == ColourMode.ERRORS) {
-            getChildren().addAll(swatch(p.ok(), "within thresholds"), swatch(p.warning(), "over threshold"),
-                    tip(swatch(p.danger(), "error"), "Error counters far over their threshold, or a link that trained to "
-                            + "fewer lanes than it could (link-degraded ERROR)"),
-                    tip(swatch(p.degraded(), "degraded"), "Runs slower than its ends or its tier's other cables "
-                            + "(link-degraded WARNING)"),
-                    swatch(p.unknown(), "no counters"));
-        } else if (mode == ColourMode.TRANSPORT) {
-            for (Transport t : Transport.values()) {
-                String label = switch (t) {
-                    case P2P -> "NVLink/P2P";
-                    case SHM -> "SHM";
-                    case NET_IB_GDR -> "IB+GDR";
-                    case NET_IB -> "IB (no GDR)";
-                    case NET_OTHER -> "other NET";
-                    case NET_SOCKET -> "socket";
-                };
-                getChildren().add(org.fabricscope.app.render.MapColouring.offFabric(t)
-                        ? tip(bar(p.transport(t), label), "A bar under the host: its ranks talk over " + t.label()
-                                + (t == Transport.NET_SOCKET ? " (TCP, e.g. eth0)" : "") + ", not over InfiniBand, so no "
-                                + "IB cable is coloured for them")
-                        : onFabricTip(swatch(p.transport(t), label), t));
-            }
-            getChildren().add(swatch(p.faint(), "no ranks"));
-            if (snapshot != null && snapshot.ranks().isEmpty()) {
+        Set<String> speeds = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
+        for (PictureLegend.Entry e : PictureLegend.of(mode, p, speeds, true, job)) {
+            Label l = switch (e.shape()) {
+                case SWATCH -> swatch(e.argb(), e.text());
+                case BAR -> bar(e.argb(), e.text());
+                case BADGE -> badge(e.argb(), e.text());
+            };
+            String tip = tooltip(mode, e);
+            getChildren().add(tip == null ? l : tip(l, tip));
+            if (mode == ColourMode.TRANSPORT && e.text().equals("no ranks") && snapshot != null && snapshot.ranks().isEmpty()) {
                 getChildren().add(new Label("(no NCCL logs loaded)"));
             }
-        } else if (mode == ColourMode.KUBERNETES) {
-            getChildren().add(swatch(p.job(), job == null ? "runs training pods" : "runs " + job));
-            if (job != null) {
-                getChildren().add(swatch(p.otherJob(), "other jobs"));
-            }
-            getChildren().addAll(swatch(p.ok(), "node Ready"), swatch(p.danger(), "NotReady / cordoned"),
-                    swatch(p.unknown(), "readiness unknown"), swatch(p.faint(), "no Kubernetes node"));
-        } else {
-            Set<String> present = snapshot == null ? Set.of() : snapshot.summary().cablesBySpeed().keySet();
-            for (var s : LinkSpeed.values()) {
-                if (present.stream().anyMatch(token -> token.endsWith("x" + s.name()))) {
-                    getChildren().add(swatch(p.speed(s), s.name()));
-                }
-            }
-            getChildren().addAll(swatch(p.degraded(), "degraded (narrow/slow)"), swatch(p.unknown(), "unknown rate"));
         }
-        // lost links are marked in every mode
-        getChildren().add(tip(badge(p.danger(), "lost link"), "A badge on the glyph's corner: ports of this switch or "
-                + "host lost their link (link-down); shown in every colour mode"));
+    }
+
+    /** The words an entry's tooltip adds, or null. */
+    private static String tooltip(ColourMode mode, PictureLegend.Entry e) {
+        if (e.shape() == PictureLegend.Shape.BADGE) {
+            return "A badge on the glyph's corner: ports of this switch or host lost their link (link-down); shown in every "
+                    + "colour mode";
+        }
+        if (mode == ColourMode.ERRORS) {
+            return switch (e.text()) {
+                case "error" -> "Error counters far over their threshold, or a link that trained to fewer lanes than it could "
+                        + "(link-degraded ERROR)";
+                case "degraded" -> "Runs slower than its ends or its tier's other cables (link-degraded WARNING)";
+                default -> null;
+            };
+        }
+        if (mode == ColourMode.TRANSPORT) {
+            for (Transport t : Transport.values()) {
+                if (!PictureLegend.label(t).equals(e.text())) {
+                    continue;
+                }
+                if (e.shape() == PictureLegend.Shape.BAR) {
+                    return "A bar under the host: its ranks talk over " + t.label() + (t == Transport.NET_SOCKET ? " (TCP, e.g. eth0)" : "")
+                            + ", not over InfiniBand, so no IB cable is coloured for them";
+                }
+                return MapColouring.onFabric(t) ? t.label() + ": the IB cables of the pairs' paths" : null;
+            }
+        }
+        return null;
     }
 
     private static Label tip(Label l, String text) {
         l.setTooltip(new javafx.scene.control.Tooltip(text));
         return l;
-    }
-
-    private static Label onFabricTip(Label l, Transport t) {
-        return org.fabricscope.app.render.MapColouring.onFabric(t)
-                ? tip(l, t.label() + ": the IB cables of the pairs' paths") : l;
     }
 
     private static Label swatch(int argb, String text) {
