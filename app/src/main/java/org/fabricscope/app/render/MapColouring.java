@@ -397,7 +397,7 @@ public final class MapColouring {
             itemOffFabric[it.index()] = offFabric.get(it.vertex());
             itemRankTransport[it.index()] = byRank.get(it.vertex());
             TreeSet<Integer> nums = rankNumbers.get(it.vertex());
-            rankLabels[it.index()] = nums == null ? null : ranges(nums);
+            rankLabels[it.index()] = nums == null ? null : RankRanges.of(nums);
         }
     }
 
@@ -419,28 +419,6 @@ public final class MapColouring {
 
     private static Transport slower(Transport a, Transport b) {
         return a.compareTo(b) >= 0 ? a : b;
-    }
-
-    /** {@code r0-7}, {@code r0-3,5}: rank numbers as compact ranges. */
-    static String ranges(TreeSet<Integer> nums) {
-        StringBuilder b = new StringBuilder("r");
-        Integer start = null;
-        Integer prev = null;
-        for (int n : nums) {
-            if (prev != null && n == prev + 1) {
-                prev = n;
-                continue;
-            }
-            if (start != null) {
-                b.append(b.length() > 1 ? "," : "").append(start).append(prev.equals(start) ? "" : "-" + prev);
-            }
-            start = n;
-            prev = n;
-        }
-        if (start != null) {
-            b.append(b.length() > 1 ? "," : "").append(start).append(prev.equals(start) ? "" : "-" + prev);
-        }
-        return b.toString();
     }
 
     /**
