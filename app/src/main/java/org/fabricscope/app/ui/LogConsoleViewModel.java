@@ -9,10 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import org.fabricscope.app.logs.LogFile;
@@ -71,9 +68,7 @@ public final class LogConsoleViewModel {
     private static final int OPEN_FILES = 8;
 
     private final Executor uiThread;
-    private final ConcurrentLinkedQueue<Line> waiting = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger waitingCount = new AtomicInteger();
-    private final AtomicBoolean drainRequested = new AtomicBoolean();
+    private final LiveLineQueue waiting = new LiveLineQueue(MAX_LINES);
     private final ReadOnlyBooleanWrapper draining = new ReadOnlyBooleanWrapper();
     /** Every line kept (the newest MAX_LINES), oldest first. Not observed: only {@link #shown} is. */
     private final ArrayDeque<Line> lines = new ArrayDeque<>();
@@ -258,42 +253,30 @@ public final class LogConsoleViewModel {
 
     /** Live log lines (any thread): queued for the next frame; the first batch starts the draining. */
     void offer(List<LogLine> batch) {
-        for (LogLine l : batch) {
-            waiting.add(Line.of(l));
-        }
-        int over = waitingCount.addAndGet(batch.size()) - MAX_LINES;
-        for (int i = 0; i < over && waiting.poll() != null; i++) {
-            waitingCount.decrementAndGet();
-        }
-        if (drainRequested.compareAndSet(false, true)) {
+        if (waiting.offer(batch)) {
             uiThread.execute(() -> draining.set(true));
         }
     }
 
     /** Takes the waiting lines (UI thread, once per frame) into the console; false when none waited. */
     public boolean drain() {
-        if (waiting.isEmpty()) {
+        List<Line> batch = waiting.take(MAX_BATCH);
+        if (batch.isEmpty()) {
             return false;
         }
-        List<Line> batch = new ArrayList<>();
-        Line l;
-        while (batch.size() < MAX_BATCH && (l = waiting.poll()) != null) {
-            batch.add(l);
-        }
-        waitingCount.addAndGet(-batch.size());
         append(batch);
         return true;
     }
 
     /** The live job stopped: the view stops taking lines each frame. */
     void stopDraining() {
-        drainRequested.set(false);
+        waiting.stop();
         draining.set(false);
     }
 
     /** Lines waiting for the next frame. */
     public int waitingCount() {
-        return waitingCount.get();
+        return waiting.size();
     }
 
     /** Adds a batch of lines (UI thread); drops the oldest beyond {@link #MAX_LINES}. */
@@ -375,27 +358,9 @@ public final class LogConsoleViewModel {
 
     /** The filters as a test; {@code forFile}: a file's lines, where the pod filter does not apply. */
     private Predicate<Line> buildFilter(boolean forFile) {
-        String p = forFile ? ALL_PODS : pod.get();
-        String lv = level.get();
-        int r;
-        try {
-            r = rank.get().isBlank() ? -2 : Integer.parseInt(rank.get().strip());
-        } catch (NumberFormatException e) {
-            r = -3; // matches nothing: the field is flagged
-        }
-        rankInvalid.set(r == -3);
-        String needle = text.get().toLowerCase(Locale.ROOT);
-        int wantRank = r;
-        Predicate<Line> f = l -> (p == null || p.equals(ALL_PODS) || p.equals(l.pod()))
-                && (wantRank == -2 || l.rank() == wantRank)
-                && switch (lv == null ? "" : lv) {
-                    case "NCCL lines" -> l.level() != Line.Level.OTHER || l.text().contains("NCCL");
-                    case "warnings and errors" -> l.level() == Line.Level.WARN || l.level() == Line.Level.ERROR;
-                    case "errors" -> l.level() == Line.Level.ERROR;
-                    default -> true;
-                }
-                && (needle.isEmpty() || l.text().toLowerCase(Locale.ROOT).contains(needle));
-        return f;
+        LogLineFilter f = LogLineFilter.of(forFile ? ALL_PODS : pod.get(), level.get(), rank.get(), text.get());
+        rankInvalid.set(f.rankInvalid());
+        return f.test();
     }
 
     /**
