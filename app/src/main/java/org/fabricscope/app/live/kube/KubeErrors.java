@@ -274,4 +274,38 @@ public final class KubeErrors {
         }
         return firstLine(CLASS_NAME.matcher(m).replaceAll(""));
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper REPLY_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** {@code CODE: message} from a Kubernetes {@code Status} body, or the raw body's first line. */
+    static String replyMessage(int code, byte[] body) {
+        String text = new String(body, java.nio.charset.StandardCharsets.UTF_8).strip();
+        try {
+            com.fasterxml.jackson.databind.JsonNode n = REPLY_JSON.readTree(text);
+            if (n != null && n.hasNonNull("message")) {
+                text = n.get("message").asText();
+            }
+        } catch (Exception e) {
+            // not JSON: keep the text
+        }
+        text = firstLine(text);
+        return code + (text.isEmpty() ? "" : ": " + text);
+    }
+
+    /** A throwable as one line: the innermost cause's message, with its type if the message is empty. */
+    static String oneLine(Throwable t) {
+        Throwable c = t;
+        while ((c instanceof java.util.concurrent.ExecutionException || c instanceof java.util.concurrent.CompletionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        while (c.getCause() != null && c.getCause() != c && (c.getMessage() == null
+                || c.getMessage().equals(c.getCause().toString()))) {
+            c = c.getCause();
+        }
+        if (c instanceof KubernetesClientException k && k.getCode() > 0) {
+            return k.getCode() + ": " + firstLine(k.getStatus() != null && k.getStatus().getMessage() != null
+                    ? k.getStatus().getMessage() : String.valueOf(k.getMessage()));
+        }
+        return message(c);
+    }
 }

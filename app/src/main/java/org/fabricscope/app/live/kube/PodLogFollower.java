@@ -1,8 +1,6 @@
 package org.fabricscope.app.live.kube;
 
 import org.fabricscope.app.live.source.LogLine;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -90,7 +88,6 @@ public final class PodLogFollower implements AutoCloseable {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_ERROR_BODY = 16 * 1024;
 
     private final KubernetesClient client;
@@ -292,7 +289,7 @@ public final class PodLogFollower implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (ExecutionException | CompletionException e) {
-                retry("cannot connect: " + oneLine(e), false);
+                retry("cannot connect: " + KubeErrors.oneLine(e), false);
                 return;
             }
             AsyncBody b = response.body();
@@ -315,7 +312,7 @@ public final class PodLogFollower implements AutoCloseable {
                 String message;
                 try {
                     b.done().get(options.openTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                    message = statusMessage(response.code(), errorBody.toByteArray());
+                    message = KubeErrors.replyMessage(response.code(), errorBody.toByteArray());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -392,7 +389,7 @@ public final class PodLogFollower implements AutoCloseable {
             boolean productive = decoder.delivered() > deliveredAtOpen;
             String reason = cancelReason;
             if (reason == null && error != null) {
-                reason = "connection lost: " + oneLine(error);
+                reason = "connection lost: " + KubeErrors.oneLine(error);
             }
             if (reason == null) {
                 String end = podEnded();
@@ -494,42 +491,5 @@ public final class PodLogFollower implements AutoCloseable {
         String m = message.toLowerCase(java.util.Locale.ROOT);
         return m.contains("waiting to start") || m.contains("podinitializing") || m.contains("containercreating")
                 || m.contains("is not available");
-    }
-
-    /** {@code CODE: message} from a Kubernetes {@code Status} body, or the raw body's first line. */
-    static String statusMessage(int code, byte[] body) {
-        String text = new String(body, StandardCharsets.UTF_8).strip();
-        try {
-            JsonNode n = JSON.readTree(text);
-            if (n != null && n.hasNonNull("message")) {
-                text = n.get("message").asText();
-            }
-        } catch (Exception e) {
-            // not JSON: keep the text
-        }
-        text = firstLine(text);
-        return code + (text.isEmpty() ? "" : ": " + text);
-    }
-
-    /** A throwable as one line: the innermost cause's message, with its type if the message is empty. */
-    static String oneLine(Throwable t) {
-        Throwable c = t;
-        while ((c instanceof ExecutionException || c instanceof CompletionException) && c.getCause() != null) {
-            c = c.getCause();
-        }
-        while (c.getCause() != null && c.getCause() != c && (c.getMessage() == null
-                || c.getMessage().equals(c.getCause().toString()))) {
-            c = c.getCause();
-        }
-        if (c instanceof KubernetesClientException k && k.getCode() > 0) {
-            return k.getCode() + ": " + firstLine(k.getStatus() != null && k.getStatus().getMessage() != null
-                    ? k.getStatus().getMessage() : String.valueOf(k.getMessage()));
-        }
-        return KubeErrors.message(c);
-    }
-
-    /** The first line, with what the server sent cleaned of control characters ({@link KubeErrors#clean}). */
-    private static String firstLine(String s) {
-        return KubeErrors.firstLine(s);
     }
 }
