@@ -28,7 +28,6 @@ import org.fabricscope.model.k8s.PodSpecSummary;
 import org.fabricscope.model.k8s.TrainingJob;
 import org.fabricscope.model.ranks.RankRoute;
 import org.fabricscope.model.ranks.RankSite;
-import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.TrainingLog;
 
@@ -40,11 +39,6 @@ import org.fabricscope.model.training.TrainingLog;
  */
 public final class FlowContext {
     private static volatile Map<String, FindingSpec> catalogue;
-    /** Linux signal numbers to names, for exit codes that only give the number. */
-    private static final Map<Integer, String> SIGNALS = Map.ofEntries(Map.entry(1, "SIGHUP"), Map.entry(2, "SIGINT"),
-            Map.entry(3, "SIGQUIT"), Map.entry(4, "SIGILL"), Map.entry(6, "SIGABRT"), Map.entry(7, "SIGBUS"),
-            Map.entry(8, "SIGFPE"), Map.entry(9, "SIGKILL"), Map.entry(11, "SIGSEGV"), Map.entry(13, "SIGPIPE"),
-            Map.entry(15, "SIGTERM"));
 
     private final Analysis analysis;
     private final Map<String, List<Finding>> findings = new LinkedHashMap<>();
@@ -85,12 +79,7 @@ public final class FlowContext {
          * signal N, e.g. 137 for SIGKILL); empty when it exited on its own.
          */
         public String signalName() {
-            if (!signal.isEmpty()) {
-                return signal;
-            }
-            int code = intOf(exitCode, 0);
-            int n = code < 0 ? -code : code > 128 && code < 160 ? code - 128 : 0;
-            return SIGNALS.getOrDefault(n, n > 0 && code < 0 ? "signal " + n : "");
+            return signal.isEmpty() ? Failures.signalOf(exitCode) : signal;
         }
 
         /** {@code exit code -6 (SIGABRT)}. */
@@ -205,7 +194,7 @@ public final class FlowContext {
             }
         }
         this.lag = findLag();
-        this.failures = findFailures();
+        this.failures = Failures.find(this);
         this.focus = Collections.unmodifiableMap(findFocus());
     }
 
@@ -385,81 +374,6 @@ public final class FlowContext {
         return null;
     }
 
-    private List<Failure> findFailures() {
-        List<Failure> out = new ArrayList<>();
-        List<NcclEvent> child = new ArrayList<>();
-        List<NcclEvent> process = new ArrayList<>();
-        for (NcclEvent e : log().events()) {
-            if (e.kind() == NcclEvent.Kind.CHILD_FAILED) {
-                child.add(e);
-            } else if (e.kind() == NcclEvent.Kind.PROCESS_FAILED) {
-                process.add(e);
-            }
-        }
-        for (NcclEvent e : child) {
-            int rank = intOf(e.field("rank"), -1);
-            String host = e.field("host") == null ? e.host() : e.field("host");
-            out.add(new Failure(rank, intOf(e.field("localRank"), -1), intOf(e.field("pid"), -1), host,
-                    nz(e.field("exitcode")), nz(e.field("signal")), "true".equals(e.field("rootCause")), podOf(host),
-                    e.evidence(), new Subject.RankRef("", rank, host, "rank " + rank + " (" + nz(e.field("exitcode")) + ")")));
-        }
-        if (out.isEmpty()) {
-            for (NcclEvent e : process) {
-                long pid = intOf(e.field("pid"), e.pid());
-                Rank r = rankOfPid(pid, e.evidence());
-                int rank = r == null ? -1 : r.rank();
-                String host = r == null ? e.host() : r.host();
-                String label = (rank >= 0 ? "rank " + rank : "local rank " + e.field("localRank")) + " exit " + nz(e.field("exitcode"));
-                out.add(new Failure(rank, intOf(e.field("localRank"), -1), pid, host, nz(e.field("exitcode")),
-                        nz(e.field("signal")), false, podOf(host), e.evidence(),
-                        new Subject.RankRef(r == null ? "" : r.commId(), rank, host, label)));
-            }
-        }
-        if (out.isEmpty()) {
-            for (K8sPod p : trainingPods) {
-                if ("Failed".equalsIgnoreCase(p.phase())) {
-                    // the exit code of its first container that ended (137: killed by SIGKILL)
-                    String exit = p.containers().stream().filter(x -> !x.init() && x.exitCode() != null)
-                            .map(x -> String.valueOf(x.exitCode())).findFirst().orElse("");
-                    out.add(new Failure(-1, -1, -1, p.node() == null ? "" : p.node(), exit, "", false, p.name(), p.evidence(),
-                            new Subject.PodRef(p.namespace(), p.name(), "pod " + p.key())));
-                }
-            }
-        }
-        // the root cause torchrun names first; otherwise log order
-        List<Failure> sorted = new ArrayList<>(out);
-        sorted.sort((a, b) -> Boolean.compare(b.rootCause(), a.rootCause()));
-        return Collections.unmodifiableList(sorted);
-    }
-
-    /** The NCCL rank of a process id, preferring one logged in the same file, then the largest communicator. */
-    private Rank rankOfPid(long pid, Evidence where) {
-        Rank best = null;
-        for (Rank r : log().ranks()) {
-            if (r.pid() != pid) {
-                continue;
-            }
-            boolean same = r.evidence() != null && where != null && r.evidence().source().equals(where.source());
-            boolean bestSame = best != null && best.evidence() != null && where != null
-                    && best.evidence().source().equals(where.source());
-            if (best == null || same && !bestSame || same == bestSame && r.nranks() > best.nranks()) {
-                best = r;
-            }
-        }
-        return best;
-    }
-
-    private String podOf(String host) {
-        if (host == null || host.isEmpty()) {
-            return null;
-        }
-        for (K8sPod p : model().pods()) {
-            if (p.name().equals(host)) {
-                return p.name();
-            }
-        }
-        return null;
-    }
 
     private Map<String, String> findFocus() {
         Map<String, String> v = new LinkedHashMap<>();
@@ -565,10 +479,6 @@ public final class FlowContext {
     static String device(String netDevice) {
         int colon = netDevice.indexOf(':');
         return colon < 0 ? netDevice : netDevice.substring(0, colon);
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
     }
 
     static int intOf(String s, int orElse) {

@@ -1,0 +1,123 @@
+package org.fabricscope.model.training;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Finding;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.training.TrainingChecks.RankPlaces;
+
+/**
+ * The {@code nccl-timeout} check of {@link TrainingChecks}: a collective that timed out, with the rank
+ * that lagged behind the others and where it ran.
+ */
+final class TimeoutCheck {
+    private TimeoutCheck() {
+    }
+
+    /**
+     * {@code nccl-timeout}: the PyTorch watchdog fired on a collective; names the rank that lagged (the
+     * lowest last enqueued work, then the lowest last completed, else the lowest SeqNum) and where it ran.
+     */
+    static void timeouts(TrainingLog log, RankPlaces places, List<Finding> out) {
+        // One timeout per rank and SeqNum: the watchdog line and its "terminated with exception" repeat it.
+        Map<String, NcclEvent> firedByKey = new LinkedHashMap<>();
+        List<NcclEvent> progress = new ArrayList<>();
+        for (NcclEvent e : log.events()) {
+            if (e.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT) {
+                firedByKey.putIfAbsent(e.rank() + "/" + e.field("pgId") + "/" + e.field("seqNum"), e);
+            } else if (e.field("lastEnqueued") != null && e.rank() >= 0) {
+                progress.add(e);
+            }
+        }
+        if (firedByKey.isEmpty()) {
+            return;
+        }
+        List<NcclEvent> fired = new ArrayList<>(firedByKey.values());
+        NcclEvent first = fired.get(0);
+        // The rank that lagged: the lowest last enqueued work (it never issued the collective the
+        // others wait on), then the lowest last completed; without progress lines, the lowest SeqNum.
+        NcclEvent laggard = progress.stream()
+                .min(Comparator.comparingLong((NcclEvent e) -> num(e.field("lastEnqueued")))
+                        .thenComparingLong(e -> num(e.field("lastCompleted"))))
+                .orElse(fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get());
+        List<Evidence> ev = new ArrayList<>();
+        fired.stream().limit(5).forEach(e -> ev.add(e.evidence()));
+        if (laggard.kind() != NcclEvent.Kind.WATCHDOG_TIMEOUT) {
+            ev.add(laggard.evidence());
+        }
+        String where = whereIs(log, laggard.rank(), laggard);
+        Rank lagRank = log.worldRank(laggard.rank()).orElse(null);
+        if (lagRank != null) {
+            ev.add(lagRank.evidence());
+        }
+        StringBuilder op = new StringBuilder(first.field("opType") + " (SeqNum " + first.field("seqNum"));
+        if (first.field("numelIn") != null) {
+            op.append(", NumelIn ").append(first.field("numelIn")).append(", NumelOut ").append(first.field("numelOut"));
+        }
+        op.append(", Timeout ").append(first.field("timeoutMs")).append(" ms)");
+        String lagWhy = laggard.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT
+                ? "its watchdog fired on the lowest SeqNum, " + laggard.field("seqNum")
+                : "its last enqueued work is the lowest, " + laggard.field("lastEnqueued") + " (last completed "
+                        + laggard.field("lastCompleted") + ")";
+        // The lagging rank is the first subject: the rank join (TrainingLogCheck) looks it up by its keys.
+        List<Subject> subjects = new ArrayList<>();
+        subjects.add(rankRef(log, laggard, "rank " + laggard.rank() + " lagged" + (where.isEmpty() ? "" : " on " + where)
+                + ": " + lagWhy));
+        for (NcclEvent e : fired) {
+            if (subjects.size() >= 20) {
+                break;
+            }
+            subjects.add(rankRef(log, e, "rank " + e.rank() + " watchdog fired on " + e.field("opType") + " SeqNum "
+                    + e.field("seqNum") + " after " + e.field("ranForMs") + " ms"));
+        }
+        String place = places.place(laggard.rank());
+        out.add(new Finding("nccl-timeout", Severity.ERROR,
+                "NCCL collective timed out: rank " + first.rank() + "'s watchdog fired on " + op + " after "
+                        + first.field("ranForMs") + " ms; rank " + laggard.rank() + " lagged"
+                        + (place != null ? " " + place : where.isEmpty() ? "" : " (" + where + ")"),
+                subjects, ev,
+                List.of("Look at rank " + laggard.rank() + (where.isEmpty() ? "" : " (" + where + ")")
+                                + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
+                        "Raise the IB transport timeout and retries: NCCL_IB_TIMEOUT=23 (default 22) and NCCL_IB_RETRY_CNT=10.",
+                        "Check connectivity between the nodes and the state of the RDMA devices (ibv_devinfo: PORT_ACTIVE).")));
+    }
+
+    /**
+     * Where a PyTorch rank ran, in words: the host (in Kubernetes the pod) and RDMA devices of the
+     * NCCL rank with that number, else the host of a torchrun failure entry for it, else the log
+     * source its line came from (a pod's log stream is named after the pod).
+     */
+    static String whereIs(TrainingLog log, int rank, NcclEvent e) {
+        Rank r = log.worldRank(rank).orElse(null);
+        if (r != null) {
+            List<String> rdma = r.rdmaDevices();
+            return "host " + r.host() + (rdma.isEmpty() ? "" : ", HCA " + String.join(" ", rdma));
+        }
+        for (NcclEvent x : log.events()) {
+            if (x.kind() == NcclEvent.Kind.CHILD_FAILED && x.rank() == rank && x.field("host") != null) {
+                return "host " + x.field("host");
+            }
+        }
+        return e.evidence().source().isEmpty() ? "" : "log " + e.evidence().source();
+    }
+
+    /** A PyTorch or NCCL rank named by an event: its communicator when the world rank is known. */
+    private static Subject rankRef(TrainingLog log, NcclEvent e, String label) {
+        Rank r = e.rank() < 0 ? null : log.worldRank(e.rank()).orElse(null);
+        return new Subject.RankRef(r == null ? "" : r.commId(), e.rank(), r == null ? e.host() : r.host(), label);
+    }
+
+    private static long num(String s) {
+        try {
+            return s == null ? Long.MAX_VALUE : Long.parseLong(s);
+        } catch (NumberFormatException x) {
+            return Long.MAX_VALUE;
+        }
+    }
+}
