@@ -58,9 +58,13 @@ public final class GidTableReader extends HostEvidenceReader {
         Evidence at;
     }
 
+    /** One GID of one device port: a record, not a joined string (a device name may hold any character, NUL too). */
+    private record SlotKey(String device, int port, int index) {
+    }
+
     @Override
     Parser parser(Draft draft, ReadContext ctx) {
-        Map<String, Slot> slots = new LinkedHashMap<>();
+        Map<SlotKey, Slot> slots = new LinkedHashMap<>();
         return new Parser() {
             @Override
             public void line(String line, Evidence at) {
@@ -72,7 +76,7 @@ public final class GidTableReader extends HostEvidenceReader {
                     if (port < 0 || index < 0 || slots.size() > 100_000) {
                         return;
                     }
-                    Slot s = slots.computeIfAbsent(m.group(1) + "\u0000" + port + "\u0000" + index, k -> new Slot());
+                    Slot s = slots.computeIfAbsent(new SlotKey(m.group(1), port, index), k -> new Slot());
                     String v = m.group(5).strip();
                     switch (m.group(3)) {
                         case "gids" -> {
@@ -114,9 +118,7 @@ public final class GidTableReader extends HostEvidenceReader {
             public void end() {
                 slots.forEach((k, s) -> {
                     if (s.gid != null) {
-                        String[] key = k.split("\u0000");
-                        draft.gid(new GidEntry(key[0], Integer.parseInt(key[1]), Integer.parseInt(key[2]), s.gid, s.type,
-                                s.netdev, s.at));
+                        draft.gid(new GidEntry(k.device(), k.port(), k.index(), s.gid, s.type, s.netdev, s.at));
                     }
                 });
             }
