@@ -1,6 +1,7 @@
 package org.fabricscope.app;
 
 import org.fabricscope.app.cli.FabricScopeCommand;
+import org.fabricscope.app.cli.StandardOutput;
 
 /**
  * Entry point of the one jar: the CLI, whose {@code gui} command opens the desktop window.
@@ -11,6 +12,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(FabricScopeCommand.run(args, System.out, System.err));
+        System.exit(FabricScopeCommand.run(args, StandardOutput.stdout(), System.err));
     }
 }
