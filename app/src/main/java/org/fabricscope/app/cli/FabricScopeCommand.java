@@ -10,17 +10,15 @@ import org.fabricscope.importers.ReaderFailure;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** {@code fabricscope}: the top-level command. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
-        description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.",
-        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, SignaturesCommand.class, TimelineCommand.class,
-                PairsCommand.class,
-                BenchCommand.class,
-                GuiCommand.class, CommandLine.HelpCommand.class})
+        description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.")
 public final class FabricScopeCommand implements Runnable {
     static final String DEBUG = "--debug";
 
@@ -28,20 +26,24 @@ public final class FabricScopeCommand implements Runnable {
             description = "On an internal error (a bug in FabricScope), print its stack trace.")
     boolean debug;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, timeline, pairs, export, checks, flows, signatures, bench or gui");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: summary, diagnose, timeline, pairs, export, checks, flows, signatures, bench or gui");
     }
 
     /**
      * Runs the CLI and returns its exit status; never throws. All it writes goes through a
      * {@link ControlEscapingWriter} (no control character from an input reaches the terminal), and the
-     * help is written without colours (their escape sequences would be escaped too).
+     * help is written without colours (their escape sequences would be escaped too). Output that could
+     * not be written is an error ({@link StandardOutput#judge}).
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         PrintWriter errWriter = writer(err);
         try {
-            return execute(args, writer(out), errWriter);
+            return StandardOutput.judge(execute(args, writer(out), errWriter), out, errWriter);
         } catch (OutOfMemoryError | StackOverflowError e) {
             return fatal(e, args, errWriter);
         }
@@ -54,7 +56,7 @@ public final class FabricScopeCommand implements Runnable {
 
     private static int execute(String[] args, PrintWriter out, PrintWriter err) {
         installUserSignatures();
-        CommandLine cl = new CommandLine(new FabricScopeCommand());
+        CommandLine cl = commandLine(args);
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cl.setOut(out);
         cl.setErr(err);
@@ -69,6 +71,13 @@ public final class FabricScopeCommand implements Runnable {
         cl.getOut().flush(); // print() does not autoflush: checks --markdown, flows --markdown
         cl.getErr().flush();
         return status;
+    }
+
+    /** The top-level command with the subcommands {@code args} can reach ({@link Subcommands}). */
+    static CommandLine commandLine(String... args) {
+        CommandLine cl = new CommandLine(new FabricScopeCommand());
+        Subcommands.addTo(cl, args);
+        return cl;
     }
 
     /**

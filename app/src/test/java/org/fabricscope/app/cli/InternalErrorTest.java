@@ -51,11 +51,11 @@ class InternalErrorTest {
 
     @Test
     void debugIsAcceptedBeforeAndAfterTheSubcommand() {
-        CommandLine before = new CommandLine(new FabricScopeCommand());
+        CommandLine before = FabricScopeCommand.commandLine("--debug", "checks");
         assertTrue(FabricScopeCommand.debugRequested(before.parseArgs("--debug", "checks")));
-        CommandLine after = new CommandLine(new FabricScopeCommand());
+        CommandLine after = FabricScopeCommand.commandLine("checks", "--debug");
         assertTrue(FabricScopeCommand.debugRequested(after.parseArgs("checks", "--debug")));
-        CommandLine none = new CommandLine(new FabricScopeCommand());
+        CommandLine none = FabricScopeCommand.commandLine("checks");
         assertFalse(FabricScopeCommand.debugRequested(none.parseArgs("checks")));
     }
 
