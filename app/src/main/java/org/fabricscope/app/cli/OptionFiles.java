@@ -8,6 +8,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
+import org.fabricscope.model.core.SpecialFiles;
+
 /**
  * The files that options name ({@code --thresholds FILE}, {@code --kubeconfig FILE}, {@code --flows DIR}),
  * checked before they are read: a FIFO would block the run and {@code /dev/zero} would fill the memory, so
@@ -69,20 +71,7 @@ final class OptionFiles {
         if (a.isDirectory()) {
             return "a folder";
         }
-        try {
-            if (Files.getAttribute(p, "unix:mode") instanceof Integer m) {
-                switch (m & 0170000) {
-                    case 0010000: return "a FIFO";
-                    case 0020000: return "a character device";
-                    case 0060000: return "a block device";
-                    case 0140000: return "a socket";
-                    default: break;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no finer name than below
-        }
-        return "a special file";
+        return SpecialFiles.kind(p);
     }
 
     private static String why(Exception e) {

@@ -12,6 +12,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.fabricscope.model.core.SpecialFiles;
+
 /**
  * Reads the flow files of a folder without trusting what the folder holds: only regular files are read
  * (a FIFO would block the run, a device such as {@code /dev/zero} never ends), each at most
@@ -95,27 +97,8 @@ final class FlowFiles {
         if (a.isDirectory()) {
             return "a folder, not a flow file";
         }
-        String kind = kind(p);
+        String kind = SpecialFiles.kind(p);
         return "not a regular file (" + kind + ")";
-    }
-
-    /** What a special file is: a FIFO, a character or block device, a socket. */
-    private static String kind(Path p) {
-        try {
-            Object mode = Files.getAttribute(p, "unix:mode");
-            if (mode instanceof Integer m) {
-                return switch (m & 0170000) {
-                    case 0010000 -> "a FIFO";
-                    case 0020000 -> "a character device";
-                    case 0060000 -> "a block device";
-                    case 0140000 -> "a socket";
-                    default -> "a special file";
-                };
-            }
-        } catch (IOException | RuntimeException e) {
-            // not a Unix file system: no finer name
-        }
-        return "a special file";
     }
 
     /** An I/O failure in words: the message, without the Java class name. */
