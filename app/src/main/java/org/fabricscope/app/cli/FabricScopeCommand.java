@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
 /** {@code fabricscope}: the top-level command. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
         description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.",
-        subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, SignaturesCommand.class, TimelineCommand.class,
+        subcommands = {SummaryCommand.class, DiagnoseCommand.class, CompareCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, SignaturesCommand.class, TimelineCommand.class,
                 PairsCommand.class,
                 BenchCommand.class,
                 GuiCommand.class, CommandLine.HelpCommand.class})
@@ -30,7 +30,7 @@ public final class FabricScopeCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, timeline, pairs, export, checks, flows, signatures, bench or gui");
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, compare, timeline, pairs, export, checks, flows, signatures, bench or gui");
     }
 
     /**
