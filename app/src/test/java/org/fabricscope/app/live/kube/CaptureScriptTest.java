@@ -244,6 +244,69 @@ class CaptureScriptTest {
         assertTrue(unknown.err().contains("unknown argument '--bogus'"), unknown.err());
     }
 
+    /**
+     * The paths the mock cannot serve (exec, describe), through a stand-in kubectl on PATH that answers as a cluster
+     * would: a pod whose container is not ready is described, each per-node command runs once per node (its output
+     * kept, a tool the pod lacks skipped), a command that hangs is stopped at --timeout, and secrets in describe
+     * and env output are masked, in other files too.
+     */
+    @Test
+    void execDescribeTimeoutsAndMaskingThroughAStandInKubectl() throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path kubectl = bin.resolve("kubectl");
+        Files.writeString(kubectl, """
+                #!/bin/sh
+                case "$*" in
+                  *"get pods"*jsonpath*) printf 'p0 node-a Running false |main\np1 node-a Running true |main\np2 node-b Running true |main\n' ;;
+                  *"get pods"*|*"get nodes"*|*"get events"*) echo '{"apiVersion": "v1", "kind": "List", "items": []}' ;;
+                  *"get crd"*) exit 1 ;;
+                  *"describe pod"*) printf 'Name: p0\nContainers:\n  main:\n    Environment:\n      NCCL_IB_HCA:  mlx5\n      WANDB_API_KEY:  wandb-s3cr3t-value\n      GH_TOKEN:  (v1:secret)\n' ;;
+                  logs*--previous*) echo 'previous terminated container not found' >&2; exit 1 ;;
+                  logs*) echo "2026-11-27T03:00:00Z logged in with wandb-s3cr3t-value" ;;
+                  *"exec"*"ibv_devinfo"*) sleep 30 ;;
+                  *"exec"*"lldpctl"*) exit 127 ;;
+                  *"exec"*"HOSTNAME"*) printf 'HOSTNAME=p0\nNCCL_DEBUG=INFO\nMY_PASSWORD=hunter2-long\n' ;;
+                  *"exec"*) echo "output of $*" ;;
+                  *"version"*) echo "Client Version: stand-in" ;;
+                  *) echo "unexpected: $*" >&2; exit 3 ;;
+                esac
+                """);
+        kubectl.toFile().setExecutable(true);
+        List<String> cmd = List.of("sh", script().toString(), "-n", "ns", "-l", "app=x", "--timeout", "2", "--no-fabric",
+                "--out", dir.resolve("b.tar.gz").toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
+        Process p = pb.start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), log);
+        Map<String, byte[]> files = untar(dir.resolve("b.tar.gz"));
+        String root = files.keySet().iterator().next().split("/")[0];
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            String text = new String(f.getValue(), StandardCharsets.UTF_8);
+            assertFalse(text.contains("wandb-s3cr3t-value") || text.contains("hunter2-long"), f.getKey() + ":\n" + text);
+        }
+        assertTrue(files.containsKey(root + "/describe/p0.txt"), files.keySet() + "\n" + log);
+        String describe = new String(files.get(root + "/describe/p0.txt"), StandardCharsets.UTF_8);
+        assertTrue(describe.contains("WANDB_API_KEY:  ***") && describe.contains("NCCL_IB_HCA:  mlx5")
+                && describe.contains("GH_TOKEN:  (v1:secret)"), describe);
+        assertFalse(files.containsKey(root + "/describe/p1.txt"), "ready pods are not described");
+        String env = new String(files.get(root + "/nodes/node-a/env.txt"), StandardCharsets.UTF_8);
+        assertTrue(env.contains("MY_PASSWORD=***") && env.contains("NCCL_DEBUG=INFO"), env);
+        assertTrue(new String(files.get(root + "/logs/p0.main.log"), StandardCharsets.UTF_8).contains("logged in with ***"));
+        assertTrue(files.containsKey(root + "/nodes/node-b/ibstat.txt"));
+        assertFalse(files.containsKey(root + "/nodes/node-a/lldpctl.txt"));
+        Map<String, JsonNode> steps = new TreeMap<>();
+        JSON.readTree(files.get(root + "/manifest.json")).get("steps").forEach(s -> steps.put(s.get("step").asText(), s));
+        assertEquals(2, steps.keySet().stream().filter(k -> k.startsWith("ibstat on ")).count(), "once per node: " + steps.keySet());
+        assertTrue(steps.get("ibstat on node-a").get("where").asText().contains("pod p0"));
+        JsonNode hung = steps.get("ibv_devinfo-v on node-a");
+        assertEquals(124, hung.get("exitCode").asInt(), hung.toString());
+        assertTrue(hung.get("detail").asText().startsWith("timed out after 2s"), hung.toString());
+        assertEquals("skipped", steps.get("lldpctl on node-a").get("status").asText());
+        assertTrue(log.contains("ibstat on node-b"), "progress on stderr: " + log);
+    }
+
     /** Each finding as "id: title", sorted. */
     private static List<String> findings(List<String> args) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
