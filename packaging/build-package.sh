@@ -155,6 +155,8 @@ step "jpackage app-image"
   --java-options "--add-modules javafx.controls,javafx.fxml" \
   "${default_args[@]}" \
   --add-launcher "fabricscope-cli=$out/fabricscope-cli.properties"
+# The capture script (POSIX sh, no Java): bin/fabricscope-capture beside the launchers.
+install -m 0755 "$here/fabricscope-capture" "$out/$name/bin/fabricscope-capture"
 step "app-image: $out/$name ($(du -sh "$out/$name" | cut -f1))"
 
 # ---- 6. jpackage: the .deb ---------------------------------------------------------------------
@@ -169,7 +171,8 @@ command -v fakeroot >/dev/null || die "fakeroot not found: apt-get install faker
 # in cairo, pango, gdk-pixbuf, X11 and GL; on Debian 13 / Ubuntu 24.04 libgtk-3-0t64 provides it.
 # deb-resources/ replaces jpackage's postinst/prerm: jpackage (17 and 25 alike) makes a menu entry
 # for every launcher, fabricscope-cli included; ours installs the GUI's only and links
-# /usr/bin/fabricscope -> bin/FabricScope and /usr/bin/fabricscope-cli -> bin/fabricscope-cli.
+# /usr/bin/fabricscope -> bin/FabricScope, /usr/bin/fabricscope-cli -> bin/fabricscope-cli and
+# /usr/bin/fabricscope-capture -> bin/fabricscope-capture.
 step "jpackage deb"
 "$jdk/bin/jpackage" --type deb "${common[@]}" \
   --dest "$out" \

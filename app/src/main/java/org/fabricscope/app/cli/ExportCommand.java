@@ -89,11 +89,18 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of standard output.")
     Path output;
 
+    @Option(names = "--csv", paramLabel = "TABLE", description = "Write one table as CSV instead of the graph: ports (with "
+            + "their counters), pods, ranks or findings.")
+    CsvTables.Table csv;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
+        if (csv != null) {
+            return csv();
+        }
         if (format == Kind.png || format == Kind.svg) {
             return picture();
         }
@@ -114,6 +121,22 @@ final class ExportCommand implements Callable<Integer> {
             }
             case png, svg -> throw new IllegalStateException("pictures are written by picture()");
         };
+        if (output == null) {
+            spec.commandLine().getOut().print(text);
+            spec.commandLine().getOut().flush();
+        } else {
+            writeFile(out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+        }
+        return 0;
+    }
+
+    /** {@code --csv TABLE}: the table of the inputs (findings from their diagnosis), refused past the row limit. */
+    private int csv() throws IOException {
+        if (spec.commandLine().getParseResult().hasMatchedOption("--format")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--csv and --format exclude each other");
+        }
+        InputOptions.Loaded in = input.load();
+        String text = CsvTables.of(csv, in.result().model(), in.analysis().findings(), OutputLimits.MAX_ELEMENTS);
         if (output == null) {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();

@@ -21,6 +21,7 @@ final class Subcommands {
     static final List<Entry> ALL = List.of(
             new Entry(List.of("summary"), SummaryCommand::new),
             new Entry(List.of("diagnose"), DiagnoseCommand::new),
+            new Entry(List.of("compare"), CompareCommand::new),
             new Entry(List.of("export"), ExportCommand::new),
             new Entry(List.of("checks"), ChecksCommand::new),
             new Entry(List.of("flows"), FlowsCommand::new),

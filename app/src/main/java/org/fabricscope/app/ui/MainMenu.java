@@ -116,6 +116,32 @@ public final class MainMenu extends MenuBar {
         }
     }
 
+    @FXML private void saveSession() {
+        if (vm.snapshot() == null) {
+            dialogs.info("Save session", "Load some inputs first: a session holds what is loaded.");
+            return;
+        }
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Save session");
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("FabricScope session", "*.fabricscope.json", "*.json"));
+        fc.setInitialFileName("session.fabricscope.json");
+        File file = fc.showSaveDialog(window());
+        if (file != null) {
+            new SessionActions(vm, vm.executor(), dialogs).saveSession(file.toPath(), map.problemsOnlyProperty().get());
+        }
+    }
+
+    @FXML private void openSession() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Open session");
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("FabricScope session", "*.fabricscope.json", "*.json"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        File file = fc.showOpenDialog(window());
+        if (file != null) {
+            new SessionActions(vm, vm.executor(), dialogs).openSession(file.toPath(), map.problemsOnlyProperty()::set);
+        }
+    }
+
     @FXML private void reload() {
         vm.reload();
     }

@@ -85,6 +85,7 @@ public final class TroubleshootViewModel {
     private Analysis analysis;
     private SubjectResolver resolver;
     private List<Path> loadedPaths = List.of();
+    private Map<String, Given> restored = Map.of();
 
     /**
      * @param importer imports these paths with the loaded ones (the window's "add files" action)
@@ -119,6 +120,11 @@ public final class TroubleshootViewModel {
     void show(Analysis newAnalysis, List<Path> paths) {
         if (!paths.containsAll(loadedPaths)) {
             given.clear();
+        }
+        if (!restored.isEmpty()) { // a reopened session's answers, once its inputs are loaded
+            given.clear();
+            given.putAll(restored);
+            restored = Map.of();
         }
         loadedPaths = List.copyOf(paths);
         analysis = newAnalysis;
@@ -256,6 +262,11 @@ public final class TroubleshootViewModel {
         executor.execute(BackgroundTask.of(ctx -> Files.readString(file, StandardCharsets.UTF_8))
                 .onSuccess(pasted::set)
                 .onFailure(e -> message.set("Could not read " + file + ": " + e.getMessage())));
+    }
+
+    /** Answers from a reopened session: they replace those given when its inputs have been loaded (the next analysis). */
+    void restoreOnNextLoad(Map<String, Given> answers) {
+        restored = Map.copyOf(answers);
     }
 
     /** Forgets the answers given and walks the flows again. */
