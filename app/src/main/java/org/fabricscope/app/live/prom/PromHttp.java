@@ -118,12 +118,12 @@ final class PromHttp implements AutoCloseable {
             return new Reply(response.statusCode(), type, bytes, shown);
         } catch (TimeoutException e) {
             body.cancel(true);
-            closeQuietly(in);
+            abandon(in);
             throw new PromException(shown + " did not finish its reply within " + millis(budget)
                     + " (PromLimits.REQUEST; the server stalls or trickles)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            closeQuietly(in);
+            abandon(in);
             throw new PromException(shown + ": interrupted");
         } catch (ExecutionException e) {
             closeQuietly(in);
@@ -191,6 +191,15 @@ final class PromHttp implements AutoCloseable {
 
     private static String millis(long ms) {
         return ms % 1000 == 0 ? ms / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    /** Closes a reply being abandoned off this thread: closing may wait for the connection, which the deadline does not. */
+    private void abandon(InputStream in) {
+        try {
+            readers.execute(() -> closeQuietly(in));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the client is closing; its threads go with it
+        }
     }
 
     private static void closeQuietly(InputStream in) {
