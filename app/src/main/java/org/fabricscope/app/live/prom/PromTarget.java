@@ -77,10 +77,12 @@ public record PromTarget(URI url, Path bearerTokenFile, String user, Path passwo
         return PromSourceKind.ID;
     }
 
-    /** {@code http://prom:9090/ 1h to 2026-11-27T03:00:00Z}. */
+    /** {@code http://prom:9090, 1 h to 2026-11-27T03:00:00Z}. */
     @Override
     public String describe() {
-        return base() + " " + PromTimes.step(window).replace("s", " s") + " to " + (at == null ? "now" : at.toString());
+        long m = window.toMinutes();
+        String length = m % 60 == 0 ? m / 60 + " h" : m >= 1 ? m + " min" : window.toSeconds() + " s";
+        return base() + ", " + length + " to " + (at == null ? "now" : at.toString());
     }
 
     /** The URL as messages name it: {@code http://prom:9090} (a path prefix kept). */
