@@ -22,6 +22,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+
+import org.fabricscope.app.live.StandardSources;
+import org.fabricscope.app.live.prom.PromTarget;
+import org.fabricscope.app.live.source.LiveDeadlines;
+import org.fabricscope.app.live.source.LiveSnapshot;
+import org.fabricscope.app.live.source.LiveSource;
+import org.fabricscope.app.live.source.LiveSources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -295,5 +304,31 @@ class PrometheusStoreTest {
         assertEquals(1, r.status(), r.out());
         assertTrue(r.err().contains("no InfiniBand, DCGM or NCCL Inspector series between"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void aStartedSourcePushesTheWindowAndStopsWithinItsDeadline() throws Exception {
+        PromTarget t = PromTarget.of(server("prometheus")).withWindow(Instant.ofEpochSecond(at), java.time.Duration.ofHours(1));
+        LiveSource source = StandardSources.registry().open(t, LiveSources.Hints.DIALOG);
+        BlockingQueue<LiveSnapshot> snapshots = new LinkedBlockingQueue<>();
+        BlockingQueue<String> errors = new LinkedBlockingQueue<>();
+        source.start(new LiveSource.Listener() {
+            @Override
+            public void snapshot(LiveSnapshot s) {
+                snapshots.add(s);
+            }
+
+            @Override
+            public void error(String message) {
+                errors.add(message);
+            }
+        }, false);
+        LiveSnapshot s = snapshots.poll(LiveDeadlines.FIRST_SNAPSHOT.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(s != null, "no snapshot within the first snapshot's deadline: " + errors);
+        assertFalse(s.disconnected());
+        assertTrue(s.counts().startsWith("208 node_exporter, 384 infiniband-exporter"), s.counts());
+        long t0 = System.nanoTime();
+        source.close();
+        assertTrue(System.nanoTime() - t0 < LiveDeadlines.STOP.toNanos(), "closing took past LiveDeadlines.STOP");
     }
 }
