@@ -19,9 +19,11 @@ import org.fabricscope.app.live.source.LiveSnapshot;
 import org.fabricscope.app.live.source.LiveSource;
 import org.fabricscope.app.live.source.LiveSourceException;
 import org.fabricscope.app.live.source.LiveSources;
+import org.fabricscope.app.live.source.LiveTarget;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.diagnosis.ErrorThresholds;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Spec;
  */
 final class InputOptions {
     @Parameters(arity = "0..*", paramLabel = "PATH",
-            description = "Files, folders of dumps, or .tar.gz/.tgz/.tar/.zip bundles of one fabric (optional with --kube).")
+            description = "Files, folders of dumps, or .tar.gz/.tgz/.tar/.zip bundles of one fabric (optional with --kube "
+                    + "or --prometheus).")
     List<Path> paths = new ArrayList<>();
 
     @Option(names = "--kube", description = "Also read a live Kubernetes cluster through the kubeconfig: nodes, the "
@@ -66,6 +69,10 @@ final class InputOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    /** --prometheus, its auth, --at and --window. */
+    @Mixin
+    PrometheusOptions prometheus = new PrometheusOptions();
+
     @Option(names = "--thresholds", paramLabel = "FILE",
             description = "Counter thresholds in infiniband-diags error_thresholds format (Name=value).")
     Path thresholdsFile;
@@ -88,7 +95,14 @@ final class InputOptions {
     /** Imports the paths and the live read; fails with status 1 when nothing could be read. */
     ImportResult importPaths() {
         validate();
-        ImportResult r = kube ? importWithCluster() : new FabricImporter().importPaths(paths, ImportProgress.NONE,
+        List<LiveTarget> live = new ArrayList<>();
+        if (kube) {
+            live.add(target());
+        }
+        if (prometheus.given()) {
+            live.add(prometheus.target(command));
+        }
+        ImportResult r = !live.isEmpty() ? importWithLive(live) : new FabricImporter().importPaths(paths, ImportProgress.NONE,
                 Cancellation.NEVER);
         if (!r.readAnything()) {
             String why = r.model().diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO)
@@ -99,26 +113,31 @@ final class InputOptions {
     }
 
     /**
-     * Files (expanded as importPaths does) plus one read of the cluster, into one model: the source is
-     * opened through the live source registry and its snapshot contributed to the model builder.
+     * Files (expanded as importPaths does) plus one read of each live source (a cluster, a Prometheus
+     * server), into one model: each source is opened through the live source registry and its snapshot
+     * contributed to the model builder.
      */
-    private ImportResult importWithCluster() {
-        KubeTarget target = target();
+    private ImportResult importWithLive(List<LiveTarget> targets) {
         List<Diagnostic> early = new ArrayList<>();
         List<ImportSource> files = new ArrayList<>();
         BundleReader bundles = new BundleReader(early);
         for (Path p : paths) {
             files.addAll(bundles.expand(p));
         }
-        LiveSnapshot read;
-        try (LiveSource source = StandardSources.registry().open(target, LiveSources.Hints.CLI)) {
-            read = source.readOnce(Cancellation.NEVER);
-        } catch (LiveSourceException e) {
-            throw new CliFailure(1, e.getMessage());
+        List<LiveSnapshot> reads = new ArrayList<>();
+        for (LiveTarget target : targets) {
+            LiveSnapshot read;
+            try (LiveSource source = StandardSources.registry().open(target, LiveSources.Hints.CLI)) {
+                read = source.readOnce(Cancellation.NEVER);
+            } catch (LiveSourceException e) {
+                throw new CliFailure(1, e.getMessage());
+            }
+            files.addAll(read.texts());
+            early.addAll(read.diagnostics());
+            reads.add(read);
         }
-        files.addAll(read.texts());
-        early.addAll(read.diagnostics());
-        return new FabricImporter().importSources(files, early, ImportProgress.NONE, Cancellation.NEVER, read::contribute);
+        return new FabricImporter().importSources(files, early, ImportProgress.NONE, Cancellation.NEVER,
+                b -> reads.forEach(r -> r.contribute(b)));
     }
 
     /** The cluster read the options describe; a usage error (status 2) for contradictory options. */
@@ -141,7 +160,8 @@ final class InputOptions {
             throw new ParameterException(command.commandLine(),
                     "--kubeconfig, --context, --namespace, --job, --selector and --no-logs go with --kube");
         }
-        if (!kube && paths.isEmpty()) {
+        prometheus.target(command); // its options' usage errors first
+        if (!kube && !prometheus.given() && paths.isEmpty()) {
             throw new ParameterException(command.commandLine(), "Missing required parameter: 'PATH' (or read a cluster "
                     + "with --kube)");
         }

@@ -68,7 +68,11 @@ final class TimelineCommand implements Callable<Integer> {
                 IncidentEvent c = incident.event(cause);
                 out.printf("%36s after %s%n", "", c.line());
             }
-            out.printf("%36s %s:%d%n", "", e.evidence().source(), e.evidence().line());
+            if (e.evidence() instanceof org.fabricscope.model.core.Evidence.FileLine) {
+                out.printf("%36s %s:%d%n", "", e.evidence().source(), e.evidence().line());
+            } else { // a query at a time, a stream line: where it was seen, said in full
+                out.printf("%36s %s%n", "", e.evidence().where());
+            }
         }
         return 0;
     }
@@ -103,8 +107,25 @@ final class TimelineCommand implements Callable<Integer> {
         m.put("root", incident.rootCause() != null && incident.rootCause().seq() == e.seq());
         m.put("fields", e.fields());
         m.put("remedies", e.remedies());
-        m.put("evidence", Map.of("source", e.evidence().source(), "line", e.evidence().line(), "text", e.evidence().text()));
+        m.put("evidence", evidence(e.evidence()));
         m.put("origin", e.origin());
+        return m;
+    }
+
+    /** source, line, text as always; a query's or a stream line's kind, query and time added. */
+    private static Map<String, Object> evidence(org.fabricscope.model.core.Evidence ev) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", ev.source());
+        m.put("line", ev.line());
+        m.put("text", ev.text());
+        if (ev instanceof org.fabricscope.model.core.Evidence.Query q) {
+            m.put("kind", q.kind());
+            m.put("query", q.query());
+            m.put("time", q.time() == null ? null : q.time().toString());
+        } else if (ev instanceof org.fabricscope.model.core.Evidence.StreamLine l) {
+            m.put("kind", l.kind());
+            m.put("time", l.time() == null ? null : l.time().toString());
+        }
         return m;
     }
 

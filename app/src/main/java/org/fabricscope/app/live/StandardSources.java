@@ -3,6 +3,7 @@ package org.fabricscope.app.live;
 import java.util.List;
 
 import org.fabricscope.app.live.kube.KubeSourceKind;
+import org.fabricscope.app.live.prom.PromSourceKind;
 import org.fabricscope.app.live.source.LiveSources;
 
 /**
@@ -11,12 +12,12 @@ import org.fabricscope.app.live.source.LiveSources;
  * the contract names no source and the sources depend on it, not the other way round.
  */
 public final class StandardSources {
-    private static final LiveSources REGISTRY = new LiveSources(List.of(new KubeSourceKind()));
+    private static final LiveSources REGISTRY = new LiveSources(List.of(new KubeSourceKind(), new PromSourceKind()));
 
     private StandardSources() {
     }
 
-    /** Kubernetes; Prometheus and fabric polling join here. */
+    /** Kubernetes, Prometheus; fabric polling joins here. */
     public static LiveSources registry() {
         return REGISTRY;
     }

@@ -197,6 +197,9 @@ public final class InspectorViewModel {
             b.append("\n\n").append(end++).append(": ").append(CableFacts.endText(p))
                     .append("\n  rate ").append(CableFacts.linkText(p))
                     .append(p.counters().isEmpty() ? "\n  counters not read" : "\n  counters: " + CableFacts.countersText(p, thresholds, true));
+            for (String line : CounterSparkline.lines(p)) { // counters read over time (Prometheus): how they rose
+                b.append("\n  ").append(line);
+            }
         }
         List<Finding> on = CableFacts.findingsOn(c, findings);
         b.append("\n\nFindings on this cable (").append(on.size()).append(")").append(on.isEmpty() ? ": none" : ":");

@@ -150,6 +150,10 @@ public final class MainMenu extends MenuBar {
         ConnectDialog.ask(window(), vm.lastChoice(), vm.executor()).ifPresent(vm::connect);
     }
 
+    @FXML private void connectPrometheus() {
+        PromConnectDialog.ask(window(), vm.lastChoice()).ifPresent(vm::connect);
+    }
+
     @FXML private void disconnect() {
         vm.disconnect();
     }

@@ -140,7 +140,7 @@ class LiveSourceContractTest {
 
     @Test
     void theStandardRegistryListsKubernetesOnce() {
-        assertEquals(List.of(KubeSourceKind.ID), StandardSources.registry().kinds().stream().map(LiveSourceKind::id).toList());
+        assertEquals(List.of(KubeSourceKind.ID, org.fabricscope.app.live.prom.PromSourceKind.ID), StandardSources.registry().kinds().stream().map(LiveSourceKind::id).toList());
         assertEquals(KubeSourceKind.ID, KubeTarget.current().kind());
     }
 
@@ -148,7 +148,7 @@ class LiveSourceContractTest {
     void anUnknownKindIsNamedWithTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> StandardSources.registry().open(new FakeTarget("x"), LiveSources.Hints.CLI));
-        assertEquals("no live source of kind 'fake'; known: kubernetes", e.getMessage());
+        assertEquals("no live source of kind 'fake'; known: kubernetes, prometheus", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new LiveSources(List.of(new FakeKind(), new FakeKind())));
     }
 

@@ -47,6 +47,7 @@ class MainMenuTest {
         expected.put("Open Recent", null); // a submenu: its items are the recent inputs
         expected.put("Reload", key(KeyCode.F5));
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
+        expected.put("Connect to Prometheus…", null);
         expected.put("Disconnect from cluster", null);
         expected.put("Export incident report…", key(KeyCode.E, ctrl, shift));
         expected.put("Export picture…", key(KeyCode.S, ctrl, shift));

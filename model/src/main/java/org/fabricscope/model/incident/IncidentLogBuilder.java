@@ -53,6 +53,17 @@ public final class IncidentLogBuilder {
         }
     }
 
+    /**
+     * Events a live source observed without a log line (a counter that rose between two samples of a
+     * Prometheus query): matches made by the source with {@link Signature#match}, each citing its query
+     * and time, under the source's name ({@code prometheus://host:9090}). Kept within {@link #MAX_MATCHES}.
+     */
+    public void observed(String source, List<SignatureMatch> found) {
+        Stamp first = found.stream().map(SignatureMatch::stamp).filter(Stamp::known).min(Stamp::compareTo).orElse(Stamp.NONE);
+        Stamp last = found.stream().map(SignatureMatch::stamp).filter(Stamp::known).max(Stamp::compareTo).orElse(Stamp.NONE);
+        add(new ArrayList<>(found), new LogSource(source, 0, first, last, List.of(), List.of(), false));
+    }
+
     /** Matches left out past {@link #MAX_MATCHES}. */
     public synchronized int dropped() {
         return dropped;

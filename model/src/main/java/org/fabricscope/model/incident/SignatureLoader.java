@@ -27,7 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class SignatureLoader {
     /** The sources a file may declare. */
-    public static final Set<String> SOURCES = Set.of("nccl", "pytorch", "kernel", "kubernetes", "user");
+    public static final Set<String> SOURCES = Set.of("nccl", "pytorch", "kernel", "kubernetes", "prometheus", "user");
     /** Larger files are refused: a catalogue file is text written by people. */
     public static final int MAX_BYTES = 4 << 20;
     /** The letters or digits a literal holds at least. */
