@@ -3,6 +3,7 @@ package org.fabricscope.app.live;
 import java.util.List;
 
 import org.fabricscope.app.live.kube.KubeSourceKind;
+import org.fabricscope.app.live.poll.FabricPollSourceKind;
 import org.fabricscope.app.live.source.LiveSources;
 
 /**
@@ -11,12 +12,13 @@ import org.fabricscope.app.live.source.LiveSources;
  * the contract names no source and the sources depend on it, not the other way round.
  */
 public final class StandardSources {
-    private static final LiveSources REGISTRY = new LiveSources(List.of(new KubeSourceKind()));
+    private static final LiveSources REGISTRY = new LiveSources(List.of(new KubeSourceKind(),
+            new FabricPollSourceKind()));
 
     private StandardSources() {
     }
 
-    /** Kubernetes; Prometheus and fabric polling join here. */
+    /** Kubernetes, fabric polling; Prometheus joins here. */
     public static LiveSources registry() {
         return REGISTRY;
     }
