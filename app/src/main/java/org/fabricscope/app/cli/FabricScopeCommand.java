@@ -18,7 +18,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = FabricScopeCommand.VersionProvider.class,
         description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.",
         subcommands = {SummaryCommand.class, DiagnoseCommand.class, ExportCommand.class, ChecksCommand.class, FlowsCommand.class, SignaturesCommand.class, TimelineCommand.class,
-                PairsCommand.class,
+                PairsCommand.class, WatchCommand.class,
                 BenchCommand.class,
                 GuiCommand.class, CommandLine.HelpCommand.class})
 public final class FabricScopeCommand implements Runnable {
@@ -30,7 +30,7 @@ public final class FabricScopeCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, timeline, pairs, export, checks, flows, signatures, bench or gui");
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: summary, diagnose, timeline, pairs, watch, export, checks, flows, signatures, bench or gui");
     }
 
     /**

@@ -50,7 +50,8 @@ public final class ProcessDiags implements Diags {
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new DiagsException(cmd + ": no answer within " + timeout.toSeconds() + " s (the per-command deadline)", false);
+                throw new DiagsException(cmd + ": no answer within " + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms")
+                        + " (the per-command deadline)", false);
             }
             out.join(timeout.toMillis());
             err.join(timeout.toMillis());
