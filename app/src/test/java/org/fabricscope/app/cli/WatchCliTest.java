@@ -150,7 +150,17 @@ class WatchCliTest {
                 Clock.systemUTC());
         Run r = run("watch", "--count", "1", "--interval", "5s");
         assertEquals(3, r.status());
-        assertTrue(r.err().startsWith("fabricscope: No fabric access: iblinkinfo: ibwarn: [123] mad_rpc_open_port"), r.err());
+        assertEquals("fabricscope: No fabric access: iblinkinfo: iberror: failed: Failed to open '(null)' port '0'", r.err().strip());
+    }
+
+    @Test
+    void theRealDiagsWithoutAnHcaSayWhy() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/iblinkinfo"))
+                && !Files.exists(Path.of("/sys/class/infiniband_mad/abi_version")), "needs infiniband-diags and no umad device");
+        Run r = run("watch", "--count", "1", "--interval", "5s");
+        assertEquals(3, r.status(), r.out());
+        assertTrue(r.err().startsWith("fabricscope: No fabric access: iblinkinfo: get_abi_version: can't read ABI version"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
     }
 
     @Test

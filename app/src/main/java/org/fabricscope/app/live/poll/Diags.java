@@ -10,10 +10,17 @@ import java.util.List;
 public interface Diags {
     /** What a command printed and how it ended. */
     record Output(int exitCode, String stdout, String stderr) {
-        /** The first line of stderr that says something (not libumad2sim's attach notice), or "". */
+        /** The tool's own {@code iberror:} line, else the first line of stderr that says something (not libumad2sim's notice), or "". */
         public String firstError() {
             for (String l : stderr.split("\n")) {
+                if (l.contains("iberror:")) {
+                    String s = l.strip();
+                    return s.length() > 200 ? s.substring(0, 197) + "..." : s;
+                }
+            }
+            for (String l : stderr.split("\n")) {
                 String s = l.strip();
+                s = s.replaceFirst("^ibwarn: \\[\\d+\\] ", "");
                 if (!s.isEmpty() && !s.startsWith("sim_connect:")) {
                     return s.length() > 200 ? s.substring(0, 197) + "..." : s;
                 }

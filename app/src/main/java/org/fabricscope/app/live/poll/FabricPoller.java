@@ -144,7 +144,8 @@ public final class FabricPoller {
         try {
             out = diags.run(argv, target.commandTimeout());
             if (out.exitCode() != 0 || out.stdout().isBlank()) {
-                throw new Diags.DiagsException("iblinkinfo: " + orExit(out), false);
+                String why = orExit(out);
+                throw new Diags.DiagsException(why.startsWith("iblinkinfo") ? why : "iblinkinfo: " + why, false);
             }
         } catch (Diags.DiagsException e) {
             if (links == null) {
