@@ -117,7 +117,13 @@ public final class FabricPollSource implements LiveSource {
         }
     }
 
+    @Override
+    public boolean pausable() {
+        return true;
+    }
+
     /** Stops polling; what was read stays, and {@link #resume} goes on appending to the same series. */
+    @Override
     public void pause() {
         paused = true;
         status = "paused · " + poller.snapshot().counts();
@@ -128,6 +134,7 @@ public final class FabricPollSource implements LiveSource {
     }
 
     /** Polls again from now on (at once, then every interval). */
+    @Override
     public void resume() {
         if (!paused) {
             return;
@@ -138,6 +145,7 @@ public final class FabricPollSource implements LiveSource {
         }
     }
 
+    @Override
     public boolean paused() {
         return paused;
     }
