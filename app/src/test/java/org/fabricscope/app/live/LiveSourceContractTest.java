@@ -140,7 +140,10 @@ class LiveSourceContractTest {
 
     @Test
     void theStandardRegistryListsKubernetesOnce() {
-        assertEquals(List.of(KubeSourceKind.ID), StandardSources.registry().kinds().stream().map(LiveSourceKind::id).toList());
+        List<String> ids = StandardSources.registry().kinds().stream().map(LiveSourceKind::id).toList();
+        assertEquals(KubeSourceKind.ID, ids.get(0), "Kubernetes first: " + ids);
+        assertEquals(1, ids.stream().filter(KubeSourceKind.ID::equals).count(), ids.toString());
+        assertTrue(ids.contains(org.fabricscope.app.live.poll.FabricPollSourceKind.ID), "fabric polling is listed: " + ids);
         assertEquals(KubeSourceKind.ID, KubeTarget.current().kind());
     }
 
@@ -148,7 +151,8 @@ class LiveSourceContractTest {
     void anUnknownKindIsNamedWithTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> StandardSources.registry().open(new FakeTarget("x"), LiveSources.Hints.CLI));
-        assertEquals("no live source of kind 'fake'; known: kubernetes", e.getMessage());
+        assertTrue(e.getMessage().startsWith("no live source of kind 'fake'; known: kubernetes, "), e.getMessage());
+        assertTrue(e.getMessage().contains("fabric-poll"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new LiveSources(List.of(new FakeKind(), new FakeKind())));
     }
 
