@@ -31,7 +31,7 @@ public final class FabricScopeCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: summary, diagnose, compare, timeline, pairs, export, checks, flows, signatures, bench or gui");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: summary, diagnose, compare, timeline, pairs, watch, export, checks, flows, signatures, bench or gui");
     }
 
     /**

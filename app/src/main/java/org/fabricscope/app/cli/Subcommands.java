@@ -28,6 +28,7 @@ final class Subcommands {
             new Entry(List.of("signatures"), SignaturesCommand::new),
             new Entry(List.of("timeline"), TimelineCommand::new),
             new Entry(List.of("pairs"), PairsCommand::new),
+            new Entry(List.of("watch"), WatchCommand::new),
             new Entry(List.of("bench"), BenchCommand::new),
             new Entry(List.of("gui", "open"), GuiCommand::new),
             new Entry(List.of("help"), CommandLine.HelpCommand::new));

@@ -218,6 +218,22 @@ public final class LiveJob implements AutoCloseable {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
+    /** Whether the source can be paused (a polled source). */
+    public boolean pausable() {
+        return source.pausable();
+    }
+
+    /** Pauses a pausable source, or resumes it when paused; the model keeps what was read. Returns whether paused now. */
+    public boolean togglePause() {
+        if (source.paused()) {
+            source.resume();
+        } else {
+            source.pause();
+        }
+        listener.status(statusLine());
+        return source.paused();
+    }
+
     public long rebuilds() {
         return rebuilds.get();
     }

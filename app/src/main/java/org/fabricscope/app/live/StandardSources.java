@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.fabricscope.app.live.kube.KubeSourceKind;
 import org.fabricscope.app.live.prom.PromSourceKind;
+import org.fabricscope.app.live.poll.FabricPollSourceKind;
 import org.fabricscope.app.live.source.LiveSources;
 
 /**
@@ -12,12 +13,13 @@ import org.fabricscope.app.live.source.LiveSources;
  * the contract names no source and the sources depend on it, not the other way round.
  */
 public final class StandardSources {
-    private static final LiveSources REGISTRY = new LiveSources(List.of(new KubeSourceKind(), new PromSourceKind()));
+    private static final LiveSources REGISTRY = new LiveSources(List.of(new KubeSourceKind(), new PromSourceKind(),
+            new FabricPollSourceKind()));
 
     private StandardSources() {
     }
 
-    /** Kubernetes, Prometheus; fabric polling joins here. */
+    /** Kubernetes, Prometheus and fabric polling, in the order menus and messages list them. */
     public static LiveSources registry() {
         return REGISTRY;
     }

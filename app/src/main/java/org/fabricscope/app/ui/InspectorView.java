@@ -41,6 +41,8 @@ public final class InspectorView extends VBox {
     private TableColumn<Port, String> countersColumn;
     @FXML
     private TableColumn<Port, String> peerCountersColumn;
+    @FXML
+    private TableColumn<Port, String> trendColumn;
     private InspectorViewModel vm;
 
     public InspectorView() {
@@ -61,6 +63,9 @@ public final class InspectorView extends VBox {
         cells(peerColumn, InspectorViewModel::peerText);
         cells(countersColumn, model::counterText);
         cells(peerCountersColumn, model::peerCounterText);
+        cells(trendColumn, InspectorView::trendText);
+        trendColumn.setCellFactory(c -> new TrendCell());
+        trendColumn.setMinWidth(Sparkline.WIDTH + 48); // the line and its growth, whatever width the text alone would ask
         model.focusedPortProperty().addListener((o, a, p) -> showFocused());
         model.ports().addListener((javafx.collections.ListChangeListener<Port>) c -> showFocused());
         portTable.setRowFactory(tv -> new TableRow<>() {
@@ -93,6 +98,38 @@ public final class InspectorView extends VBox {
         portTable.getSelectionModel().clearAndSelect(i);
         portTable.scrollTo(Math.max(0, i - 3));
         portTable.scrollToColumn(portColumn);
+    }
+
+    /** A port's counter series as a sparkline and its growth (a polled or timed source); empty for a single reading. */
+    private static final class TrendCell extends javafx.scene.control.TableCell<Port, String> {
+        private final Sparkline line = new Sparkline();
+        private final javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+
+        @Override
+        protected void updateItem(String text, boolean empty) {
+            super.updateItem(text, empty);
+            Port p = empty || getTableRow() == null ? null : getTableRow().getItem();
+            PortTrend t = p == null ? null : PortTrend.of(p);
+            if (t == null) {
+                setGraphic(null);
+                setText(null);
+                setTooltip(null);
+                return;
+            }
+            line.draw(t.times().stream().map(java.time.Instant::toEpochMilli).toList(), t.values(),
+                    javafx.scene.paint.Color.web("#c0392b"));
+            setGraphic(line);
+            setText(text);
+            tip.setText(t.counter() + ": " + t.values().size() + " samples, " + t.times().get(0) + " to "
+                    + t.times().get(t.times().size() - 1) + ", now " + Long.toUnsignedString(t.values().get(t.values().size() - 1)));
+            setTooltip(tip);
+        }
+    }
+
+    /** The trend column's text: the growth of the port's sparkline counter ({@code +95}, {@code flat}), or "". */
+    static String trendText(Port p) {
+        PortTrend t = PortTrend.of(p);
+        return t == null ? "" : t.increase() == 0 ? "flat" : "+" + Long.toUnsignedString(t.increase());
     }
 
     private static void cells(TableColumn<Port, String> c, Function<Port, String> f) {

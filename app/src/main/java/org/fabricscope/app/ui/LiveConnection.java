@@ -116,6 +116,21 @@ final class LiveConnection {
         }
     }
 
+    /** Pauses the live source or resumes it (the fabric poller; a cluster cannot be paused: says so). */
+    void togglePause() {
+        LiveJob j = job;
+        if (j == null) {
+            main.statusProperty().set("Nothing live to pause: watch the fabric or connect to a cluster first");
+            return;
+        }
+        if (!j.pausable()) {
+            main.statusProperty().set(j.describe() + " cannot be paused; disconnect to stop it");
+            return;
+        }
+        executor.execute(BackgroundTask.of(ctx -> j.togglePause()).onSuccess(paused -> main.statusProperty().set(
+                (paused ? "Paused: " : "Resumed: ") + j.describe() + (paused ? "; what was read stays" : ""))));
+    }
+
     LiveJob job() {
         return job;
     }

@@ -158,6 +158,14 @@ public final class MainMenu extends MenuBar {
         vm.disconnect();
     }
 
+    @FXML private void watchFabric() {
+        vm.watchFabric();
+    }
+
+    @FXML private void pauseLive() {
+        vm.toggleLivePause();
+    }
+
     @FXML private void quit() {
         Platform.exit();
     }

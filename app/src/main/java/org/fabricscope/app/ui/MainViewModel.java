@@ -221,6 +221,22 @@ public final class MainViewModel {
         live.connect(choice);
     }
 
+    /**
+     * Watches the fabric from this node (the {@code fabric-poll} live source: iblinkinfo and perfquery every
+     * {@link #WATCH_INTERVAL}, counters never reset) through the same live job as a cluster connection.
+     */
+    public void watchFabric() {
+        connect(new ConnectDialogViewModel.Choice(org.fabricscope.app.live.poll.FabricPollTarget.every(WATCH_INTERVAL), false));
+    }
+
+    /** How often the window's fabric watch polls. */
+    static final java.time.Duration WATCH_INTERVAL = java.time.Duration.ofSeconds(15);
+
+    /** Pauses or resumes the live source (the fabric watch). */
+    public void toggleLivePause() {
+        live.togglePause();
+    }
+
     public void disconnect() {
         live.disconnect();
     }

@@ -140,7 +140,8 @@ class LiveSourceContractTest {
 
     @Test
     void theStandardRegistryListsKubernetesOnce() {
-        assertEquals(List.of(KubeSourceKind.ID, org.fabricscope.app.live.prom.PromSourceKind.ID), StandardSources.registry().kinds().stream().map(LiveSourceKind::id).toList());
+        assertEquals(List.of(KubeSourceKind.ID, org.fabricscope.app.live.prom.PromSourceKind.ID, org.fabricscope.app.live.poll.FabricPollSourceKind.ID),
+                StandardSources.registry().kinds().stream().map(LiveSourceKind::id).toList());
         assertEquals(KubeSourceKind.ID, KubeTarget.current().kind());
     }
 
@@ -148,7 +149,7 @@ class LiveSourceContractTest {
     void anUnknownKindIsNamedWithTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> StandardSources.registry().open(new FakeTarget("x"), LiveSources.Hints.CLI));
-        assertEquals("no live source of kind 'fake'; known: kubernetes, prometheus", e.getMessage());
+        assertEquals("no live source of kind 'fake'; known: kubernetes, prometheus, fabric-poll", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new LiveSources(List.of(new FakeKind(), new FakeKind())));
     }
 

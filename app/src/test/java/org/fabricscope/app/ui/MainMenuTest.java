@@ -49,6 +49,8 @@ class MainMenuTest {
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
         expected.put("Connect to Prometheus…", null);
         expected.put("Disconnect from cluster", null);
+        expected.put("Watch fabric from this node", key(KeyCode.W, ctrl, shift));
+        expected.put("Pause / resume watch", key(KeyCode.W, ctrl, shift, KeyCombination.ALT_DOWN));
         expected.put("Export incident report…", key(KeyCode.E, ctrl, shift));
         expected.put("Export picture…", key(KeyCode.S, ctrl, shift));
         expected.put("Quit", key(KeyCode.Q, ctrl));

@@ -20,10 +20,27 @@ public final class PerfqueryImporter extends LineImporter {
             "^# Port (extended )?counters: (?:Lid (\\d+)|DR path (\\S+))(?: Gid \\S+)? port (\\d+)(?: \\(.*\\))?\\s*$");
     private static final Pattern FIELD = Pattern.compile("^([A-Za-z][A-Za-z0-9]*):\\.*\\s*(\\S*)\\s*$");
 
+    /** Where a port's counters go: the model builder (files), or a live poller that times them itself. */
+    @FunctionalInterface
+    public interface CounterSink {
+        void counters(int lid, int port, Map<String, Long> counters, Evidence header, boolean allPorts);
+    }
+
+    private final CounterSink sink;
     private int lid;
     private int port;
     private Evidence headerEvidence;
     private Map<String, Long> counters;
+
+    /** Counters go to the model builder, matched to ports by LID and port number when it builds. */
+    public PerfqueryImporter() {
+        this.sink = null;
+    }
+
+    /** Counters go to {@code sink} (a poller reading perfquery's output, which stamps them with its poll's time). */
+    public PerfqueryImporter(CounterSink sink) {
+        this.sink = sink;
+    }
 
     @Override
     protected void line(String raw) {
@@ -98,7 +115,9 @@ public final class PerfqueryImporter extends LineImporter {
     }
 
     private void flush() {
-        if (counters != null && !counters.isEmpty() && lid > 0) {
+        if (counters != null && !counters.isEmpty() && lid > 0 && sink != null) {
+            sink.counters(lid, port, counters, Evidence.at(source, headerEvidence.line(), headerEvidence.text()), port == 255);
+        } else if (counters != null && !counters.isEmpty() && lid > 0) {
             builder.counters(lid, port, 0, null, counters,
                     Evidence.at(source, headerEvidence.line(), headerEvidence.text()), port == 255);
         }

@@ -45,6 +45,9 @@ public final class CounterRates {
 
     private static String hours(long millis) {
         double h = millis / 3_600_000.0;
+        if (millis < 60_000) { // a watch polled every few seconds
+            return String.format(Locale.ROOT, "%.0f s", millis / 1000.0);
+        }
         return h >= 1 ? String.format(Locale.ROOT, "%.1f h", h) : String.format(Locale.ROOT, "%.0f min", millis / 60_000.0);
     }
 

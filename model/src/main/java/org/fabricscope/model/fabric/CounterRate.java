@@ -15,7 +15,7 @@ public record CounterRate(String counter, long increase, Duration over, int samp
     }
 
     /** The rate of {@code counter} over {@code samples} (in time order), or null with fewer than two timed samples of it. */
-    static CounterRate of(String counter, List<CounterSample> samples) {
+    public static CounterRate of(String counter, List<CounterSample> samples) {
         CounterSample first = null;
         CounterSample last = null;
         Long previous = null;

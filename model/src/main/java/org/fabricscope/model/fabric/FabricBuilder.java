@@ -31,6 +31,7 @@ public class FabricBuilder {
     private final List<PendingCounters> pendingCounters = new ArrayList<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final List<String> sources = new ArrayList<>();
+    private final List<LinkChange> linkChanges = new ArrayList<>();
 
     private record PendingCounters(int lid, int port, long guid, String nodeName, Map<String, Long> counters,
                                    Evidence evidence, boolean allPorts, java.time.Instant time) {
@@ -307,6 +308,11 @@ public class FabricBuilder {
                 evidence, allPorts, time));
     }
 
+    /** A port's link state seen to change at a time (a fabric poller's reading); kept in time order in the layer. */
+    public void linkChange(LinkChange change) {
+        linkChanges.add(change);
+    }
+
     public void diagnostic(Diagnostic d) {
         diagnostics.add(d);
     }
@@ -333,7 +339,7 @@ public class FabricBuilder {
         classifyAdapters();
         Map<String, Host> hosts = groupHosts();
         TierClassifier.assign(nodes, cables);
-        return new FabricLayer(nodes, cables, hosts, List.copyOf(sources));
+        return new FabricLayer(nodes, cables, hosts, List.copyOf(sources), linkChanges);
     }
 
     private void resolveCounters() {

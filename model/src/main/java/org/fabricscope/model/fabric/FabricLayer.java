@@ -18,11 +18,20 @@ public final class FabricLayer {
     private final List<Cable> cables;
     private final Map<String, Host> hosts;
     private final List<String> sources;
+    private final List<LinkChange> linkChanges;
     private final Map<Integer, FabricNode> byLid = new HashMap<>();
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
 
     /** {@code nodes}: each node once, in the order they are to be listed. */
     FabricLayer(List<FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources) {
+        this(nodes, cables, hosts, sources, List.of());
+    }
+
+    /** As above, with the link state changes a poller saw (sorted here by time; untimed first). */
+    FabricLayer(List<FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources,
+                List<LinkChange> linkChanges) {
+        this.linkChanges = linkChanges.stream().sorted(java.util.Comparator.comparing(LinkChange::time,
+                java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))).toList();
         Map<Long, FabricNode> byGuid = new LinkedHashMap<>(Math.max(16, nodes.size() * 4 / 3 + 1));
         for (FabricNode n : nodes) {
             byGuid.put(n.guid(), n);
@@ -56,6 +65,11 @@ public final class FabricLayer {
 
     public Map<String, Host> hosts() {
         return hosts;
+    }
+
+    /** Link state changes seen by a poller, in time order; empty for files. */
+    public List<LinkChange> linkChanges() {
+        return linkChanges;
     }
 
     public List<String> sources() {

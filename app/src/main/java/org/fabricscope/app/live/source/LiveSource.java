@@ -58,6 +58,24 @@ public interface LiveSource extends AutoCloseable {
      */
     String status();
 
+    /** Whether {@link #pause} and {@link #resume} do anything (a polled source: the fabric poller). */
+    default boolean pausable() {
+        return false;
+    }
+
+    /** Stops reading for now; what was read stays, and {@link #resume} goes on from there. No-op where not pausable. */
+    default void pause() {
+    }
+
+    /** Reads again after {@link #pause}. */
+    default void resume() {
+    }
+
+    /** Whether paused now. */
+    default boolean paused() {
+        return false;
+    }
+
     /** Stops within {@link LiveDeadlines#STOP}; closing twice is harmless. */
     @Override
     void close();

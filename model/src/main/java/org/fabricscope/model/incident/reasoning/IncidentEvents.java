@@ -43,6 +43,7 @@ final class IncidentEvents {
         }
         kubernetes(model, catalogue, places, out);
         ForensicEvents.collect(model, places, out);
+        FabricEvents.collect(model, places, out);
         return placedByRank(out);
     }
 
