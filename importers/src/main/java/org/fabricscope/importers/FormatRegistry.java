@@ -19,6 +19,7 @@ import org.fabricscope.importers.host.IbstatusReader;
 import org.fabricscope.importers.host.IbvDevinfoReader;
 import org.fabricscope.importers.host.IpAddrReader;
 import org.fabricscope.importers.host.KernelLogReader;
+import org.fabricscope.importers.lldp.LldpNeighborsReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -87,6 +88,7 @@ public final class FormatRegistry {
         all.add(new LspciReader());
         all.add(new EadmStatReader());
         all.add(new KernelLogReader());
+        all.add(new LldpNeighborsReader());
         return all;
     }
 

@@ -1,0 +1,194 @@
+package org.fabricscope.importers.lldp;
+
+import org.fabricscope.importers.core.ImportState;
+import org.fabricscope.model.FabricModelBuilder;
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.NaturalOrder;
+import org.fabricscope.model.fabric.Cable;
+import org.fabricscope.model.fabric.EthernetLinks;
+import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.PhysState;
+import org.fabricscope.model.fabric.Port;
+import org.fabricscope.model.fabric.PortState;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The Ethernet fabric that the LLDP neighbour tables of one import describe, built into the fabric graph
+ * once every file is read. A switch is a node keyed by its system name (a neighbour that sent none, by its
+ * chassis id; one whose chassis id another table names is that name), its ports by interface name, numbered
+ * in natural order; a host's NIC is a channel adapter of its own ({@code gpu-node-01 ens1f0np0}, one port),
+ * so hosts group their NICs as they group HCAs; a cable joins the two ports a table pairs, however many
+ * tables list it, and remembers which end's table did. A node is a switch when a table says it bridges or
+ * routes (LLDP's capabilities), or when its ports have switch names ({@code Ethernet0}, {@code swp1},
+ * {@code Eth1/1}: a plain lldpd on a switch says Station only); else a host. The tiers then follow as for InfiniBand: a switch cabled to hosts is a leaf.
+ */
+public final class LldpFabric implements ImportState {
+    private static final Pattern SWITCH_PORT = Pattern.compile(
+            "^(?:Ethernet\\d+(?:/\\d+)*|Eth\\d+/\\d+(?:/\\d+)?|swp\\d+(?:s\\d+)?|et-\\d+/\\d+/\\d+|xe-\\d+/\\d+/\\d+|TenGigabitEthernet\\S+|HundredGigE\\S+|FourHundredGigE\\S+)$");
+
+    private final List<LldpTable> tables = new ArrayList<>();
+
+    /** Adds one node's table (from any file, in any order). */
+    public void table(LldpTable t) {
+        tables.add(t);
+    }
+
+    public List<LldpTable> tables() {
+        return List.copyOf(tables);
+    }
+
+    @Override
+    public void applyTo(FabricModelBuilder b) {
+        if (tables.isEmpty()) {
+            return;
+        }
+        Map<String, String> nameByChassis = new HashMap<>();
+        for (LldpTable t : tables) {
+            for (LldpNeighbour n : t.neighbours()) {
+                if (!n.sysName().isEmpty() && !n.chassisId().isEmpty()) {
+                    nameByChassis.putIfAbsent(n.chassisId(), n.sysName());
+                }
+            }
+        }
+        // which nodes are switches, and every port name each one has
+        Map<String, Boolean> saysSwitch = new HashMap<>();
+        Map<String, Set<String>> portNames = new LinkedHashMap<>();
+        List<Link> links = new ArrayList<>();
+        for (LldpTable t : tables) {
+            portNames.computeIfAbsent(t.localNode(), k -> new TreeSet<>(NaturalOrder.INSTANCE));
+            for (LldpNeighbour n : t.neighbours()) {
+                String remote = n.sysName().isEmpty() ? nameByChassis.getOrDefault(n.chassisId(), n.remoteNode()) : n.sysName();
+                String remotePort = n.remotePort();
+                if (remote.isEmpty() || remotePort.isEmpty() || n.localPort().isEmpty()) {
+                    b.diagnostic(Diagnostic.warning(n.evidence().source(), n.evidence().line(), t.localNode()
+                            + ": a neighbour on " + (n.localPort().isEmpty() ? "an unnamed interface" : n.localPort())
+                            + " sent no " + (remote.isEmpty() ? "system name or chassis id" : "port id")
+                            + "; it cannot be placed on the map, skipped"));
+                    continue;
+                }
+                if (n.saysSwitch()) {
+                    saysSwitch.put(remote, true);
+                } else if (n.capabilitiesKnown()) {
+                    saysSwitch.putIfAbsent(remote, false);
+                }
+                portNames.get(t.localNode()).add(n.localPort());
+                portNames.computeIfAbsent(remote, k -> new TreeSet<>(NaturalOrder.INSTANCE)).add(remotePort);
+                links.add(new Link(t.localNode(), n.localPort(), remote, remotePort, n.evidence()));
+            }
+        }
+        Set<String> switches = new LinkedHashSet<>();
+        for (Map.Entry<String, Set<String>> e : portNames.entrySet()) {
+            Boolean said = saysSwitch.get(e.getKey());
+            if (Boolean.TRUE.equals(said) || switchPorts(e.getValue())) {
+                switches.add(e.getKey());
+            }
+        }
+        Ports ports = new Ports(b, switches, portNames);
+        for (Link l : links) {
+            Port x = ports.of(l.localNode, l.localPort, l.evidence);
+            Port y = ports.of(l.remoteNode, l.remotePort, l.evidence);
+            Cable c = b.link(x, y, null, null, l.evidence);
+            EthernetLinks.reportedBy(c, x, l.evidence);
+            for (Port p : new Port[] {x, y}) {
+                b.setPortState(p, PortState.ACTIVE, PhysState.LINK_UP, null, null, l.evidence);
+            }
+        }
+        boolean switchTable = false;
+        for (LldpTable t : tables) {
+            if (switches.contains(t.localNode())) {
+                switchTable = true;
+                EthernetLinks.tableRead(ports.switchNode(t.localNode(), t.evidence()), t.evidence());
+            } else {
+                for (FabricNode nic : ports.nicsOf(t.localNode())) {
+                    EthernetLinks.tableRead(nic, t.evidence());
+                }
+            }
+        }
+        if (!switchTable) {
+            Evidence e = tables.get(0).evidence();
+            b.diagnostic(Diagnostic.info(e.source(), e.line(), "only hosts' LLDP neighbour tables were read: the hosts are "
+                    + "drawn under the leaves they are cabled to, and the tiers above the leaves are unknown (load the "
+                    + "switches' lldpcli show neighbors or SONiC show lldp table too)"));
+        }
+    }
+
+    private static boolean switchPorts(Set<String> names) {
+        for (String n : names) {
+            if (SWITCH_PORT.matcher(n).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record Link(String localNode, String localPort, String remoteNode, String remotePort, Evidence evidence) {
+    }
+
+    /** Nodes and ports made on first mention: a switch per name, a channel adapter per host NIC. */
+    private static final class Ports {
+        private final FabricModelBuilder b;
+        private final Set<String> switches;
+        private final Map<String, Set<String>> portNames;
+        private final Map<String, List<FabricNode>> nicsByHost = new HashMap<>();
+
+        Ports(FabricModelBuilder b, Set<String> switches, Map<String, Set<String>> portNames) {
+            this.b = b;
+            this.switches = switches;
+            this.portNames = portNames;
+        }
+
+        FabricNode switchNode(String name, Evidence e) {
+            FabricNode n = b.findNode(EthernetLinks.keyOf(name));
+            if (n == null) {
+                n = b.node(EthernetLinks.keyOf(name), NodeKind.SWITCH);
+                b.setDescription(n, name);
+                b.setNodeInfo(n, portNames.getOrDefault(name, Set.of()).size(), 0, 0, 0);
+                b.setEvidence(n, e);
+            }
+            return n;
+        }
+
+        Port of(String node, String iface, Evidence e) {
+            if (switches.contains(node)) {
+                FabricNode sw = switchNode(node, e);
+                int number = 1;
+                for (String p : portNames.get(node)) {
+                    if (p.equals(iface)) {
+                        break;
+                    }
+                    number++;
+                }
+                Port p = b.port(sw, number);
+                EthernetLinks.name(p, iface);
+                return p;
+            }
+            String name = node + " " + iface;
+            FabricNode nic = b.findNode(EthernetLinks.keyOf(name));
+            if (nic == null) {
+                nic = b.node(EthernetLinks.keyOf(name), NodeKind.CA);
+                b.setDescription(nic, name);
+                b.setNodeInfo(nic, 1, 0, 0, 0);
+                b.setEvidence(nic, e);
+                nicsByHost.computeIfAbsent(node, k -> new ArrayList<>()).add(nic);
+            }
+            Port p = b.port(nic, 1);
+            EthernetLinks.name(p, iface);
+            return p;
+        }
+
+        List<FabricNode> nicsOf(String host) {
+            return nicsByHost.getOrDefault(host, List.of());
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.fabricscope.importers.lldp;
+
+import org.fabricscope.model.core.Evidence;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** A neighbour being read, field by field, in any of lldpcli's formats. */
+final class NeighbourDraft {
+    /** At most this many management addresses are kept for one neighbour (lldpd sends a handful). */
+    static final int MAX_MGMT = 16;
+    /** Longest field value kept; lldpd caps a TLV at 511 bytes. */
+    static final int MAX_VALUE = 512;
+
+    final String localPort;
+    final Evidence evidence;
+    String chassisIdType = "";
+    String chassisId = "";
+    String sysName = "";
+    String sysDescr = "";
+    final Set<String> capabilities = new LinkedHashSet<>();
+    boolean capabilitiesKnown;
+    String portIdType = "";
+    String portId = "";
+    String portDescr = "";
+    final List<String> mgmt = new ArrayList<>();
+
+    NeighbourDraft(String localPort, Evidence evidence) {
+        this.localPort = localPort;
+        this.evidence = evidence;
+    }
+
+    static String clean(String s) {
+        if (s == null) {
+            return "";
+        }
+        String t = s.strip();
+        return t.length() > MAX_VALUE ? t.substring(0, MAX_VALUE) : t;
+    }
+
+    void capability(String type, boolean enabled) {
+        capabilitiesKnown = true;
+        if (enabled && type != null) {
+            capabilities.add(type.strip().toLowerCase(Locale.ROOT));
+        }
+    }
+
+    void mgmt(String ip) {
+        String t = clean(ip);
+        if (!t.isEmpty() && mgmt.size() < MAX_MGMT) {
+            mgmt.add(t);
+        }
+    }
+
+    LldpNeighbour build() {
+        return new LldpNeighbour(clean(localPort), clean(chassisIdType), clean(chassisId), clean(sysName),
+                clean(sysDescr), capabilities, capabilitiesKnown, clean(portIdType), clean(portId), clean(portDescr),
+                mgmt, evidence);
+    }
+}
