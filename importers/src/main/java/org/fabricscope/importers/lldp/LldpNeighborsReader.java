@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * LLDP neighbour tables as lldpd's client prints them ({@code lldpcli show neighbors} / {@code lldpctl}, on
  * Linux hosts and on SONiC and Cumulus switches): plain text, {@code -f keyvalue}, {@code -f json},
- * {@code -f json0} and {@code -f xml}; one node's table per file, or many nodes' in one file with a marker
+ * {@code -f json0} and {@code -f xml}, and SONiC's {@code show lldp table} ({@link SonicLldpTable}; its {@code show
+ * lldp neighbors} is lldpctl's text); one node's table per file, or many nodes' in one file with a marker
  * line before each ({@link LldpSections}). The node a table belongs to is its marker's, else the file's folder
  * or name ({@code leaf-01/lldpcli-neighbors.json}, {@code leaf-01.lldp.txt}): {@code show neighbors} does not
  * print the local system's name. The tables go to {@link LldpFabric}, which builds the Ethernet fabric once
@@ -40,7 +41,7 @@ public final class LldpNeighborsReader implements FormatReader {
 
     @Override
     public String label() {
-        return "lldpcli show neighbors (text, keyvalue, json, json0, xml)";
+        return "lldpcli show neighbors (text, keyvalue, json, json0, xml), SONiC show lldp table";
     }
 
     @Override
@@ -70,6 +71,9 @@ public final class LldpNeighborsReader implements FormatReader {
             }
             if (TEXT_TITLE.matcher(t).matches() || TEXT_IFACE.matcher(t).matches()) {
                 return 85;
+            }
+            if (SonicLldpTable.HEADER.matcher(t).matches()) {
+                return 90;
             }
             if (LldpKeyValue.LINE.matcher(t).matches()) {
                 kv++;
@@ -138,6 +142,7 @@ public final class LldpNeighborsReader implements FormatReader {
                 case "json" -> LldpJson.parse(ctx.source(), s);
                 case "xml" -> LldpXml.parse(ctx.source(), s);
                 case "keyvalue" -> LldpKeyValue.parse(ctx.source(), s);
+                case "sonic-table" -> SonicLldpTable.parse(ctx.source(), s);
                 default -> LldpText.parse(ctx.source(), s);
             };
         } catch (LldpJson.Malformed e) {
@@ -151,6 +156,9 @@ public final class LldpNeighborsReader implements FormatReader {
 
     /** Which of lldpcli's formats a section is, by its first line with content. */
     static String kindOf(List<String> lines) {
+        if (SonicLldpTable.isTable(lines)) {
+            return "sonic-table";
+        }
         for (String l : lines) {
             String t = l.strip();
             if (t.isEmpty()) {

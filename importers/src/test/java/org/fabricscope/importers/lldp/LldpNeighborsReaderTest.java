@@ -106,6 +106,29 @@ class LldpNeighborsReaderTest {
     }
 
     @Test
+    void sonicShowLldpTableOfTheSwitchesWithTheHostsJsonGivesTheSameFabric() throws IOException {
+        assumeTrue(Files.isDirectory(DIR), "sample-fabrics/roce-lldp not present");
+        List<String> args = new ArrayList<>();
+        for (String n : NODES.subList(0, 4)) {
+            String f = "sonic-table/" + n + ".show-lldp-table.txt";
+            args.add(f);
+            args.add(read(DIR.resolve(f)));
+        }
+        for (String n : NODES.subList(4, 8)) {
+            args.add("healthy/" + n + "/lldpcli-neighbors.json");
+            args.add(read(DIR.resolve("healthy").resolve(n).resolve("lldpcli-neighbors.json")));
+        }
+        ImportResult r = TestSupport.importTexts(args.toArray(String[]::new));
+        assertEquals(LldpNeighborsReader.ID, r.formats().get("sonic-table/leaf-01.show-lldp-table.txt"));
+        assertEquals(List.of(), TestSupport.atLeast(r.model(), Severity.WARNING));
+        assertEquals(cables(importFormat("healthy", "json", NODES).model()), cables(r.model()));
+        for (Cable c : r.model().fabric().cables()) {
+            assertNotNull(c.reportedBy(c.a()), c.toString());
+            assertNotNull(c.reportedBy(c.b()), c.toString());
+        }
+    }
+
+    @Test
     void oneSidedCablesKeepWhichEndSawThem() throws IOException {
         assumeTrue(Files.isDirectory(DIR), "sample-fabrics/roce-lldp not present");
         FabricModel m = importFormat("one-sided", "json", NODES).model();
