@@ -20,6 +20,7 @@ import org.fabricscope.importers.host.IbvDevinfoReader;
 import org.fabricscope.importers.host.IpAddrReader;
 import org.fabricscope.importers.host.KernelLogReader;
 import org.fabricscope.importers.lldp.LldpNeighborsReader;
+import org.fabricscope.importers.lldp.RdmaNetdevReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -89,6 +90,7 @@ public final class FormatRegistry {
         all.add(new EadmStatReader());
         all.add(new KernelLogReader());
         all.add(new LldpNeighborsReader());
+        all.add(new RdmaNetdevReader());
         return all;
     }
 

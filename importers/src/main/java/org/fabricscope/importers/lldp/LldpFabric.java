@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * once every file is read. A switch is a node keyed by its system name (a neighbour that sent none, by its
  * chassis id; one whose chassis id another table names is that name), its ports by interface name, numbered
  * in natural order; a host's NIC is a channel adapter of its own ({@code gpu-node-01 ens1f0np0}, one port),
- * so hosts group their NICs as they group HCAs; a cable joins the two ports a table pairs, however many
+ * named by the RDMA device it carries when {@code rdma link show} or {@code ibdev2netdev} says which
+ * ({@link RdmaNetdevReader}), so hosts group their NICs as they group HCAs and ranks join them; a cable joins the two ports a table pairs, however many
  * tables list it, and remembers which end's table did. A node is a switch when a table says it bridges or
  * routes (LLDP's capabilities), or when its ports have switch names ({@code Ethernet0}, {@code swp1},
  * {@code Eth1/1}: a plain lldpd on a switch says Station only); else a host. The tiers then follow as for InfiniBand: a switch cabled to hosts is a leaf.
@@ -38,6 +39,30 @@ public final class LldpFabric implements ImportState {
             "^(?:Ethernet\\d+(?:/\\d+)*|Eth\\d+/\\d+(?:/\\d+)?|swp\\d+(?:s\\d+)?|et-\\d+/\\d+/\\d+|xe-\\d+/\\d+/\\d+|TenGigabitEthernet\\S+|HundredGigE\\S+|FourHundredGigE\\S+)$");
 
     private final List<LldpTable> tables = new ArrayList<>();
+    /** host -> netdev -> its RDMA device, from rdma link show, ibdev2netdev or the sysfs listing. */
+    private final Map<String, Map<String, RdmaDevice>> rdma = new HashMap<>();
+
+    /** An RDMA device and port that a netdev carries, and where that was read. */
+    record RdmaDevice(String device, int port, Evidence evidence) {
+    }
+
+    /**
+     * Records that {@code netdev} on {@code host} carries RDMA device {@code device} port {@code port}. A netdev
+     * given another device before keeps the first, with a warning naming both lines.
+     */
+    public void netdev(String host, String netdev, String device, int port, Evidence where) {
+        Map<String, RdmaDevice> m = rdma.computeIfAbsent(host, k -> new HashMap<>());
+        RdmaDevice old = m.get(netdev);
+        if (old != null && !old.device().equals(device)) {
+            conflicts.add(Diagnostic.warning(where.source(), where.line(), host + ": " + netdev + " is said to carry "
+                    + device + " here but " + old.device() + " at " + old.evidence().source() + ":" + old.evidence().line()
+                    + "; keeping " + old.device()));
+            return;
+        }
+        m.putIfAbsent(netdev, new RdmaDevice(device, port, where));
+    }
+
+    private final List<Diagnostic> conflicts = new ArrayList<>();
 
     /** Adds one node's table (from any file, in any order). */
     public void table(LldpTable t) {
@@ -50,7 +75,13 @@ public final class LldpFabric implements ImportState {
 
     @Override
     public void applyTo(FabricModelBuilder b) {
+        conflicts.forEach(b::diagnostic);
         if (tables.isEmpty()) {
+            if (!rdma.isEmpty()) {
+                Evidence e = rdma.values().iterator().next().values().iterator().next().evidence();
+                b.diagnostic(Diagnostic.info(e.source(), e.line(), "which netdev carries which RDMA device was read, but no "
+                        + "LLDP neighbour table places the netdevs: load lldpcli show neighbors of the hosts or switches too"));
+            }
             return;
         }
         Map<String, String> nameByChassis = new HashMap<>();
@@ -94,7 +125,7 @@ public final class LldpFabric implements ImportState {
                 switches.add(e.getKey());
             }
         }
-        Ports ports = new Ports(b, switches, portNames);
+        Ports ports = new Ports(b, switches, portNames, rdma);
         for (Link l : links) {
             Port x = ports.of(l.localNode, l.localPort, l.evidence);
             Port y = ports.of(l.remoteNode, l.remotePort, l.evidence);
@@ -141,11 +172,14 @@ public final class LldpFabric implements ImportState {
         private final Set<String> switches;
         private final Map<String, Set<String>> portNames;
         private final Map<String, List<FabricNode>> nicsByHost = new HashMap<>();
+        private final Map<String, Map<String, RdmaDevice>> rdma;
 
-        Ports(FabricModelBuilder b, Set<String> switches, Map<String, Set<String>> portNames) {
+        Ports(FabricModelBuilder b, Set<String> switches, Map<String, Set<String>> portNames,
+              Map<String, Map<String, RdmaDevice>> rdma) {
             this.b = b;
             this.switches = switches;
             this.portNames = portNames;
+            this.rdma = rdma;
         }
 
         FabricNode switchNode(String name, Evidence e) {
@@ -177,7 +211,9 @@ public final class LldpFabric implements ImportState {
             FabricNode nic = b.findNode(EthernetLinks.keyOf(name));
             if (nic == null) {
                 nic = b.node(EthernetLinks.keyOf(name), NodeKind.CA);
-                b.setDescription(nic, name);
+                RdmaDevice dev = rdma.getOrDefault(node, Map.of()).get(iface);
+                // named by its RDMA device when known (gpu-node-01 mlx5_0), as an HCA is: ranks join by it
+                b.setDescription(nic, dev == null ? name : node + " " + dev.device());
                 b.setNodeInfo(nic, 1, 0, 0, 0);
                 b.setEvidence(nic, e);
                 nicsByHost.computeIfAbsent(node, k -> new ArrayList<>()).add(nic);

@@ -141,7 +141,7 @@ final class LldpJson {
         if (v.isObject()) {
             v = v.get("value");
         }
-        return v == null || v.isContainerNode() ? "" : NeighbourDraft.clean(v.asText());
+        return v == null || v.isContainerNode() ? "" : v.asText().strip();
     }
 
     /** Finds the line each interface's entry starts on, in order, so evidence names a line. */

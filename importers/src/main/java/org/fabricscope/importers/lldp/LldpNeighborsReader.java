@@ -150,6 +150,13 @@ public final class LldpNeighborsReader implements FormatReader {
                     + "; this node's table skipped, the file's other nodes read"));
             return;
         }
+        for (LldpNeighbour n : neighbours) {
+            if (n.cut()) {
+                ctx.report(Diagnostic.warning(ctx.source(), n.evidence().line(), s.node() + ": a value of this neighbour was longer "
+                        + "than " + NeighbourDraft.MAX_VALUE + " characters (NeighbourDraft.MAX_VALUE; lldpd sends at most 511) or it "
+                        + "gave more than " + NeighbourDraft.MAX_MGMT + " management addresses (NeighbourDraft.MAX_MGMT): cut there"));
+            }
+        }
         Evidence where = Evidence.at(ctx.source(), first, s.markerLine() > 0 ? s.markerText() : "LLDP neighbours of " + s.node());
         fabric.table(new LldpTable(s.node(), where, neighbours));
     }

@@ -13,10 +13,12 @@ import java.util.Set;
  *
  * @param capabilitiesKnown whether the output listed capabilities at all (text and SONiC's table can omit them)
  * @param evidence          the line that starts this neighbour's entry
+ * @param cut               whether a value past {@link NeighbourDraft#MAX_VALUE} characters was cut, or addresses past
+ *                          {@link NeighbourDraft#MAX_MGMT} dropped
  */
 public record LldpNeighbour(String localPort, String chassisIdType, String chassisId, String sysName, String sysDescr,
                             Set<String> capabilitiesEnabled, boolean capabilitiesKnown, String portIdType, String portId,
-                            String portDescr, List<String> mgmtIps, Evidence evidence) {
+                            String portDescr, List<String> mgmtIps, Evidence evidence, boolean cut) {
 
     public LldpNeighbour {
         capabilitiesEnabled = Set.copyOf(capabilitiesEnabled);

@@ -20,6 +20,9 @@ final class LldpSections {
     private static final Pattern DASH = Pattern.compile("^-{3,} ?([A-Za-z0-9][A-Za-z0-9_.:-]*) ?-{3,}$");
     private static final Pattern PROMPT = Pattern.compile("^\\[?[A-Za-z0-9_.-]+@([A-Za-z0-9_.-]+)[: ][^$#]*\\]?[$#] ?(.*)$");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]*");
+    /** File names that name the command, not the node ({@code lldpcli-neighbors.json}, {@code ibdev2netdev.txt}). */
+    private static final Pattern COMMAND_STEM = Pattern.compile(
+            "^(?:lldp.*|show.*|neighbo.*|all-nodes|ibdev2netdev.*|rdma|rdma[-_]link.*|sysfs.*|ls|netdevs?)$");
     /** Folder names that say nothing about the node. */
     private static final List<String> GENERIC = List.of("tmp", "out", "output", "outputs", "evidence", "lldp",
             "logs", "captures", "capture", "data", "inputs", "input", "home", "root", "downloads", "desktop", "files",
@@ -117,8 +120,7 @@ final class LldpSections {
         }
         String stem = file.contains(".") ? file.substring(0, file.indexOf('.')) : file;
         String low = stem.toLowerCase(Locale.ROOT);
-        if (NAME.matcher(stem).matches() && !low.startsWith("lldp") && !low.startsWith("show")
-                && !low.startsWith("neighbo") && !low.equals("all-nodes")) {
+        if (NAME.matcher(stem).matches() && !COMMAND_STEM.matcher(low).matches()) {
             out.add(stem);
         }
         return out;

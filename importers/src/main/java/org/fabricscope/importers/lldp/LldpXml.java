@@ -86,7 +86,7 @@ final class LldpXml {
                         }
                     }
                     case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
-                        if (text.length() < NeighbourDraft.MAX_VALUE) {
+                        if (text.length() <= NeighbourDraft.MAX_VALUE) { // one past the limit: the draft reports the cut
                             text.append(r.getText());
                         }
                     }
@@ -150,6 +150,6 @@ final class LldpXml {
 
     private static String attr(XMLStreamReader r, String name) {
         String v = r.getAttributeValue(null, name);
-        return v == null ? "" : NeighbourDraft.clean(v);
+        return v == null ? "" : v.strip();
     }
 }

@@ -27,6 +27,8 @@ final class NeighbourDraft {
     String portId = "";
     String portDescr = "";
     final List<String> mgmt = new ArrayList<>();
+    /** Whether a value was over {@link #MAX_VALUE} or an address past {@link #MAX_MGMT} (reported by the reader). */
+    private boolean cut;
 
     NeighbourDraft(String localPort, Evidence evidence) {
         this.localPort = localPort;
@@ -49,15 +51,26 @@ final class NeighbourDraft {
     }
 
     void mgmt(String ip) {
-        String t = clean(ip);
-        if (!t.isEmpty() && mgmt.size() < MAX_MGMT) {
-            mgmt.add(t);
+        String t = kept(ip);
+        if (!t.isEmpty()) {
+            if (mgmt.size() < MAX_MGMT) {
+                mgmt.add(t);
+            } else {
+                cut = true;
+            }
         }
     }
 
+    private String kept(String s) {
+        if (s != null && s.strip().length() > MAX_VALUE) {
+            cut = true;
+        }
+        return clean(s);
+    }
+
     LldpNeighbour build() {
-        return new LldpNeighbour(clean(localPort), clean(chassisIdType), clean(chassisId), clean(sysName),
-                clean(sysDescr), capabilities, capabilitiesKnown, clean(portIdType), clean(portId), clean(portDescr),
-                mgmt, evidence);
+        return new LldpNeighbour(kept(localPort), kept(chassisIdType), kept(chassisId), kept(sysName),
+                kept(sysDescr), capabilities, capabilitiesKnown, kept(portIdType), kept(portId), kept(portDescr),
+                mgmt, evidence, cut);
     }
 }

@@ -97,7 +97,7 @@ final class SonicLldpTable {
         for (int c = 0; c < starts.length; c++) {
             int from = Math.min(starts[c], line.length());
             int to = c + 1 < starts.length ? Math.min(starts[c + 1], line.length()) : line.length();
-            cells[c] = NeighbourDraft.clean(line.substring(from, Math.max(from, to)));
+            cells[c] = line.substring(from, Math.max(from, to)).strip();
         }
         return cells;
     }

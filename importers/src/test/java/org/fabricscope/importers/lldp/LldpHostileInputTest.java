@@ -125,4 +125,19 @@ class LldpHostileInputTest {
         assertEquals(2000, r.model().fabric().cables().size());
         assertEquals(2000, r.model().fabric().hosts().size());
     }
+
+    @Test
+    void overlongValuesAndTooManyAddressesAreCutWithAWarning() {
+        StringBuilder kv = new StringBuilder("lldp.eth0.chassis.name=leaf-01\nlldp.eth0.chassis.descr=" + "x".repeat(5000) + "\n");
+        for (int i = 0; i < 40; i++) {
+            kv.append("lldp.eth0.chassis.mgmt-ip=10.0.0.").append(i).append('\n');
+        }
+        kv.append("lldp.eth0.port.ifname=Ethernet0\n");
+        ImportResult r = TestSupport.importTexts("gpu-node-01/lldp.kv", kv.toString());
+        List<Diagnostic> w = warnings(r);
+        assertEquals(1, w.size(), w.toString());
+        assertEquals(1, w.get(0).line());
+        assertTrue(w.get(0).message().contains("NeighbourDraft.MAX_VALUE"), w.toString());
+        assertEquals("gpu-node-01 eth0 <-> leaf-01 Ethernet0", kept(r));
+    }
 }
