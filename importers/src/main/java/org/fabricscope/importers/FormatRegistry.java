@@ -21,6 +21,7 @@ import org.fabricscope.importers.host.IpAddrReader;
 import org.fabricscope.importers.host.KernelLogReader;
 import org.fabricscope.importers.lldp.LldpNeighborsReader;
 import org.fabricscope.importers.lldp.RdmaNetdevReader;
+import org.fabricscope.importers.lldp.MlnxQosReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -91,6 +92,7 @@ public final class FormatRegistry {
         all.add(new KernelLogReader());
         all.add(new LldpNeighborsReader());
         all.add(new RdmaNetdevReader());
+        all.add(new MlnxQosReader());
         return all;
     }
 

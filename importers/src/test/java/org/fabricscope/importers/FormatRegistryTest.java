@@ -55,6 +55,7 @@ class FormatRegistryTest {
         PHASES.put("nccl-log", ImportPhase.LOGS);
         PHASES.put("lldp-neighbors", ImportPhase.TOPOLOGY);
         PHASES.put("rdma-netdev", ImportPhase.TOPOLOGY);
+        PHASES.put("mlnx-qos", ImportPhase.TOPOLOGY);
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);
         for (String host : List.of("ibstat", "ibstatus", "ibv-devinfo", "gid-table", "ulimit", "dev-infiniband", "ip-addr",

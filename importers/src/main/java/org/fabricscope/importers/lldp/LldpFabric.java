@@ -12,6 +12,7 @@ import org.fabricscope.model.fabric.NodeKind;
 import org.fabricscope.model.fabric.PhysState;
 import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.fabric.PortState;
+import org.fabricscope.model.fabric.RoceQos;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,6 +64,13 @@ public final class LldpFabric implements ImportState {
     }
 
     private final List<Diagnostic> conflicts = new ArrayList<>();
+    /** host -> netdev -> its QoS settings (mlnx_qos), the last read kept. */
+    private final Map<String, Map<String, RoceQos>> qos = new LinkedHashMap<>();
+
+    /** Records {@code netdev}'s QoS settings on {@code host}. */
+    public void qos(String host, String netdev, RoceQos settings) {
+        qos.computeIfAbsent(host, k -> new LinkedHashMap<>()).put(netdev, settings);
+    }
 
     /** Adds one node's table (from any file, in any order). */
     public void table(LldpTable t) {
@@ -77,6 +85,11 @@ public final class LldpFabric implements ImportState {
     public void applyTo(FabricModelBuilder b) {
         conflicts.forEach(b::diagnostic);
         if (tables.isEmpty()) {
+            if (!qos.isEmpty()) {
+                Evidence e = qos.values().iterator().next().values().iterator().next().evidence();
+                b.diagnostic(Diagnostic.info(e.source(), e.line(), "mlnx_qos settings were read, but no LLDP neighbour table "
+                        + "places the NICs: load lldpcli show neighbors of the hosts or switches too"));
+            }
             if (!rdma.isEmpty()) {
                 Evidence e = rdma.values().iterator().next().values().iterator().next().evidence();
                 b.diagnostic(Diagnostic.info(e.source(), e.line(), "which netdev carries which RDMA device was read, but no "
@@ -133,6 +146,18 @@ public final class LldpFabric implements ImportState {
             EthernetLinks.reportedBy(c, x, l.evidence);
             for (Port p : new Port[] {x, y}) {
                 b.setPortState(p, PortState.ACTIVE, PhysState.LINK_UP, null, null, l.evidence);
+            }
+        }
+        for (Map.Entry<String, Map<String, RoceQos>> h : qos.entrySet()) {
+            for (Map.Entry<String, RoceQos> q : h.getValue().entrySet()) {
+                Port p = ports.nicPort(h.getKey(), q.getKey());
+                if (p == null) {
+                    Evidence e = q.getValue().evidence();
+                    b.diagnostic(Diagnostic.info(e.source(), e.line(), h.getKey() + " " + q.getKey() + ": its QoS settings "
+                            + "were read but no LLDP table places this NIC; they are not shown"));
+                } else {
+                    EthernetLinks.qos(p, q.getValue());
+                }
             }
         }
         boolean switchTable = false;
@@ -221,6 +246,12 @@ public final class LldpFabric implements ImportState {
             Port p = b.port(nic, 1);
             EthernetLinks.name(p, iface);
             return p;
+        }
+
+        /** The port of {@code host}'s NIC {@code netdev} if a table placed it, else null. */
+        Port nicPort(String host, String netdev) {
+            FabricNode nic = b.findNode(EthernetLinks.keyOf(host + " " + netdev));
+            return nic == null ? null : nic.port(1);
         }
 
         List<FabricNode> nicsOf(String host) {

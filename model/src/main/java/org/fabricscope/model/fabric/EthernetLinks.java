@@ -57,4 +57,9 @@ public final class EthernetLinks {
             node.neighbourTable = where;
         }
     }
+
+    /** Sets a RoCE NIC port's QoS settings; a later reading replaces an earlier one. */
+    public static void qos(Port p, RoceQos qos) {
+        p.qos = qos;
+    }
 }

@@ -25,6 +25,8 @@ public final class Port {
     Cable cable;
     /** The interface name an Ethernet port has ({@code Ethernet8}, {@code ens1f0np0}); null for InfiniBand ports. */
     String name;
+    /** A RoCE NIC port's QoS settings (mlnx_qos), or null when none were read. */
+    RoceQos qos;
     Evidence evidence;
     Evidence stateEvidence;
     Evidence counterEvidence;
@@ -145,6 +147,11 @@ public final class Port {
     public long counter(String name) {
         Long v = counters.get(name);
         return v == null ? 0 : v;
+    }
+
+    /** The QoS settings read for this RoCE NIC port ({@code mlnx_qos -i}), or null. */
+    public RoceQos qos() {
+        return qos;
     }
 
     /** The interface name of an Ethernet port ({@code Ethernet8}, {@code ens1f0np0}), or null (InfiniBand ports have numbers only). */
