@@ -22,6 +22,7 @@ import org.fabricscope.importers.host.KernelLogReader;
 import org.fabricscope.importers.lldp.LldpNeighborsReader;
 import org.fabricscope.importers.lldp.RdmaNetdevReader;
 import org.fabricscope.importers.lldp.MlnxQosReader;
+import org.fabricscope.importers.lldp.RoceCountersReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -93,6 +94,7 @@ public final class FormatRegistry {
         all.add(new LldpNeighborsReader());
         all.add(new RdmaNetdevReader());
         all.add(new MlnxQosReader());
+        all.add(new RoceCountersReader());
         return all;
     }
 

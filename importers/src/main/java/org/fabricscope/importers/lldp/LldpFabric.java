@@ -67,6 +67,19 @@ public final class LldpFabric implements ImportState {
     /** host -> netdev -> its QoS settings (mlnx_qos), the last read kept. */
     private final Map<String, Map<String, RoceQos>> qos = new LinkedHashMap<>();
 
+    /** One counter sample of a NIC, by netdev or by RDMA device and port. */
+    private record CounterReading(String host, String netdev, String device, int port, Map<String, Long> counters,
+                                  java.time.Instant time, Evidence evidence) {
+    }
+
+    private final List<CounterReading> counters = new ArrayList<>();
+
+    /** Records one sample of counters of {@code host}'s NIC {@code netdev} (or RDMA {@code device}, when netdev is null). */
+    public void counters(String host, String netdev, String device, int port, Map<String, Long> values,
+                         java.time.Instant time, Evidence where) {
+        counters.add(new CounterReading(host, netdev, device, port, Map.copyOf(values), time, where));
+    }
+
     /** Records {@code netdev}'s QoS settings on {@code host}. */
     public void qos(String host, String netdev, RoceQos settings) {
         qos.computeIfAbsent(host, k -> new LinkedHashMap<>()).put(netdev, settings);
@@ -85,6 +98,11 @@ public final class LldpFabric implements ImportState {
     public void applyTo(FabricModelBuilder b) {
         conflicts.forEach(b::diagnostic);
         if (tables.isEmpty()) {
+            if (!counters.isEmpty()) {
+                Evidence e = counters.get(0).evidence();
+                b.diagnostic(Diagnostic.info(e.source(), e.line(), "RoCE NIC counters were read, but no LLDP neighbour table "
+                        + "places the NICs: load lldpcli show neighbors of the hosts or switches too"));
+            }
             if (!qos.isEmpty()) {
                 Evidence e = qos.values().iterator().next().values().iterator().next().evidence();
                 b.diagnostic(Diagnostic.info(e.source(), e.line(), "mlnx_qos settings were read, but no LLDP neighbour table "
@@ -159,6 +177,18 @@ public final class LldpFabric implements ImportState {
                     EthernetLinks.qos(p, q.getValue());
                 }
             }
+        }
+        for (CounterReading c : counters) {
+            FabricNode nic = c.netdev() != null ? b.findNode(EthernetLinks.keyOf(c.host() + " " + c.netdev()))
+                    : ports.nicOfDevice(c.host(), c.device());
+            if (nic == null) {
+                b.diagnostic(Diagnostic.info(c.evidence().source(), c.evidence().line(), c.host() + " "
+                        + (c.netdev() != null ? c.netdev() : c.device() + " (no rdma link show or ibdev2netdev says which netdev)")
+                        + ": its counters were read but no LLDP table places this NIC; they are not shown"));
+                continue;
+            }
+            // ethtool's port counters and the RDMA hw_counters share the NIC's one port
+            b.counters(0, 1, nic.guid(), null, c.counters(), c.evidence(), false, c.time());
         }
         boolean switchTable = false;
         for (LldpTable t : tables) {
@@ -252,6 +282,16 @@ public final class LldpFabric implements ImportState {
         Port nicPort(String host, String netdev) {
             FabricNode nic = b.findNode(EthernetLinks.keyOf(host + " " + netdev));
             return nic == null ? null : nic.port(1);
+        }
+
+        /** The NIC of {@code host} that carries RDMA {@code device}, or null. */
+        FabricNode nicOfDevice(String host, String device) {
+            for (Map.Entry<String, RdmaDevice> e : rdma.getOrDefault(host, Map.of()).entrySet()) {
+                if (e.getValue().device().equals(device)) {
+                    return b.findNode(EthernetLinks.keyOf(host + " " + e.getKey()));
+                }
+            }
+            return null;
         }
 
         List<FabricNode> nicsOf(String host) {

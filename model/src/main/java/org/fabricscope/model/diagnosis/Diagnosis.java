@@ -48,7 +48,8 @@ public final class Diagnosis {
                 .with(new TransportDowngradeCheck()).with(new StragglerCheck()).with(new ConfigDriftCheck())
                 .with(new PairwiseSlowCheck())
                 .with(new HostEvidenceCheck()).with(new IncidentCheck())
-                .with(new LldpOneSidedCheck()).with(new RoceNicMiscabledCheck()).with(new RocePfcOffCheck());
+                .with(new LldpOneSidedCheck()).with(new RoceNicMiscabledCheck()).with(new RocePfcOffCheck())
+                .with(new RoceLossyCheck());
     }
 
     public Diagnosis with(FabricCheck check) {
