@@ -47,7 +47,7 @@ class RoceCountersReaderTest {
         assertEquals(600, d.over().getSeconds());
         assertEquals(60, p.counterRate("out_of_sequence").increase());
         assertEquals(0, p.counterRate("rx_prio3_pause").increase());
-        assertTrue(r.model().diagnostics().stream().allMatch(d -> d.message().contains("tiers above the leaves")), r.model().diagnostics().toString());
+        assertTrue(r.model().diagnostics().stream().allMatch(x -> x.message().contains("tiers above the leaves")), r.model().diagnostics().toString());
     }
 
     @Test
