@@ -168,4 +168,22 @@ class LldpNeighborsReaderTest {
             assertNull(leaf.neighbourTable(), "only the host's table was read");
         }
     }
+
+    @Test
+    void miscablingIsJudgedOnlyAgainstEnoughOtherHosts() throws IOException {
+        assumeTrue(Files.isDirectory(DIR), "sample-fabrics/roce-lldp not present");
+        java.util.function.Function<List<String>, List<String>> ids = nodes -> {
+            try {
+                FabricModel m = importFormat("miscabled", "json", nodes).model();
+                return org.fabricscope.model.diagnosis.Diagnosis.standard(org.fabricscope.model.diagnosis.ErrorThresholds.defaults())
+                        .run(org.fabricscope.model.diagnosis.CheckContext.of(m)).stream()
+                        .map(org.fabricscope.model.core.Finding::id).toList();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        assertEquals(List.of("roce-nic-miscabled"), ids.apply(NODES));
+        // gpu-node-03 with two other hosts is too few to call a design (RoceNicMiscabledCheck.MIN_HOSTS = 3 hosts)
+        assertEquals(List.of(), ids.apply(List.of("gpu-node-01", "gpu-node-03")));
+    }
 }
