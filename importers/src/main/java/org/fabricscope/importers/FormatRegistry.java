@@ -19,6 +19,10 @@ import org.fabricscope.importers.host.IbstatusReader;
 import org.fabricscope.importers.host.IbvDevinfoReader;
 import org.fabricscope.importers.host.IpAddrReader;
 import org.fabricscope.importers.host.KernelLogReader;
+import org.fabricscope.importers.lldp.LldpNeighborsReader;
+import org.fabricscope.importers.lldp.RdmaNetdevReader;
+import org.fabricscope.importers.lldp.MlnxQosReader;
+import org.fabricscope.importers.lldp.RoceCountersReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -87,6 +91,10 @@ public final class FormatRegistry {
         all.add(new LspciReader());
         all.add(new EadmStatReader());
         all.add(new KernelLogReader());
+        all.add(new LldpNeighborsReader());
+        all.add(new RdmaNetdevReader());
+        all.add(new MlnxQosReader());
+        all.add(new RoceCountersReader());
         return all;
     }
 

@@ -53,6 +53,10 @@ class FormatRegistryTest {
         PHASES.put("nccl-inspector", ImportPhase.LOGS);
         PHASES.put("perftest", ImportPhase.LOGS);
         PHASES.put("nccl-log", ImportPhase.LOGS);
+        PHASES.put("lldp-neighbors", ImportPhase.TOPOLOGY);
+        PHASES.put("rdma-netdev", ImportPhase.TOPOLOGY);
+        PHASES.put("mlnx-qos", ImportPhase.TOPOLOGY);
+        PHASES.put("roce-counters", ImportPhase.TOPOLOGY);
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);
         for (String host : List.of("ibstat", "ibstatus", "ibv-devinfo", "gid-table", "ulimit", "dev-infiniband", "ip-addr",

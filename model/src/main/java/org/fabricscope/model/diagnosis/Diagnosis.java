@@ -47,7 +47,9 @@ public final class Diagnosis {
                 .with(new HangForensicsCheck()).with(new NcclTestsCheck()).with(new BusBwCheck())
                 .with(new TransportDowngradeCheck()).with(new StragglerCheck()).with(new ConfigDriftCheck())
                 .with(new PairwiseSlowCheck())
-                .with(new HostEvidenceCheck()).with(new IncidentCheck());
+                .with(new HostEvidenceCheck()).with(new IncidentCheck())
+                .with(new LldpOneSidedCheck()).with(new RoceNicMiscabledCheck()).with(new RocePfcOffCheck())
+                .with(new RoceLossyCheck());
     }
 
     public Diagnosis with(FabricCheck check) {

@@ -19,6 +19,9 @@ public final class Subjects {
 
     /** {@code leaf-07 port 23}, or {@code dgx-01 mlx5_0 port 1 (0x...)} for a CA port. */
     public static String portLabel(Port p) {
+        if (p.name() != null) { // an Ethernet port: leaf-01 Ethernet8, gpu-node-01 ens1f0np0
+            return p.label();
+        }
         return p.node().displayName() + " port " + p.number()
                 + (p.node().isSwitch() ? "" : " (" + Guids.format(p.node().guid()) + ")");
     }

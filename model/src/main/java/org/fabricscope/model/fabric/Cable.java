@@ -13,6 +13,9 @@ public final class Cable implements FabricEdge {
     LinkWidth width;
     LinkSpeed speed;
     Evidence evidence;
+    /** Where end a's and end b's own LLDP neighbour table listed this cable; null when it did not (or no LLDP was read). */
+    Evidence reportedByA;
+    Evidence reportedByB;
 
     Cable(Port a, Port b) {
         this.a = a;
@@ -49,6 +52,16 @@ public final class Cable implements FabricEdge {
 
     public Evidence evidence() {
         return evidence;
+    }
+
+    /** Where the LLDP neighbour table of this end's node listed the cable, or null when it did not. */
+    public Evidence reportedBy(Port end) {
+        return end == a ? reportedByA : end == b ? reportedByB : null;
+    }
+
+    /** Whether an LLDP neighbour table (either end's) listed this cable: an Ethernet link. */
+    public boolean fromLldp() {
+        return reportedByA != null || reportedByB != null;
     }
 
     public boolean touches(FabricNode n) {

@@ -33,6 +33,8 @@ public final class FabricNode implements Vertex {
     /** Where the node's own name (its node line or header, not a peer's remark) was read; null when none was. */
     Evidence nameEvidence;
     final PortTable ports = new PortTable();
+    /** Where this node's own LLDP neighbour table was read (its capture); null when none was. */
+    Evidence neighbourTable;
 
     FabricNode(long guid, NodeKind kind) {
         this.guid = guid;
@@ -138,6 +140,11 @@ public final class FabricNode implements Vertex {
 
     public Evidence evidence() {
         return evidence;
+    }
+
+    /** Where this node's own LLDP neighbour table was read, or null: only its peers' tables (or none) mention it. */
+    public Evidence neighbourTable() {
+        return neighbourTable;
     }
 
     public Collection<Port> ports() {

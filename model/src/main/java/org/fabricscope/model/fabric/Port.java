@@ -23,6 +23,10 @@ public final class Port {
     LinkWidth couldBeWidth;
     LinkSpeed couldBeSpeed;
     Cable cable;
+    /** The interface name an Ethernet port has ({@code Ethernet8}, {@code ens1f0np0}); null for InfiniBand ports. */
+    String name;
+    /** A RoCE NIC port's QoS settings (mlnx_qos), or null when none were read. */
+    RoceQos qos;
     Evidence evidence;
     Evidence stateEvidence;
     Evidence counterEvidence;
@@ -145,8 +149,25 @@ public final class Port {
         return v == null ? 0 : v;
     }
 
-    /** {@code "<node name>" port N}. */
+    /** The QoS settings read for this RoCE NIC port ({@code mlnx_qos -i}), or null. */
+    public RoceQos qos() {
+        return qos;
+    }
+
+    /** The interface name of an Ethernet port ({@code Ethernet8}, {@code ens1f0np0}), or null (InfiniBand ports have numbers only). */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * {@code "<node name>" port N}; an Ethernet port by its name ({@code leaf-01 Ethernet8}), a host NIC's
+     * port by its node's name alone when that already ends with it ({@code gpu-node-01 ens1f0np0}).
+     */
     public String label() {
+        if (name != null) {
+            String n = node.displayName();
+            return !node.isSwitch() && n.endsWith(" " + name) ? n : n + " " + name;
+        }
         return node.displayName() + " port " + number;
     }
 
