@@ -76,8 +76,8 @@ final class PromFabric {
             if (hca == null) {
                 if (warned.add(name)) { // said once per HCA
                     b.diagnostic(Diagnostic.warning(s.source(), 0, "node_exporter counters of \"" + name + "\" (" + ps.selector()
-                        + ") match no HCA of the fabric: node_exporter gives no GUID, so they join an HCA described \""
-                        + name + "\"; load the fabric's ibnetdiscover output, or read infiniband-exporter too"));
+                            + ") match no HCA of the fabric: node_exporter gives no GUID, so they join an HCA described \""
+                            + name + "\"; load the fabric's ibnetdiscover output, or read infiniband-exporter too"));
                 }
                 continue;
             }
