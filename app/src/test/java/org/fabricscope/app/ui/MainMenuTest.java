@@ -46,6 +46,8 @@ class MainMenuTest {
         expected.put("Open folder…", key(KeyCode.O, ctrl, shift));
         expected.put("Open Recent", null); // a submenu: its items are the recent inputs
         expected.put("Reload", key(KeyCode.F5));
+        expected.put("Open session…", key(KeyCode.S, ctrl, KeyCombination.ALT_DOWN));
+        expected.put("Save session…", key(KeyCode.S, ctrl));
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
         expected.put("Disconnect from cluster", null);
         expected.put("Export incident report…", key(KeyCode.E, ctrl, shift));
