@@ -210,6 +210,12 @@ final class WatchCommand implements Callable<Integer> {
 
     private void summary(FabricPollSource source, PrintWriter out) throws Exception {
         var snap = source.snapshot();
+        if (snap == null) { // stopped (Ctrl+C) before the first poll ended
+            out.println(json ? LINE.writeValueAsString(Map.of("summary", Map.of("counts", "no poll completed")))
+                    : "No poll completed.");
+            out.flush();
+            return;
+        }
         FabricModelBuilder b = new FabricModelBuilder();
         snap.contribute(b);
         FabricModel model = b.build();
