@@ -81,6 +81,8 @@ final class WatchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private volatile boolean stop;
+    /** How long the last poll took, in milliseconds (every command of it). */
+    private long tookMs;
 
     @Override
     public Integer call() throws Exception {
@@ -127,6 +129,7 @@ final class WatchCommand implements Callable<Integer> {
                     continue;
                 }
                 polls++;
+                tookMs = (System.nanoTime() - started) / 1_000_000;
                 print(r, out);
                 if (count > 0 && polls >= count) {
                     break;
@@ -163,6 +166,7 @@ final class WatchCommand implements Callable<Integer> {
             m.put("time", r.time().toString());
             m.put("portsRead", r.portsRead());
             m.put("linksRead", r.linksRead());
+            m.put("tookMs", tookMs);
             m.put("rises", r.rises().stream().map(x -> {
                 Map<String, Object> e = new LinkedHashMap<>();
                 e.put("port", x.port());
@@ -181,7 +185,7 @@ final class WatchCommand implements Callable<Integer> {
             out.flush();
             return;
         }
-        out.printf("%s poll %d: %d ports read%s%s%n", CLOCK.format(r.time()), r.number(), r.portsRead(),
+        out.printf("%s poll %d: %d ports read in %.1f s%s%s%n", CLOCK.format(r.time()), r.number(), r.portsRead(), tookMs / 1000.0,
                 r.linksRead() ? ", link table read" : "", r.rises().isEmpty() && r.changes().isEmpty() && r.errors().isEmpty()
                         ? (r.number() == 1 ? " (first reading: rises show from the next poll)" : ", no error counter rose") : "");
         for (PollResult.Rise x : r.rises()) {
@@ -210,6 +214,12 @@ final class WatchCommand implements Callable<Integer> {
 
     private void summary(FabricPollSource source, PrintWriter out) throws Exception {
         var snap = source.snapshot();
+        if (snap == null) { // stopped (Ctrl+C) before the first poll ended
+            out.println(json ? LINE.writeValueAsString(Map.of("summary", Map.of("counts", "no poll completed")))
+                    : "No poll completed.");
+            out.flush();
+            return;
+        }
         FabricModelBuilder b = new FabricModelBuilder();
         snap.contribute(b);
         FabricModel model = b.build();

@@ -58,17 +58,20 @@ class WatchCliTest {
         String unplugged = resource("iblinkinfo-node2-unplugged.txt");
         AtomicInteger linkReads = new AtomicInteger();
         AtomicInteger counterReads = new AtomicInteger();
-        return (argv, timeout) -> {
+        AtomicInteger lid2Reads = new AtomicInteger();
+        AtomicInteger lid4Reads = new AtomicInteger();
+        return (argv, timeout) -> { // the poller runs targets in parallel: each answer depends only on its own target's reads
             NeverReset.check(argv);
             commands.add(List.copyOf(argv));
             if (argv.get(0).equals("iblinkinfo")) {
                 return new Diags.Output(0, linkReads.getAndIncrement() == 0 ? up : unplugged, "");
             }
             int lid = Integer.parseInt(argv.get(argv.size() - 2));
-            if (lid == 4 && linkReads.get() > 0 && counterReads.get() >= 6) {
+            boolean ext = argv.contains("-x");
+            if (lid == 4 && !ext && lid4Reads.incrementAndGet() >= 2) { // node-2's cable is out from the second poll on
                 return new Diags.Output(255, "", "perfquery: iberror: failed: classportinfo query");
             }
-            boolean ext = argv.contains("-x");
+            int lid2 = lid == 2 && !ext ? lid2Reads.incrementAndGet() : lid2Reads.get();
             if (!ext) {
                 counterReads.incrementAndGet();
             }
@@ -79,7 +82,7 @@ class WatchCliTest {
                 if (ext) {
                     sb.append("PortXmitData:....................").append(1000 * counterReads.get()).append('\n');
                 } else {
-                    long sym = lid == 2 && p.equals("3") ? 40L * (counterReads.get() / 5) : 0;
+                    long sym = lid == 2 && p.equals("3") ? 40L * (lid2 - 1) : 0;
                     sb.append("SymbolErrorCounter:..............").append(sym).append('\n');
                     sb.append("LinkDownedCounter:...............0\n");
                 }

@@ -44,15 +44,13 @@ class WatchFabricTest {
             }
             int lid = Integer.parseInt(argv.get(argv.size() - 2));
             boolean ext = argv.contains("-x");
-            if (!ext && lid == 2) {
-                polls.incrementAndGet();
-            }
+            int n = !ext && lid == 2 ? polls.incrementAndGet() : polls.get(); // lid 2's own reads: targets run in parallel
             StringBuilder sb = new StringBuilder();
             for (String p : argv.get(argv.size() - 1).split(",")) {
                 sb.append(ext ? "# Port extended counters: Lid " : "# Port counters: Lid ").append(lid).append(" port ")
                         .append(p).append('\n');
                 sb.append(ext ? "PortXmitData:......" + 1_000_000L * polls.get() + "\n"
-                        : "SymbolErrorCounter:......" + (lid == 2 && p.equals("3") ? 40L * (polls.get() - 1) : 0) + "\n");
+                        : "SymbolErrorCounter:......" + (lid == 2 && p.equals("3") ? 40L * (n - 1) : 0) + "\n");
             }
             return new Diags.Output(0, sb.toString(), "");
         };

@@ -34,6 +34,8 @@ public final class FabricPollSource implements LiveSource {
     private volatile boolean paused;
     private volatile String status = "not polled yet";
     private volatile boolean closed;
+    /** The snapshot after the last poll (read by other threads: pause, status); the poller itself is the polling thread's. */
+    private volatile FabricPollSnapshot last;
 
     FabricPollSource(FabricPollTarget target, Diags diags, String host, Clock clock) {
         this.target = target;
@@ -68,23 +70,25 @@ public final class FabricPollSource implements LiveSource {
         } catch (Diags.DiagsException e) {
             throw new LiveSourceException(FabricPollSourceKind.noAccess(e));
         }
-        return poller.snapshot();
+        last = poller.snapshot();
+        return last;
     }
 
     /** One poll now, on the caller's thread (the watch command's loop); what {@link #readOnce} does. */
     public PollResult pollNow() throws LiveSourceException {
         try {
             PollResult r = poller.poll(clock.instant());
-            status = poller.snapshot().counts() + (r.errors().isEmpty() ? "" : " · " + r.errors().size() + " failed");
+            last = poller.snapshot();
+            status = last.counts() + (r.errors().isEmpty() ? "" : " · " + r.errors().size() + " failed");
             return r;
         } catch (Diags.DiagsException e) {
             throw new LiveSourceException(FabricPollSourceKind.noAccess(e));
         }
     }
 
-    /** The series and changes gathered so far. */
+    /** The series and changes gathered up to the last poll (null before the first). */
     public FabricPollSnapshot snapshot() {
-        return poller.snapshot();
+        return last;
     }
 
     @Override
@@ -100,13 +104,14 @@ public final class FabricPollSource implements LiveSource {
         Instant started = clock.instant();
         try {
             PollResult r = poller.poll(started);
-            status = poller.snapshot().counts() + (r.errors().isEmpty() ? "" : " · " + r.errors().get(0));
+            last = poller.snapshot();
+            status = last.counts() + (r.errors().isEmpty() ? "" : " · " + r.errors().get(0));
             results.accept(r);
             if (!r.errors().isEmpty()) {
                 listener.error(r.errors().size() == 1 ? r.errors().get(0)
                         : r.errors().get(0) + " (and " + (r.errors().size() - 1) + " more)");
             }
-            listener.snapshot(poller.snapshot());
+            listener.snapshot(last);
         } catch (Diags.DiagsException e) {
             status = "not polled: " + FabricPollSourceKind.noAccess(e) + " (retrying every " + target.interval().toSeconds() + " s)";
             listener.error(FabricPollSourceKind.noAccess(e));
@@ -126,7 +131,8 @@ public final class FabricPollSource implements LiveSource {
     @Override
     public void pause() {
         paused = true;
-        status = "paused · " + poller.snapshot().counts();
+        FabricPollSnapshot s = last;
+        status = "paused · " + (s == null ? "not polled yet" : s.counts());
         Listener l = listener;
         if (l != null) {
             l.status();
