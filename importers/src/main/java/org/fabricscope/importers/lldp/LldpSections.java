@@ -96,6 +96,19 @@ final class LldpSections {
         return false;
     }
 
+    /** The host a per-node file's path names ({@link #namesFromPath}'s best guess), or empty. */
+    static String hostFromPath(String source) {
+        List<String> names = namesFromPath(source);
+        return names.isEmpty() ? "" : names.get(0);
+    }
+
+    /** The netdev a per-NIC file's name carries ({@code ethtool-S-ens1f0np0.txt}), by the reader's pattern; or null. */
+    static String netdevFromFile(String source, Pattern fileName) {
+        String s = source.replace('\\', '/');
+        Matcher m = fileName.matcher(s.substring(s.lastIndexOf('/') + 1));
+        return m.matches() ? m.group(1) : null;
+    }
+
     /**
      * Node names a path suggests, best first: its folder ({@code leaf-01/lldpcli-neighbors.json}), then
      * its name up to the first dot when that is not the command ({@code leaf-01.json}).

@@ -12,7 +12,6 @@ import org.fabricscope.model.fabric.RoceQos;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -69,9 +68,8 @@ public final class MlnxQosReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        List<String> names = LldpSections.namesFromPath(ctx.source());
-        String host = names.isEmpty() ? "" : names.get(0);
-        String netdev = netdevFromFile(ctx.source());
+        String host = LldpSections.hostFromPath(ctx.source());
+        String netdev = LldpSections.netdevFromFile(ctx.source(), FILE_NETDEV);
         String trust = "";
         boolean inPfc = false;
         boolean priorityRow = false;
@@ -137,10 +135,4 @@ public final class MlnxQosReader implements FormatReader {
         }
     }
 
-    private static String netdevFromFile(String source) {
-        String s = source.replace('\\', '/');
-        String file = s.substring(s.lastIndexOf('/') + 1);
-        Matcher m = FILE_NETDEV.matcher(file);
-        return m.matches() ? m.group(1) : null;
-    }
 }

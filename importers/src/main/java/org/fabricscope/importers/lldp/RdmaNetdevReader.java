@@ -11,7 +11,6 @@ import org.fabricscope.model.core.Evidence;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -75,8 +74,7 @@ public final class RdmaNetdevReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        List<String> names = LldpSections.namesFromPath(ctx.source());
-        String host = names.isEmpty() ? "" : names.get(0);
+        String host = LldpSections.hostFromPath(ctx.source());
         LldpFabric fabric = ctx.state(LldpFabric.class, LldpFabric::new);
         TextLines lines = ctx.lines(in);
         String line;

@@ -18,7 +18,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -81,9 +80,8 @@ public final class RoceCountersReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        List<String> names = LldpSections.namesFromPath(ctx.source());
-        String host = names.isEmpty() ? "" : names.get(0);
-        String netdev = netdevFromFile(ctx.source());
+        String host = LldpSections.hostFromPath(ctx.source());
+        String netdev = LldpSections.netdevFromFile(ctx.source(), FILE_NETDEV);
         Instant time = null;
         LldpFabric fabric = ctx.state(LldpFabric.class, LldpFabric::new);
         Sample current = null;
@@ -175,12 +173,6 @@ public final class RoceCountersReader implements FormatReader {
         }
     }
 
-    private static String netdevFromFile(String source) {
-        String s = source.replace('\\', '/');
-        String file = s.substring(s.lastIndexOf('/') + 1);
-        Matcher m = FILE_NETDEV.matcher(file);
-        return m.matches() ? m.group(1) : null;
-    }
 
     /** One sample of one NIC's counters, being read. */
     private static final class Sample {
