@@ -1,8 +1,6 @@
 package org.fabricscope.app.cli;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,19 +102,7 @@ final class CompareCommand implements Callable<Integer> {
                     .findFirst().map(Diagnostic::toString).orElse("no dump found in " + paths);
             throw new CliFailure(1, "nothing to read in the " + which + " capture: " + why);
         }
-        ErrorThresholds t = thresholds(r, problems);
+        ErrorThresholds t = InputOptions.thresholds(thresholdsFile, r, problems);
         return new Side(List.copyOf(paths), Analysis.of(r.model(), t), List.copyOf(problems));
-    }
-
-    private ErrorThresholds thresholds(ImportResult r, List<Diagnostic> problems) {
-        if (thresholdsFile != null) {
-            byte[] text = OptionFiles.read("--thresholds", thresholdsFile, OptionFiles.MAX_THRESHOLDS_BYTES);
-            try (Reader in = new java.io.StringReader(new String(text, StandardCharsets.UTF_8))) {
-                return ErrorThresholds.parse(in, thresholdsFile.toString(), problems);
-            } catch (IOException e) {
-                throw new CliFailure(1, "cannot read thresholds " + thresholdsFile + ": " + e.getMessage());
-            }
-        }
-        return r.thresholds() != null ? r.thresholds() : ErrorThresholds.defaults();
     }
 }

@@ -168,6 +168,14 @@ final class InputOptions {
     }
 
     private ErrorThresholds thresholds(ImportResult r, List<Diagnostic> problems) {
+        return thresholds(thresholdsFile, r, problems);
+    }
+
+    /**
+     * The thresholds to judge an import by: those of {@code --thresholds FILE} when given (its problems added
+     * to {@code problems}), else those the inputs carried, else the defaults.
+     */
+    static ErrorThresholds thresholds(Path thresholdsFile, ImportResult r, List<Diagnostic> problems) {
         if (thresholdsFile != null) {
             byte[] text = OptionFiles.read("--thresholds", thresholdsFile, OptionFiles.MAX_THRESHOLDS_BYTES);
             try (Reader in = new java.io.StringReader(new String(text, StandardCharsets.UTF_8))) {
