@@ -49,7 +49,7 @@ class FormatDetectionTest {
             for (ImportSource s : new BundleReader(early).expand(f)) {
                 out.put(key(s.name()), detect(s));
             }
-            // the sparse-entry fixture is refused on purpose (HostileInputTest); every other archive expands cleanly
+            // the sparse-entry fixture is refused on purpose (HostileBundlesTest); every other archive expands cleanly
             assertTrue(early.stream().allMatch(d -> d.source().contains("gnu-sparse.tar.gz")), early.toString());
         }
         return out;
