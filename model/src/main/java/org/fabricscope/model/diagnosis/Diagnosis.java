@@ -49,7 +49,7 @@ public final class Diagnosis {
                 .with(new PairwiseSlowCheck())
                 .with(new HostEvidenceCheck()).with(new IncidentCheck())
                 .with(new LldpOneSidedCheck()).with(new RoceNicMiscabledCheck()).with(new RocePfcOffCheck())
-                .with(new RoceLossyCheck());
+                .with(new RoceLossyCheck()).with(new RocePauseStormCheck()).with(new RoceEcnInactiveCheck());
     }
 
     public Diagnosis with(FabricCheck check) {

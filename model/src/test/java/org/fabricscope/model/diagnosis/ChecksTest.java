@@ -230,6 +230,6 @@ class ChecksTest {
         List<String> ids = Diagnosis.standard(ErrorThresholds.defaults()).catalogue().stream()
                 .map(org.fabricscope.model.core.FindingSpec::id).toList();
         assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), ids.toString());
-        assertEquals(41, ids.size(), ids.toString()); // training 10 (rdma-device-not-needed), + forensics (5 with busbw-below-expected), slowness (4: transport-downgraded, straggler, config-drift, pairwise-slow), host evidence (3), the incident (1) and Ethernet/RoCE (4: lldp-one-sided, roce-nic-miscabled, roce-pfc-off, roce-lossy)
+        assertEquals(43, ids.size(), ids.toString()); // training 10 (rdma-device-not-needed), + forensics (5 with busbw-below-expected), slowness (4: transport-downgraded, straggler, config-drift, pairwise-slow), host evidence (3), the incident (1) and Ethernet/RoCE (6: lldp-one-sided, roce-nic-miscabled, roce-pfc-off, roce-lossy, roce-pause-storm, roce-ecn-inactive)
     }
 }
