@@ -29,6 +29,21 @@ public final class ProcessDiags implements Diags {
         this.environment = Map.copyOf(environment);
     }
 
+    /**
+     * Whether starting failed because the program does not exist (ENOENT). The JDK words it differently by
+     * version and launch mechanism: {@code error=2, No such file or directory} (JDK 17),
+     * {@code Exec failed, error: 2 (No such file or directory)} (JDK 25's jspawnhelper).
+     */
+    static boolean notFound(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage());
+            if (m.contains("error=2,") || m.contains("error: 2 ") || m.contains("No such file or directory")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public Output run(List<String> argv, Duration timeout) throws DiagsException {
         NeverReset.check(argv);
@@ -39,7 +54,7 @@ public final class ProcessDiags implements Diags {
         try {
             p = pb.start();
         } catch (IOException e) {
-            boolean missing = String.valueOf(e.getMessage()).contains("error=2");
+            boolean missing = notFound(e);
             throw new DiagsException(argv.get(0) + ": " + (missing ? "not found (install infiniband-diags, or put it on the PATH)"
                     : "cannot be started (" + firstLine(e.getMessage()) + ")"), missing);
         }
