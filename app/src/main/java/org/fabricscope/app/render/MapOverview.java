@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.core.PairKey;
 import org.fabricscope.model.layout.MapLayout;
 import org.fabricscope.model.layout.MapLayout.Group;
 import org.fabricscope.model.layout.MapLayout.Level;
@@ -128,7 +129,7 @@ public final class MapOverview {
             if (ga == gb) {
                 continue;
             }
-            long key = ga < gb ? ((long) ga << 32) | gb : ((long) gb << 32) | ga;
+            long key = PairKey.unordered(ga, gb);
             int[] a = acc.get(key);
             if (a == null) {
                 a = new int[] {0, -1, i};
@@ -165,8 +166,8 @@ public final class MapOverview {
                     }
                 }
             }
-            Group ga = groups.get((int) (e.getKey() >>> 32));
-            Group gb = groups.get((int) (e.getKey() & 0xFFFFFFFFL));
+            Group ga = groups.get(PairKey.first(e.getKey()));
+            Group gb = groups.get(PairKey.second(e.getKey()));
             out.add(new Bundle(ga, gb, a[0], colour, Math.max(0, a[1])));
         }
         out.sort((x, y) -> x.problem() != y.problem() ? Integer.compare(x.problem(), y.problem())

@@ -204,7 +204,7 @@ public final class TieredLayout {
             if (a == null || b == null || a == b) {
                 continue;
             }
-            long key = a.index() < b.index() ? ((long) a.index() << 32) | b.index() : ((long) b.index() << 32) | a.index();
+            long key = org.fabricscope.model.core.PairKey.unordered(a.index(), b.index());
             Link l = links.get(key);
             if (l == null) {
                 l = new Link(a.index() < b.index() ? a : b, a.index() < b.index() ? b : a, new ArrayList<>());
