@@ -4,11 +4,7 @@ import java.util.Optional;
 
 import org.fabricscope.app.task.TaskExecutor;
 
-import javafx.event.ActionEvent;
 import javafx.fxml.FXML;
-import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
-import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Dialog;
@@ -62,17 +58,7 @@ public final class ConnectDialog extends Dialog<ConnectDialogViewModel.Choice> {
         kubeSelector.textProperty().bindBidirectional(vm.selectorProperty());
         kubeFollow.selectedProperty().bindBidirectional(vm.followProperty());
         connectMessage.textProperty().bind(vm.messageProperty());
-        getDialogPane().setContent(content);
-        getDialogPane().setPrefWidth(640);
-        ButtonType connect = new ButtonType("Connect", ButtonBar.ButtonData.OK_DONE);
-        getDialogPane().getButtonTypes().addAll(connect, ButtonType.CANCEL);
-        Button ok = (Button) getDialogPane().lookupButton(connect);
-        ok.addEventFilter(ActionEvent.ACTION, e -> {
-            if (vm.choice() == null) {
-                e.consume(); // stay open: the message says what is wrong
-            }
-        });
-        setResultConverter(b -> b == connect ? vm.choice() : null);
+        ValidatedDialog.install(this, content, "Connect", vm::choice);
         vm.loadContexts();
     }
 

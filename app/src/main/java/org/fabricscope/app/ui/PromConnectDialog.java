@@ -2,11 +2,7 @@ package org.fabricscope.app.ui;
 
 import java.util.Optional;
 
-import javafx.event.ActionEvent;
 import javafx.fxml.FXML;
-import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
-import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
@@ -51,17 +47,7 @@ public final class PromConnectDialog extends Dialog<ConnectDialogViewModel.Choic
         promAt.textProperty().bindBidirectional(vm.atProperty());
         promWindow.textProperty().bindBidirectional(vm.windowProperty());
         promMessage.textProperty().bind(vm.messageProperty());
-        getDialogPane().setContent(content);
-        getDialogPane().setPrefWidth(640);
-        ButtonType connect = new ButtonType("Connect", ButtonBar.ButtonData.OK_DONE);
-        getDialogPane().getButtonTypes().addAll(connect, ButtonType.CANCEL);
-        Button ok = (Button) getDialogPane().lookupButton(connect);
-        ok.addEventFilter(ActionEvent.ACTION, e -> {
-            if (vm.choice() == null) {
-                e.consume(); // stay open: the message says what is wrong
-            }
-        });
-        setResultConverter(b -> b == connect ? vm.choice() : null);
+        ValidatedDialog.install(this, content, "Connect", vm::choice);
     }
 
     /** Shows the dialog and waits. */
