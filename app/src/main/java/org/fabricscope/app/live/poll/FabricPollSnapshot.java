@@ -58,7 +58,8 @@ public final class FabricPollSnapshot implements LiveSnapshot {
             }
         }
         for (FabricPoller.Reading r : readings) {
-            builder.counters(r.lid(), r.port(), 0, null, r.counters(), r.evidence(), false, r.time());
+            // by GUID first (the builder's own order): a reading from before a LID change lands on its own node
+            builder.counters(r.lid(), r.port(), r.guid(), null, r.counters(), r.evidence(), false, r.time());
         }
         changes.forEach(builder::linkChange);
     }

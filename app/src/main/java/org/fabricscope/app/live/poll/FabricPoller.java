@@ -18,6 +18,7 @@ import org.fabricscope.importers.ibnet.PerfqueryImporter;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Guids;
 import org.fabricscope.model.fabric.CounterRate;
 import org.fabricscope.model.fabric.CounterSample;
 import org.fabricscope.model.fabric.LinkChange;
@@ -39,8 +40,18 @@ public final class FabricPoller {
     /** perfquery commands run at once (each to another node): a poll of 80 nodes on ibsim took 14 s one at a time. */
     public static final int MAX_PARALLEL_COMMANDS = 8;
 
-    /** One port's counters at one poll. */
-    record Reading(int lid, int port, Instant time, Map<String, Long> counters, Evidence evidence) {
+    /**
+     * One port's counters at one poll: the port by its node's GUID (0 where unknown) and number, and the LID it
+     * was read through then.
+     */
+    record Reading(long guid, int lid, int port, Instant time, Map<String, Long> counters, Evidence evidence) {
+        /**
+         * The port's series: by GUID, so that a port keeps its series when the subnet manager gives its node
+         * another LID (and a LID given to another node starts that node's own); by LID where no GUID is known.
+         */
+        String seriesKey() {
+            return (Guids.isValid(guid) ? Guids.format(guid) : "lid " + lid) + "/" + port;
+        }
     }
 
     private final FabricPollTarget target;
@@ -89,7 +100,7 @@ public final class FabricPoller {
             errors.addAll(tr.errors());
             suspicious |= tr.failed();
             for (Map.Entry<Integer, Map<String, Long>> e : tr.got().entrySet()) {
-                Reading r = new Reading(t.lid(), e.getKey(), now, e.getValue(), tr.where().get(e.getKey()));
+                Reading r = new Reading(t.guid(), t.lid(), e.getKey(), now, e.getValue(), tr.where().get(e.getKey()));
                 suspicious |= add(r, t.node() + " port " + e.getKey(), rises);
                 read++;
             }
@@ -245,7 +256,7 @@ public final class FabricPoller {
 
     /** Appends a reading; notes the counters that rose. Whether a link-down counter rose (the link table is then re-read). */
     private boolean add(Reading r, String label, List<PollResult.Rise> rises) {
-        ArrayDeque<Reading> s = series.computeIfAbsent(r.lid() + "/" + r.port(), k -> new ArrayDeque<>());
+        ArrayDeque<Reading> s = series.computeIfAbsent(r.seriesKey(), k -> new ArrayDeque<>());
         Reading prev = s.peekLast();
         s.addLast(r);
         if (s.size() > MAX_SAMPLES_PER_PORT) {
@@ -262,7 +273,12 @@ public final class FabricPoller {
             if (before == null || e.getValue().equals(before) || traffic(e.getKey())) {
                 continue;
             }
+            // a counter that fell was cleared by someone else (this poller never clears one): what it counts now is
+            // the rise since, and a counter cleared to 0 did not rise
             long inc = Long.compareUnsigned(e.getValue(), before) >= 0 ? e.getValue() - before : e.getValue();
+            if (inc == 0) {
+                continue;
+            }
             if (samples == null) {
                 samples = s.stream().map(x -> new CounterSample(x.time(), x.counters(), x.evidence())).toList();
             }

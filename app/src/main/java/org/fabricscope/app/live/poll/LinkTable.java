@@ -35,8 +35,11 @@ final class LinkTable {
         }
     }
 
-    /** A perfquery target: a LID and the ports behind it to read. */
-    record Target(int lid, List<Integer> ports, String node) {
+    /**
+     * A perfquery target: a LID and the ports behind it to read, and the node's GUID (0 where iblinkinfo gave
+     * none), which names the node across LID changes.
+     */
+    record Target(int lid, List<Integer> ports, String node, long guid) {
         String portList() {
             StringBuilder sb = new StringBuilder();
             for (int p : ports) {
@@ -84,11 +87,11 @@ final class LinkTable {
                 if (n.isSwitch()) {
                     swPorts.add(p.number());
                 } else {
-                    targets.add(new Target(p.lid(), List.of(p.number()), n.displayName()));
+                    targets.add(new Target(p.lid(), List.of(p.number()), n.displayName(), n.guid()));
                 }
             }
             if (!swPorts.isEmpty()) {
-                targets.add(new Target(n.lid(), List.copyOf(swPorts), n.displayName()));
+                targets.add(new Target(n.lid(), List.copyOf(swPorts), n.displayName(), n.guid()));
             }
         }
         return new LinkTable(rows, List.copyOf(targets), List.copyOf(m.diagnostics()), text);
