@@ -13,7 +13,8 @@ import org.fabricscope.importers.core.Cancellation;
 /**
  * A Prometheus server as a live source: {@link #readOnce} reads the incident window (the CLI); a started
  * source reads it again every {@link #POLL} while the window ends now (a window ending at a fixed
- * {@code --at} is read once), each read within {@link PromLimits#ONE_SHOT}.
+ * {@code --at} is read once), each read within {@link PromLimits#ONE_SHOT}. After the first, a read asks only
+ * for the steps since the last one and keeps the earlier samples ({@link PromWindowUpdate}).
  */
 final class PromLiveSource implements LiveSource {
     /** How often a started source reads a window that ends now. */
@@ -44,9 +45,14 @@ final class PromLiveSource implements LiveSource {
 
     @Override
     public LiveSnapshot readOnce(Cancellation cancel) throws PromException {
+        return read(cancel, null);
+    }
+
+    /** One read; after {@code previous} (a started source's last read), only the steps since it are asked for. */
+    private PromSnapshot read(Cancellation cancel, PromSnapshot previous) throws PromException {
         Instant deadline = Instant.now().plus(PromLimits.ONE_SHOT);
         try (PromApi api = new PromApi(target, PromLimits.REQUEST, deadline)) {
-            PromSnapshot s = PromRead.read(api, Instant.now(), cancel);
+            PromSnapshot s = PromRead.read(api, Instant.now(), cancel, previous);
             status = s.counts();
             return s;
         } catch (PromException e) {
@@ -66,10 +72,13 @@ final class PromLiveSource implements LiveSource {
             return t;
         });
         poller = p;
+        PromSnapshot[] last = new PromSnapshot[1]; // the poller thread's own: read and written only there
         Runnable read = () -> {
             try {
-                listener.snapshot(readOnce(Cancellation.NEVER));
+                last[0] = read(Cancellation.NEVER, last[0]);
+                listener.snapshot(last[0]);
             } catch (PromException e) {
+                last[0] = null; // the next read is a whole one
                 listener.error(e.getMessage());
             }
             listener.status();

@@ -48,10 +48,20 @@ final class PromRead {
 
     /** Reads the target's window ending at its {@code at} (or {@code now}). */
     static PromSnapshot read(PromApi api, Instant now, Cancellation cancel) throws PromException {
+        return read(api, now, cancel, null);
+    }
+
+    /**
+     * Reads the target's window ending at its {@code at} (or {@code now}); where {@code previous} is the last
+     * read of the same window ending earlier, only the steps since are asked for ({@link PromWindowUpdate}).
+     */
+    static PromSnapshot read(PromApi api, Instant now, Cancellation cancel, PromSnapshot previous) throws PromException {
         PromTarget t = api.target();
         Instant end = t.at() != null ? t.at() : now;
         Instant start = end.minus(t.window());
         Duration step = PromApi.step(t.window());
+        Instant resume = t.at() != null ? null : PromWindowUpdate.resumeAt(previous, start, end, step);
+        Instant from = resume != null ? resume : start;
         Map<String, String> version = api.buildInfo(); // the connection check: unreachable, refused, auth fail here
         Map<String, List<PromSeries>> got = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
@@ -67,8 +77,11 @@ final class PromRead {
             List<Asked> asked = new ArrayList<>();
             for (Map.Entry<String, List<String>> q : queries().entrySet()) {
                 got.put(q.getKey(), new ArrayList<>());
+                if (from.isAfter(end)) {
+                    continue; // read again within a step: nothing new to ask
+                }
                 for (String name : q.getValue()) {
-                    asked.add(new Asked(q.getKey(), name, pool.submit(() -> api.queryRange(name, start, end, step))));
+                    asked.add(new Asked(q.getKey(), name, pool.submit(() -> api.queryRange(name, from, end, step))));
                 }
             }
             for (Asked a : asked) {
@@ -96,6 +109,12 @@ final class PromRead {
         if (answered == 0 && first != null) {
             throw first; // not one query answered: the read failed, in the first failure's words
         }
+        if (resume != null) {
+            if (!failures.isEmpty()) {
+                return read(api, now, cancel, null); // what failed now cannot be pieced together: read it all
+            }
+            got = PromWindowUpdate.merge(previous, got, start);
+        }
         int total = got.values().stream().mapToInt(List::size).sum();
         if (total == 0) {
             notes.add(Diagnostic.warning(t.base(), 0, "no InfiniBand, DCGM or NCCL Inspector series between " + start + " and "
@@ -104,7 +123,8 @@ final class PromRead {
         }
         String server = version.isEmpty() ? "" : " (version " + version.getOrDefault("version", "?") + ")";
         notes.add(Diagnostic.info(t.base(), 0, "read " + total + " series from " + t.base() + server + " between " + start
-                + " and " + end + " at a " + step.toSeconds() + " s step"));
+                + " and " + end + " at a " + step.toSeconds() + " s step"
+                + (resume != null ? " (the samples since " + from + " asked for; the earlier ones kept from the last read)" : "")));
         return new PromSnapshot(t.base(), start, end, step, got, failures, notes, now);
     }
 }
