@@ -1,18 +1,17 @@
 package org.fabricscope.app.ui;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.fabricscope.model.fabric.CounterSample;
 import org.fabricscope.model.fabric.Port;
 
 /**
- * A port's counters over time as text sparklines for the inspector ({@code SymbolErrorCounter ▁▁▂▄▆█ +150 in
- * 1.0 h}): one line per counter that rose between the first and last timed sample, {@link #COLUMNS} columns
- * over that time, each the counter's value at the column's end (the last sample at or before it). Ports read
- * once (every file format) have none.
+ * A port's counters over time as text sparklines for the inspector's cable text ({@code SymbolErrorCounter
+ * ▁▁▂▄▆█ +150 in 1.0 h}): one line per error counter that rose over its samples (the series of
+ * {@link PortTrend#all}, whose growth counts a counter cleared mid-way from 0 again), {@link #COLUMNS} columns
+ * over that time, each the counter's value at the column's end (the last sample at or before it). The port
+ * table draws the same series as a line ({@link Sparkline}). Ports read once (every file format) have none.
  */
 public final class CounterSparkline {
     /** Columns of a sparkline. */
@@ -22,39 +21,32 @@ public final class CounterSparkline {
     private CounterSparkline() {
     }
 
-    /** The lines for {@code p}, empty without two timed samples or without a counter that rose. */
+    /** The lines for {@code p}, empty without two timed samples or without a counter that rose ({@link PortTrend#all}). */
     public static List<String> lines(Port p) {
-        List<CounterSample> timed = p.counterSamples().stream().filter(s -> s.time() != null).toList();
         List<String> out = new ArrayList<>();
-        if (timed.size() < 2) {
-            return out;
-        }
-        Instant first = timed.get(0).time();
-        Instant last = timed.get(timed.size() - 1).time();
-        long span = last.toEpochMilli() - first.toEpochMilli();
-        if (span <= 0) {
-            return out;
-        }
-        for (String counter : p.counters().keySet()) {
-            Long v0 = timed.get(0).counters().get(counter);
-            Long v1 = timed.get(timed.size() - 1).counters().get(counter);
-            if (v0 == null || v1 == null || Long.compareUnsigned(v1, v0) <= 0) {
+        for (PortTrend t : PortTrend.all(p)) {
+            long rise = t.increase();
+            long first = t.times().get(0).toEpochMilli();
+            long span = t.times().get(t.times().size() - 1).toEpochMilli() - first;
+            if (rise == 0 || span <= 0) {
                 continue;
             }
             long[] col = new long[COLUMNS];
             int i = 0;
-            long value = v0;
+            long value = t.values().get(0);
+            long lo = value;
+            long hi = value;
             for (int c = 0; c < COLUMNS; c++) {
-                long end = first.toEpochMilli() + span * (c + 1) / COLUMNS;
-                while (i < timed.size() && timed.get(i).time().toEpochMilli() <= end) {
-                    Long v = timed.get(i).counters().get(counter);
-                    value = v == null ? value : v;
-                    i++;
+                long end = first + span * (c + 1) / COLUMNS;
+                while (i < t.times().size() && t.times().get(i).toEpochMilli() <= end) {
+                    value = t.values().get(i++);
                 }
                 col[c] = value;
+                lo = Long.compareUnsigned(value, lo) < 0 ? value : lo;
+                hi = Long.compareUnsigned(value, hi) > 0 ? value : hi;
             }
-            out.add(String.format(Locale.ROOT, "%s %s +%s in %s", counter, bars(col, v0, v1),
-                    Long.toUnsignedString(v1 - v0), hours(span)));
+            out.add(String.format(Locale.ROOT, "%s %s +%s in %s", t.counter(), bars(col, lo, hi),
+                    Long.toUnsignedString(rise), hours(span)));
         }
         return out;
     }

@@ -30,13 +30,28 @@ record PortTrend(String counter, List<Instant> times, List<Long> values) {
         return inc;
     }
 
-    /** The port's trend, or null when it has fewer than two timed samples. */
+    /** The port's trend: its error counter that grew the most (symbol errors where none grew), or null when it has fewer than two timed samples. */
     static PortTrend of(Port p) {
-        List<CounterSample> timed = p.counterSamples().stream().filter(s -> s.time() != null).toList();
-        if (timed.size() < 2) {
-            return null;
-        }
         PortTrend best = null;
+        for (PortTrend cand : all(p)) {
+            if (best == null || Long.compareUnsigned(cand.increase(), best.increase()) > 0
+                    || best.increase() == 0 && cand.counter().equals("SymbolErrorCounter")) {
+                best = cand;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Every error counter's series on the port, in the order of its last reading, each read at two or more
+     * times; empty for a port read once or from files without times. Traffic counters are left out.
+     */
+    static List<PortTrend> all(Port p) {
+        List<CounterSample> timed = p.counterSamples().stream().filter(s -> s.time() != null).toList();
+        List<PortTrend> out = new ArrayList<>();
+        if (timed.size() < 2) {
+            return out;
+        }
         for (String counter : timed.get(timed.size() - 1).counters().keySet()) {
             if (counter.matches("Port(Unicast|Multicast)?(Xmit|Rcv)(Data|Pkts)")) {
                 continue;
@@ -50,15 +65,10 @@ record PortTrend(String counter, List<Instant> times, List<Long> values) {
                     v.add(c.get(counter));
                 }
             }
-            if (v.size() < 2) {
-                continue;
-            }
-            PortTrend cand = new PortTrend(counter, t, v);
-            if (best == null || Long.compareUnsigned(cand.increase(), best.increase()) > 0
-                    || best.increase() == 0 && counter.equals("SymbolErrorCounter")) {
-                best = cand;
+            if (v.size() >= 2) {
+                out.add(new PortTrend(counter, t, v));
             }
         }
-        return best;
+        return out;
     }
 }

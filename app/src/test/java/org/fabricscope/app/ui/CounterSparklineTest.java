@@ -44,4 +44,13 @@ class CounterSparklineTest {
         assertEquals(List.of(), CounterSparkline.lines(port(5)));
         assertEquals(List.of(), CounterSparkline.lines(port(5000, 5000, 5000)));
     }
+
+    @Test
+    void aCounterClearedMidWayStillShowsWhatItCounted() {
+        // 100 -> 150 (+50), cleared by someone, then 0 -> 30 (+30): it rose by 80, though it ends below where it began
+        List<String> lines = CounterSparkline.lines(port(100, 150, 0, 30));
+        assertEquals(1, lines.size(), lines.toString());
+        assertEquals("+80 in 15 min", lines.get(0).substring(lines.get(0).indexOf('+')));
+        assertEquals(PortTrend.of(port(100, 150, 0, 30)).increase(), 80, "the table's line and the text agree");
+    }
 }
