@@ -116,9 +116,15 @@ final class StandardFacts {
                 new Fact("memlock-unlimited", "The locked-memory limit of the job's processes is unlimited.", List.of(),
                         "ulimit -l or ulimit -a; no when a memlock-limit finding shows ibv_reg_mr failing",
                         HostFacts::memlockUnlimited),
-                new Fact("pfc-enabled", "Priority flow control is enabled for the RoCE traffic class on hosts and switches.",
-                        List.of(), "no reader yet (mlnx_qos, the switch configuration)",
-                        (c, call) -> Answer.unknown("PFC settings are not in the inputs")),
+                new Fact("pfc-enabled", "Priority flow control is enabled for the RoCE traffic class on hosts and switches: on "
+                        + "every RoCE NIC read, PFC is on the priority its traffic uses (NCCL_IB_TC, or NCCL_IB_SL under trust pcp, "
+                        + "through the NIC's trust state and DSCP table; its value {{roce-priority}}).",
+                        List.of(), "mlnx_qos -i <interface> on the hosts, with NCCL_IB_TC from the ranks' NCCL logs or environment "
+                                + "(the switch configuration has no reader)", RoceFacts::pfcEnabled),
+                new Fact("roce-counters-sampled", "At least one RoCE NIC's counters (ethtool -S, the RDMA hw_counters) were read "
+                        + "in two timed samples, so loss, pause storms and ECN can be judged from their rises.", List.of(),
+                        "two timed samples of ethtool -S <interface> and grep . /sys/class/infiniband/<dev>/ports/1/hw_counters/*",
+                        RoceFacts::countersSampled),
                 new Fact("gid-index-matches", "NCCL_IB_GID_INDEX is the RoCE v2 entry of the IPv4-mapped GID "
                         + "(::ffff:a.b.c.d) of the device's port.", List.of(),
                         "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "
@@ -143,7 +149,8 @@ final class StandardFacts {
                         + "(Multus annotation, NCCL_IB_HCA, NCCL_SOCKET_IFNAME).", List.of(),
                         "pods or manifests; VLAN and partition membership have no reader yet", KubernetesFacts::sameRdmaNetwork),
                 new Fact("roce-in-use", "The ranks' RDMA devices run RoCE (NET/IB : Using [0]mlx5_0:1/RoCE, eRDMA).",
-                        List.of(), "NCCL logs; without them, the GID tables (roce-gid-listed)", TrainingFacts::roceInUse),
+                        List.of(), "NCCL logs; without them, the GID tables (roce-gid-listed); without those, host NICs placed by LLDP "
+                                + "(lldpcli show neighbors: Ethernet)", TrainingFacts::roceInUse),
                 new Fact("lagging-rank-located", "The rank the nccl-timeout finding says lagged is placed: pod, node, "
                         + "GPU, HCA and leaf port.", List.of(),
                         "NCCL logs with the pods, host topologies and fabric dump", FabricFacts::laggingRankLocated),
