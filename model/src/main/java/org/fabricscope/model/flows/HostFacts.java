@@ -374,7 +374,7 @@ final class HostFacts {
                 GidEntry at = p.entries().stream().filter(g -> g.index() == index).findFirst().orElse(null);
                 String what = at == null ? "no entry" : at.empty() ? "an unused slot"
                         : (at.ipv4() != null ? at.ipv4() : at.gid()) + (at.type().isEmpty() ? "" : " " + at.type())
-                        + (roceV1(at) ? ": a RoCE v1 entry, which is not routed between IP subnets (NCCL wants RoCE v2)" : "");
+                        + (roceV1(at) ? ", which is not routed between IP subnets: NCCL wants RoCE v2" : "");
                 if (at != null && !at.empty() && at.evidence() != null) {
                     ev.add(at.evidence());
                 }

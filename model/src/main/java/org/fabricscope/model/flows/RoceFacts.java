@@ -104,6 +104,30 @@ final class RoceFacts {
                 List.<Subject>of(Subjects.port(p)), Map.of());
     }
 
+    /**
+     * The fabric is RoCE: yes when LLDP placed host NICs or the ranks run RoCE devices; no when the ranks run InfiniBand
+     * devices, or the fabric read has channel adapters from an InfiniBand discovery and no Ethernet NIC; else unknown.
+     */
+    static Answer roceFabric(FlowContext c, FactCall call) {
+        Answer lldp = lldpNics(c);
+        if (lldp != null) {
+            return lldp;
+        }
+        Answer ranks = TrainingFacts.roceInUse(c, call);
+        if (ranks.verdict() != Verdict.UNKNOWN) {
+            return ranks;
+        }
+        for (FabricNode n : c.model().fabric().nodes().values()) {
+            if (!n.isSwitch() && !n.ports().isEmpty() && n.ports().stream().allMatch(p -> p.name() == null)) {
+                Evidence e = n.evidence();
+                return new Answer(Verdict.NO, "the fabric read is InfiniBand (its host adapters come from a subnet discovery, e.g. "
+                        + n.displayName() + "), and no LLDP table placed an Ethernet NIC", e == null ? List.of() : List.of(e),
+                        List.of(), Map.of());
+            }
+        }
+        return Answer.unknown("no fabric, NCCL log or GID table shows whether the NICs are RoCE or InfiniBand");
+    }
+
     private static String host(Port p) {
         return p.node() == null || p.node().host() == null ? null : p.node().host().name();
     }

@@ -121,6 +121,9 @@ final class StandardFacts {
                         + "through the NIC's trust state and DSCP table; its value {{roce-priority}}).",
                         List.of(), "mlnx_qos -i <interface> on the hosts, with NCCL_IB_TC from the ranks' NCCL logs or environment "
                                 + "(the switch configuration has no reader)", RoceFacts::pfcEnabled),
+                new Fact("roce-fabric", "The fabric is RoCE: host NICs placed by LLDP (Ethernet), or ranks on RoCE devices; "
+                        + "no for an InfiniBand fabric (adapters from a subnet discovery, or ranks on /IB devices).", List.of(),
+                        "lldpcli show neighbors of the hosts or switches; NCCL logs; GID tables; ibnetdiscover", RoceFacts::roceFabric),
                 new Fact("roce-counters-sampled", "At least one RoCE NIC's counters (ethtool -S, the RDMA hw_counters) were read "
                         + "in two timed samples, so loss, pause storms and ECN can be judged from their rises.", List.of(),
                         "two timed samples of ethtool -S <interface> and grep . /sys/class/infiniband/<dev>/ports/1/hw_counters/*",
@@ -149,8 +152,7 @@ final class StandardFacts {
                         + "(Multus annotation, NCCL_IB_HCA, NCCL_SOCKET_IFNAME).", List.of(),
                         "pods or manifests; VLAN and partition membership have no reader yet", KubernetesFacts::sameRdmaNetwork),
                 new Fact("roce-in-use", "The ranks' RDMA devices run RoCE (NET/IB : Using [0]mlx5_0:1/RoCE, eRDMA).",
-                        List.of(), "NCCL logs; without them, the GID tables (roce-gid-listed); without those, host NICs placed by LLDP "
-                                + "(lldpcli show neighbors: Ethernet)", TrainingFacts::roceInUse),
+                        List.of(), "NCCL logs; without them, the GID tables (roce-gid-listed)", TrainingFacts::roceInUse),
                 new Fact("lagging-rank-located", "The rank the nccl-timeout finding says lagged is placed: pod, node, "
                         + "GPU, HCA and leaf port.", List.of(),
                         "NCCL logs with the pods, host topologies and fabric dump", FabricFacts::laggingRankLocated),
