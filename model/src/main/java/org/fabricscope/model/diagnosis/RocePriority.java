@@ -91,7 +91,7 @@ public record RocePriority(int priority, boolean known, String source, List<Evid
 
     private static RocePriority assumed(String why, List<Evidence> ev) {
         int p = RoceQos.DEFAULT_ROCE_PRIORITY;
-        return new RocePriority(p, false, "priority " + p + " assumed (NVIDIA's lossless setup, NCCL_IB_TC=106): " + why, ev);
+        return new RocePriority(p, false, "priority " + p + " assumed as in NVIDIA's lossless setup, NCCL_IB_TC=106: " + why, ev);
     }
 
     /** A value of NCCL_IB_TC or NCCL_IB_SL and where from; value -1 when not known. */
@@ -141,8 +141,8 @@ public record RocePriority(int priority, boolean known, String source, List<Evid
         boolean hostEnvRead = h != null && h.env().keySet().stream().anyMatch(k -> k.startsWith("NCCL_"));
         if (!procs.isEmpty() || hostEnvRead) {
             Evidence e = hostEnvRead ? h.env().values().iterator().next().evidence() : anyRank;
-            return new Setting(fallback, name + " unset (" + (hostEnvRead ? host + "'s environment" : "no NCCL log line sets it")
-                    + "), NCCL's default " + fallback, e == null ? List.of() : List.of(e));
+            return new Setting(fallback, name + " unset in " + (hostEnvRead ? host + "'s environment" : "the ranks' NCCL logs")
+                    + ", NCCL's default " + fallback, e == null ? List.of() : List.of(e));
         }
         return new Setting(-1, name + " not in the inputs", List.of());
     }
