@@ -140,4 +140,63 @@ class RocePriorityTest {
             assertEquals(s.rank().cudaDev() == 0 ? "leaf-01" : "leaf-02", s.leafPort().node().displayName(), s.describe());
         }
     }
+
+    /** nccl-tc-106's inputs with each host's log's NCCL_IB_TC value replaced. */
+    private List<Path> withTc(String tc1, String tc2) throws IOException {
+        List<Path> files = scenario("nccl-tc-106", true);
+        String[] tcs = {tc1, tc2};
+        for (int n = 1; n <= 2; n++) {
+            Path src = LLDP.resolve("nccl-tc-106/gpu-node-0" + n + "/nccl.log");
+            Path p = dir.resolve("gpu-node-0" + n).resolve("nccl.log");
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, Files.readString(src).replace("NCCL_IB_TC set by environment to 106.",
+                    "NCCL_IB_TC set by environment to " + tcs[n - 1] + "."));
+            files.set(files.indexOf(src), p);
+        }
+        return files;
+    }
+
+    @Test
+    void aHexTrafficClassIsReadAsNcclReadsIt() throws IOException {
+        // NCCL parses its integer variables with strtoll base 0: 0x68 is 104, DSCP 26
+        assertEquals(List.of(), withId(Samples.diagnose(Samples.load(withTc("0x68", "0x68")).model()), "roce-pfc-off"));
+    }
+
+    @Test
+    void unusableTrafficClassesAreSaidNotGuessed() throws IOException {
+        for (String[] c : new String[][] {{"abc", "is not a number"}, {"300", "is past 255"}}) {
+            List<Finding> f = Samples.diagnose(Samples.load(withTc(c[0], c[0])).model());
+            // priority 3 assumed, PFC is on 3: no finding, but nothing was made up either
+            assertEquals(List.of(), withId(f, "roce-pfc-off"), c[0]);
+        }
+        // the assumption shows where it decides: a NIC with PFC off everywhere
+        Path qos = dir.resolve("q").resolve("gpu-node-01").resolve("mlnx_qos.txt");
+        Files.createDirectories(qos.getParent());
+        Files.writeString(qos, Files.readString(LLDP.resolve("pfc-off/gpu-node-01/mlnx_qos.txt"))
+                .replace("enabled     0   0   0   1   0   0   0   0", "enabled     0   0   0   0   0   0   0   0"));
+        List<Path> files = withTc("abc", "abc");
+        files.set(files.indexOf(LLDP.resolve("pfc-off/gpu-node-01/mlnx_qos.txt")), qos);
+        List<Finding> f = withId(Samples.diagnose(Samples.load(files).model()), "roce-pfc-off");
+        assertEquals(2, f.size(), f.toString());
+        assertTrue(f.get(0).title().contains("priority 3 assumed") && f.get(0).title().contains("NCCL_IB_TC=abc")
+                && f.get(0).title().contains("is not a number"), f.get(0).title());
+    }
+
+    @Test
+    void ranksThatDisagreeOnAHostWithoutItsOwnLogAreNotAveraged() throws IOException {
+        // gpu-node-03 has no rank: the job's ranks set 106 and 0 -> its priority cannot be told
+        Path qos = dir.resolve("gpu-node-03").resolve("mlnx_qos.txt");
+        Files.createDirectories(qos.getParent());
+        Files.writeString(qos, Files.readString(LLDP.resolve("pfc-off/gpu-node-03/mlnx_qos.txt"))
+                .replace("enabled     0   0   0   1   0   0   0   0", "enabled     1   0   0   0   0   0   0   0"));
+        List<Path> files = withTc("106", "0");
+        files.add(qos);
+        List<Finding> f = withId(Samples.diagnose(Samples.load(files).model()), "roce-pfc-off");
+        List<String> titles = f.stream().map(Finding::title).toList();
+        // gpu-node-02's own ranks say 0 (priority 0, PFC on 3): found; gpu-node-03 (PFC on 0): judged on the assumed 3
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("gpu-node-02") && t.contains("NCCL_IB_TC=0 (NCCL log of gpu-node-02")), titles.toString());
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("gpu-node-03") && t.contains("NCCL_IB_TC differs between the job's ranks (106, 0)")
+                && t.contains("priority 3 assumed")), titles.toString());
+        assertTrue(titles.stream().noneMatch(t -> t.startsWith("gpu-node-01")), titles.toString());
+    }
 }

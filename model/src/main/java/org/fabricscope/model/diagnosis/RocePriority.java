@@ -54,7 +54,7 @@ public record RocePriority(int priority, boolean known, String source, List<Evid
             ev = new ArrayList<>(sl.evidence);
             ev.add(qos.evidence());
             if (sl.value < 0) {
-                return assumed("NCCL_IB_SL (trust pcp) is not in the inputs", ev);
+                return assumed(sl.text + " (trust pcp)", ev);
             }
             if (sl.value > 7) {
                 return assumed(sl.text + " is past 7: no Ethernet priority", ev);
@@ -66,7 +66,7 @@ public record RocePriority(int priority, boolean known, String source, List<Evid
             if (qos != null) {
                 ev.add(qos.evidence());
             }
-            return assumed("the NCCL_IB_TC in use is not in the inputs", ev);
+            return assumed(tc.text, ev);
         }
         if (tc.value > 255) {
             return assumed(tc.text + " is past 255: not a traffic class", ev);
