@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 /**
  * Mellanox OFED's {@code mlnx_qos -i NETDEV}: {@code Priority trust state: dscp}, then {@code PFC
  * configuration:} with a {@code priority 0 1 2 3 4 5 6 7} row and an {@code enabled 0 0 0 1 0 0 0 0} row
- * (the buffer, ETS and rate-limit lines are not read). The netdev is the {@code -i} of the command line
+ * and the {@code dscp2prio mapping:} rows ({@code prio:3 dscp:31,30,29,28,27,26,25,24,}), which say on which priority
+ * each DSCP value lands under trust dscp (the buffer, ETS and rate-limit lines are not read). The netdev is the {@code -i} of the command line
  * the file shows ({@code root@gpu-node-01:~# mlnx_qos -i ens1f0np0}; several per file), else the file's name
  * after {@code mlnx_qos-} ({@code gpu-node-01/mlnx_qos-ens1f0np0.txt}); the host as for LLDP tables. The
  * settings go to the NIC that LLDP placed ({@link LldpFabric}). Source: the Mellanox community post
@@ -32,6 +33,7 @@ public final class MlnxQosReader implements FormatReader {
     private static final Pattern COMMAND = Pattern.compile("\\bmlnx_qos\\b.*?(?:-i|--interface)[= ]\\s*(\\S+)");
     private static final Pattern PRIORITY_ROW = Pattern.compile("^priority((?:\\s+\\d){8})\\s*$");
     private static final Pattern ENABLED_ROW = Pattern.compile("^enabled((?:\\s+[01]){8})\\s*$");
+    private static final Pattern DSCP_ROW = Pattern.compile("^prio:\\s*([0-7])\\s+dscp:\\s*([0-9,\\s]*)$");
     private static final Pattern FILE_NETDEV = Pattern.compile("^(?:mlnx[_-]qos|qos)[-_.]([A-Za-z0-9_.@-]+?)(?:\\.txt|\\.out|\\.log)?$");
 
     @Override
@@ -71,6 +73,8 @@ public final class MlnxQosReader implements FormatReader {
         String host = LldpSections.hostFromPath(ctx.source());
         String netdev = LldpSections.netdevFromFile(ctx.source(), FILE_NETDEV);
         String trust = "";
+        int[] dscp = newDscpTable();
+        int dscpLine = 0;
         boolean inPfc = false;
         boolean priorityRow = false;
         LldpFabric fabric = ctx.state(LldpFabric.class, LldpFabric::new);
@@ -90,6 +94,8 @@ public final class MlnxQosReader implements FormatReader {
                 if (cmd.reset().find()) {
                     netdev = cmd.group(1);
                     trust = "";
+                    dscp = newDscpTable();
+                    dscpLine = 0;
                     inPfc = false;
                 }
                 continue;
@@ -97,6 +103,20 @@ public final class MlnxQosReader implements FormatReader {
             Matcher m = TRUST.matcher(t);
             if (m.matches()) {
                 trust = m.group(1).toLowerCase(Locale.ROOT);
+                continue;
+            }
+            m = DSCP_ROW.matcher(t);
+            if (m.matches()) {
+                int prio = Integer.parseInt(m.group(1));
+                for (String d : m.group(2).split("[,\\s]+")) {
+                    int v = d.isEmpty() ? -1 : d.length() > 2 ? 64 : Integer.parseInt(d);
+                    if (v >= 0 && v < RoceQos.DSCP_VALUES) {
+                        dscp[v] = prio;
+                    } else if (v >= RoceQos.DSCP_VALUES) {
+                        ctx.report(Diagnostic.warning(ctx.source(), lines.lineNumber(), "DSCP " + d + " is past 63 (DSCP has 6 bits); ignored"));
+                    }
+                }
+                dscpLine = lines.lineNumber();
                 continue;
             }
             if (PFC_TITLE.matcher(t).matches()) {
@@ -130,9 +150,27 @@ public final class MlnxQosReader implements FormatReader {
                             + "mlnx_qos -i ens1f0np0) or name the file gpu-node-01/mlnx_qos-ens1f0np0.txt; skipped"));
                     continue;
                 }
-                fabric.qos(host, netdev, new RoceQos(trust, mask, at));
+                fabric.qos(host, netdev, new RoceQos(trust, mask, dscpTable(dscp, dscpLine, ctx), at));
             }
         }
     }
 
+    private static int[] newDscpTable() {
+        int[] t = new int[RoceQos.DSCP_VALUES];
+        java.util.Arrays.fill(t, -1);
+        return t;
+    }
+
+    /** The table read, when it names all 64 DSCP values; else empty (the default table applies) with a warning if it named some. */
+    private static java.util.List<Integer> dscpTable(int[] t, int line, ReadContext ctx) {
+        long named = java.util.Arrays.stream(t).filter(p -> p >= 0).count();
+        if (named == RoceQos.DSCP_VALUES) {
+            return java.util.Arrays.stream(t).boxed().toList();
+        }
+        if (named > 0) {
+            ctx.report(Diagnostic.warning(ctx.source(), line, "the dscp2prio mapping names " + named + " of the 64 DSCP values: "
+                    + "which priority the others land on cannot be told; the default table (priority = DSCP / 8) is used"));
+        }
+        return java.util.List.of();
+    }
 }

@@ -83,4 +83,49 @@ class MlnxQosReaderTest {
         assertEquals(4, w.get(0).line());
         assertNull(nic(r, "gpu-node-01 ens1f0np0").qos());
     }
+
+    private static String table(String row3, String row5) {
+        StringBuilder b = new StringBuilder("root@gpu-node-01:~# mlnx_qos -i ens1f0np0\nPriority trust state: dscp\ndscp2prio mapping:\n");
+        for (int p = 0; p < 8; p++) {
+            String row = p == 3 ? row3 : p == 5 ? row5 : null;
+            if (row == null) {
+                StringBuilder r = new StringBuilder();
+                for (int d = p * 8 + 7; d >= p * 8; d--) {
+                    r.append(String.format("%02d,", d));
+                }
+                row = r.toString();
+            }
+            b.append("\tprio:").append(p).append(" dscp:").append(row).append("\n");
+        }
+        return b.append("PFC configuration:\n\tpriority    0   1   2   3   4   5   6   7\n\tenabled     0   0   0   1   0   0   0   0\n")
+                .toString();
+    }
+
+    @Test
+    void theDscpTableIsKept() {
+        ImportResult r = TestSupport.importTexts("gpu-node-01/lldp.kv", LLDP, "q.txt",
+                table("31,30,29,28,27,25,24,", "47,46,45,44,43,42,41,40,26,"));
+        assertEquals(List.of(), TestSupport.atLeast(r.model(), Severity.WARNING));
+        RoceQos q = nic(r, "gpu-node-01 ens1f0np0").qos();
+        assertEquals(64, q.dscpToPriority().size());
+        assertEquals(5, q.priorityOfDscp(26));
+        assertEquals(3, q.priorityOfDscp(27));
+        assertEquals(0, q.priorityOfDscp(0));
+    }
+
+    @Test
+    void aPartialOrOutOfRangeDscpTableIsSaidAndTheDefaultUsed() {
+        // DSCP 26 missing from every row, and a DSCP of 3 digits
+        ImportResult r = TestSupport.importTexts("gpu-node-01/lldp.kv", LLDP, "q.txt",
+                table("31,30,29,28,27,25,24,", "47,46,45,44,43,42,41,40,100,"));
+        List<Diagnostic> w = TestSupport.atLeast(r.model(), Severity.WARNING);
+        assertEquals(2, w.size(), w.toString());
+        assertTrue(w.get(0).message().contains("DSCP 100 is past 63"), w.toString());
+        assertEquals(9, w.get(0).line());
+        assertTrue(w.get(1).message().contains("names 63 of the 64 DSCP values"), w.toString());
+        RoceQos q = nic(r, "gpu-node-01 ens1f0np0").qos();
+        assertEquals(List.of(), q.dscpToPriority());
+        assertEquals(3, q.priorityOfDscp(26)); // the default table: DSCP / 8
+        assertEquals(List.of(3), q.pfcPriorities()); // the PFC settings survive
+    }
 }

@@ -43,6 +43,12 @@ final class RoceCounterRises {
         return port;
     }
 
+    /** The priority this NIC's RoCE traffic uses ({@link RocePriority}), and where that came from. */
+    static RocePriority priority(CheckContext context, Port port) {
+        FabricNode n = port.node();
+        return RocePriority.of(context.model(), context.ranks(), n == null || n.host() == null ? null : n.host().name(), port.qos());
+    }
+
     /** The counter's increase over the samples, or -1 when it was not read in two of them. */
     long increase(String counter) {
         CounterRate r = port.counterRate(counter);

@@ -8,7 +8,6 @@ import org.fabricscope.model.core.FindingSpec;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
-import org.fabricscope.model.fabric.RoceQos;
 
 /**
  * {@code roce-ecn-inactive}: congestion visible on a RoCE NIC while DCQCN does not act on it, from the RDMA
@@ -39,9 +38,10 @@ public final class RoceEcnInactiveCheck implements FabricCheck {
 
     @Override
     public List<Finding> run(CheckContext context) {
-        int prio = RoceQos.DEFAULT_ROCE_PRIORITY;
         List<Finding> out = new ArrayList<>();
         for (RoceCounterRises r : RoceCounterRises.of(context)) {
+            RocePriority rp = RoceCounterRises.priority(context, r.port());
+            int prio = rp.priority();
             long marked = r.increase(MARKED);
             long sent = r.increase(CNP_SENT);
             long handled = r.increase(CNP_HANDLED);
@@ -71,7 +71,7 @@ public final class RoceEcnInactiveCheck implements FabricCheck {
                 continue;
             }
             out.add(new Finding(SPEC.id(), Severity.WARNING, r.port().label() + ": ECN/DCQCN not acting in " + r.overText() + ": "
-                    + String.join("; ", why), List.<Subject>of(Subjects.port(r.port())), r.evidence(), List.of(
+                    + String.join("; ", why) + " (" + rp.source() + ")", List.<Subject>of(Subjects.port(r.port())), r.evidence(), List.of(
                             "Lossless RoCE needs ECN with PFC: switches mark the RoCE queue (ECN/WRED on priority " + prio
                                     + ") and the NICs run DCQCN, so senders slow down before PFC has to pause them.",
                             "On mlx5 the notification and reaction points are enabled per priority: cat /sys/class/net/" + dev

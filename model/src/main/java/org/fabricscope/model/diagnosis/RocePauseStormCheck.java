@@ -8,7 +8,6 @@ import org.fabricscope.model.core.FindingSpec;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
-import org.fabricscope.model.fabric.RoceQos;
 
 /**
  * {@code roce-pause-storm}: a RoCE NIC that sent or received PFC pauses for so long that the link starved, judged
@@ -16,7 +15,8 @@ import org.fabricscope.model.fabric.RoceQos;
  * {@code tx_pause_storm_warning_events} (the device sent pauses for a long time) and
  * {@code tx_pause_storm_error_events} (it did so until the timeout and stopped sending pauses: drops may follow),
  * both described in the Linux kernel's mlx5 {@code counters.rst}; and the pause durations on the RoCE priority,
- * {@code rx_prio3_pause_duration} and {@code tx_prio3_pause_duration} (microseconds), paused for at least
+ * {@code rx_prioN_pause_duration} and {@code tx_prioN_pause_duration} (microseconds; N the RoCE priority,
+ * {@link RocePriority}), paused for at least
  * {@link #PAUSED_SHARE} of the time between the samples.
  */
 public final class RocePauseStormCheck implements FabricCheck {
@@ -35,9 +35,10 @@ public final class RocePauseStormCheck implements FabricCheck {
 
     @Override
     public List<Finding> run(CheckContext context) {
-        int prio = RoceQos.DEFAULT_ROCE_PRIORITY;
         List<Finding> out = new ArrayList<>();
         for (RoceCounterRises r : RoceCounterRises.of(context)) {
+            RocePriority rp = RoceCounterRises.priority(context, r.port());
+            int prio = rp.priority();
             List<String> why = new ArrayList<>();
             long errors = r.increase(ERROR_EVENTS);
             long warnings = r.increase(WARNING_EVENTS);
@@ -64,7 +65,8 @@ public final class RocePauseStormCheck implements FabricCheck {
             }
             Severity severity = errors > 0 ? Severity.ERROR : Severity.WARNING;
             String dev = r.port().name();
-            out.add(new Finding(SPEC.id(), severity, r.port().label() + ": PFC pause storm in " + r.overText() + ": " + String.join(", ", why),
+            out.add(new Finding(SPEC.id(), severity, r.port().label() + ": PFC pause storm in " + r.overText() + ": " + String.join(", ", why)
+                    + " (" + rp.source() + ")",
                     List.<Subject>of(Subjects.port(r.port())), r.evidence(), List.of(
                             "A pause storm stalls every flow on priority " + prio + " behind this link, and PFC spreads it to the switch "
                                     + "ports that feed it. Find who cannot drain: a receiver that is slower than its traffic (rx_out_of_buffer, "

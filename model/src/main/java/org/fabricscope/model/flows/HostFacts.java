@@ -293,6 +293,17 @@ final class HostFacts {
                 out.putIfAbsent(v.strip(), r.evidence());
             }
         }
+        // a variable NCCL reads at connect time is logged after Init COMPLETE when connections are made lazily (2.22+)
+        for (org.fabricscope.model.training.NcclProcess p : c.log().processes()) {
+            String v = p.env().get(name);
+            if (v != null && !v.isBlank() && !out.containsKey(v.strip())) {
+                Evidence e = c.log().ranks().stream().filter(r -> r.process().equals(p.process())).map(Rank::evidence)
+                        .findFirst().orElse(null);
+                if (e != null) {
+                    out.put(v.strip(), e);
+                }
+            }
+        }
         for (HostEvidence h : relevant(c)) {
             EnvVar v = h.env().get(name);
             if (v != null && !v.value().isBlank()) {
@@ -337,7 +348,19 @@ final class HostFacts {
                         Map.of()), p.host());
             }
             if (index == -1) {
-                continue; // NCCL 2.21+: -1 picks the RoCE v2 IPv4 GID itself
+                // NCCL 2.21+: -1 picks the GID itself, of the RoCE version NCCL_IB_ROCE_VERSION_NUM asks for (default 2)
+                Map<String, Evidence> version = values(c, "NCCL_IB_ROCE_VERSION_NUM");
+                if (version.containsKey("1")) {
+                    Evidence e = version.get("1");
+                    if (e != null && !ev.contains(e)) {
+                        ev.add(e);
+                    }
+                    return placed(c, new Answer(Verdict.NO, "NCCL_IB_GID_INDEX=-1 with NCCL_IB_ROCE_VERSION_NUM=1: NCCL picks a RoCE v1 "
+                            + "GID on " + p.label() + (p.chosen() == null ? "" : " instead of the RoCE v2 entry of " + p.chosen().ipv4()
+                            + " at index " + p.chosen().index()) + "; RoCE v1 is not routed between IP subnets",
+                            ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of("hca", p.device())), p.host());
+                }
+                continue;
             }
             if (p.chosen() == null) {
                 ev.addAll(p.entries().stream().map(GidEntry::evidence).filter(Objects::nonNull).limit(2).toList());
@@ -350,7 +373,11 @@ final class HostFacts {
                 ev.add(p.chosen().evidence());
                 GidEntry at = p.entries().stream().filter(g -> g.index() == index).findFirst().orElse(null);
                 String what = at == null ? "no entry" : at.empty() ? "an unused slot"
-                        : (at.ipv4() != null ? at.ipv4() : at.gid()) + (at.type().isEmpty() ? "" : " " + at.type());
+                        : (at.ipv4() != null ? at.ipv4() : at.gid()) + (at.type().isEmpty() ? "" : " " + at.type())
+                        + (roceV1(at) ? ", which is not routed between IP subnets: NCCL wants RoCE v2" : "");
+                if (at != null && !at.empty() && at.evidence() != null) {
+                    ev.add(at.evidence());
+                }
                 return placed(c, new Answer(Verdict.NO, "on " + p.label() + " the RoCE v2 GID of " + p.chosen().ipv4()
                         + " is index " + p.chosen().index() + ", but NCCL_IB_GID_INDEX=" + index + " there (" + what + ")",
                         ev.stream().filter(Objects::nonNull).toList(), List.of(), Map.of("hca", p.device())), p.host());
@@ -363,6 +390,12 @@ final class HostFacts {
                 + String.join(", ", summary) + ")", ev.stream().filter(Objects::nonNull).limit(Answer.MAX_EVIDENCE)
                 .toList(), List.of(), Map.of());
         return withGidValues(a, all);
+    }
+
+    /** A RoCE v1 entry: sysfs {@code IB/RoCE v1}, show_gids {@code v1}. */
+    static boolean roceV1(GidEntry g) {
+        String t = g.type().toLowerCase(java.util.Locale.ROOT);
+        return t.equals("v1") || t.endsWith("roce v1");
     }
 
     /** The values the conclusions use: {@code gid-index}, {@code ib-hca}, {@code gid-indexes}, and {@code hca}. */

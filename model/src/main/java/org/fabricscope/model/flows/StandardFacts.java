@@ -116,9 +116,18 @@ final class StandardFacts {
                 new Fact("memlock-unlimited", "The locked-memory limit of the job's processes is unlimited.", List.of(),
                         "ulimit -l or ulimit -a; no when a memlock-limit finding shows ibv_reg_mr failing",
                         HostFacts::memlockUnlimited),
-                new Fact("pfc-enabled", "Priority flow control is enabled for the RoCE traffic class on hosts and switches.",
-                        List.of(), "no reader yet (mlnx_qos, the switch configuration)",
-                        (c, call) -> Answer.unknown("PFC settings are not in the inputs")),
+                new Fact("pfc-enabled", "Priority flow control is enabled for the RoCE traffic class on hosts and switches: on "
+                        + "every RoCE NIC read, PFC is on the priority its traffic uses (NCCL_IB_TC, or NCCL_IB_SL under trust pcp, "
+                        + "through the NIC's trust state and DSCP table; its value {{roce-priority}}).",
+                        List.of(), "mlnx_qos -i <interface> on the hosts, with NCCL_IB_TC from the ranks' NCCL logs or environment "
+                                + "(the switch configuration has no reader)", RoceFacts::pfcEnabled),
+                new Fact("roce-fabric", "The fabric is RoCE: host NICs placed by LLDP (Ethernet), or ranks on RoCE devices; "
+                        + "no for an InfiniBand fabric (adapters from a subnet discovery, or ranks on /IB devices).", List.of(),
+                        "lldpcli show neighbors of the hosts or switches; NCCL logs; GID tables; ibnetdiscover", RoceFacts::roceFabric),
+                new Fact("roce-counters-sampled", "At least one RoCE NIC's counters (ethtool -S, the RDMA hw_counters) were read "
+                        + "in two timed samples, so loss, pause storms and ECN can be judged from their rises.", List.of(),
+                        "two timed samples of ethtool -S <interface> and grep . /sys/class/infiniband/<dev>/ports/1/hw_counters/*",
+                        RoceFacts::countersSampled),
                 new Fact("gid-index-matches", "NCCL_IB_GID_INDEX is the RoCE v2 entry of the IPv4-mapped GID "
                         + "(::ffff:a.b.c.d) of the device's port.", List.of(),
                         "the GID table (grep . /sys/class/infiniband/*/ports/*/gids/* .../gid_attrs/types/*, show_gids, "

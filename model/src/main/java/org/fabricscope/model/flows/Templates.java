@@ -35,7 +35,8 @@ public final class Templates {
             "exit", "the failed rank's exit code and signal",
             "gid-index", "the NCCL_IB_GID_INDEX the GID tables give: the RoCE v2 index of the IPv4-mapped GID, when every port shares it",
             "ib-hca", "the NCCL_IB_HCA that takes exactly the device ports with such a GID (names, =names, or a prefix)",
-            "gid-indexes", "per host, the NCCL_IB_GID_INDEX and NCCL_IB_HCA its GID table gives (one indented line each)");
+            "gid-indexes", "per host, the NCCL_IB_GID_INDEX and NCCL_IB_HCA its GID table gives (one indented line each)",
+            "roce-priority", "the priority RoCE traffic uses (from NCCL_IB_TC or NCCL_IB_SL through the NIC's trust state and DSCP table; 3 when assumed)");
 
     static final String ANSWER = "answer:";
     /** The most characters one rendered text holds (a question, a command, a conclusion, a remedy). */

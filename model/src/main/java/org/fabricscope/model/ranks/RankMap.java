@@ -100,6 +100,9 @@ public final class RankMap {
             // no topology: NCCL's device list, first device; rail jobs use the one of the GPU's index
             int idx = r.cudaDev() >= 0 && r.cudaDev() < r.netDevices().size() ? r.cudaDev() : 0;
             hcaPort = hcaPort(model.host(host), r.netDevices().get(idx));
+            if (hcaPort == null) {
+                hcaPort = RoceNics.byGidTable(model, host, r.netDevices().get(idx));
+            }
             if (hcaPort != null) {
                 hca = hcaPort.node();
                 leafPort = hcaPort.peer();
@@ -158,7 +161,7 @@ public final class RankMap {
     }
 
     /** The HCA port of {@code mlx5_4:1/IB} on this host. */
-    private static Port hcaPort(Host host, String netDevice) {
+    static Port hcaPort(Host host, String netDevice) {
         int colon = netDevice.indexOf(':');
         String dev = colon < 0 ? netDevice : netDevice.substring(0, colon);
         int port = 1;
