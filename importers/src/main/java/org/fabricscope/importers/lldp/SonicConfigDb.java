@@ -28,6 +28,7 @@ final class SonicConfigDb {
         Evidence portAt;
         int pfc = -1;
         Evidence qosAt;
+        boolean qosBad;
         String neighbour = "";
         String neighbourPort = "";
         Evidence neighbourAt;
@@ -97,6 +98,12 @@ final class SonicConfigDb {
                 ctx.report(Diagnostic.warning(src, v.get("pfc_enable").line(), name + " PORT_QOS_MAP " + cut(e.getKey())
                         + ": pfc_enable \"" + cut(v.str("pfc_enable")) + "\" is not a list of priorities 0 to 7 (\"3,4\"); "
                         + "PFC on these ports is taken as unknown"));
+                for (String p : e.getKey().split(",")) {
+                    Draft d = draft(ports, p.strip(), v.line(), skipped);
+                    if (d != null) {
+                        d.qosBad = true;
+                    }
+                }
                 continue;
             }
             for (String p : e.getKey().split(",")) {
@@ -109,7 +116,7 @@ final class SonicConfigDb {
         }
         if (!qos.isEmpty()) { // a port the table leaves out has no PFC
             for (Map.Entry<String, Draft> d : ports.entrySet()) {
-                if (d.getValue().pfc == -1 && d.getValue().portAt != null) {
+                if (d.getValue().pfc == -1 && !d.getValue().qosBad && d.getValue().portAt != null) {
                     d.getValue().pfc = 0;
                     d.getValue().qosAt = Evidence.at(src, tableLine(root, "PORT_QOS_MAP"), "PORT_QOS_MAP has no entry for " + d.getKey());
                 }
