@@ -45,10 +45,14 @@ class RoceConfigChecksTest {
 
     /** gpu-node-02's ip -d link with its ens1f0np0 at {@code mtu}. */
     private Path ipLink(int mtu) throws IOException {
-        String text = Files.readString(CONFIGURED.resolve("gpu-node-02/ip-d-link.txt"));
+        return ipLink("gpu-node-02", mtu);
+    }
+
+    private Path ipLink(String host, int mtu) throws IOException {
+        String text = Files.readString(CONFIGURED.resolve(host + "/ip-d-link.txt"));
         String changed = text.replaceFirst("(ens1f0np0@\\S+ <[A-Z_,]+> mtu )9000", "$1" + mtu);
-        assertTrue(!changed.equals(text), "the capture has gpu-node-02's ens1f0np0 at 9000");
-        Path p = dir.resolve("gpu-node-02").resolve("ip-d-link.txt");
+        assertTrue(!changed.equals(text), "the capture has " + host + "'s ens1f0np0 at 9000");
+        Path p = dir.resolve(host).resolve("ip-d-link.txt");
         Files.createDirectories(p.getParent());
         Files.writeString(p, changed);
         return p;
@@ -142,5 +146,37 @@ class RoceConfigChecksTest {
         assertEquals(1, one.size(), one.toString()); // gpu-node-04's ens2f0np0 has PFC off, leaf-02 pauses on 3
         assertTrue(one.get(0).title().contains("enabled at leaf-02 Ethernet20 (config_db.json PORT_QOS_MAP: PFC on priorities 3,4) "
                 + "but not at gpu-node-04 ens2f0np0 (mlnx_qos: PFC on no priority)"), one.get(0).title());
+    }
+
+    @Test
+    void anActiveMtuTheNetdevCannotCarryIsNamedWithBothLines() throws IOException {
+        // ibv_devinfo's layout (rdma-core libibverbs/examples/devinfo.c) for a ConnectX port in RoCE mode
+        String devinfo = """
+                hca_id:\tmlx5_0
+                \ttransport:\t\t\tInfiniBand (0)
+                \tnode_guid:\t\t\t0c42:a103:0012:3456
+                \tphys_port_cnt:\t\t\t1
+                \t\tport:\t1
+                \t\t\tstate:\t\t\tPORT_ACTIVE (4)
+                \t\t\tmax_mtu:\t\t4096 (5)
+                \t\t\tactive_mtu:\t\t4096 (5)
+                \t\t\tsm_lid:\t\t\t0
+                \t\t\tport_lid:\t\t0
+                \t\t\tlink_layer:\t\tEthernet
+                """;
+        Path info = dir.resolve("gpu-node-01").resolve("ibv_devinfo.txt");
+        Files.createDirectories(info.getParent());
+        Files.writeString(info, devinfo);
+        List<Path> in = new ArrayList<>(tables(NODES));
+        in.add(Samples.root().resolve("roce-lldp/rdma/gpu-node-01/rdma-link.txt"));
+        in.add(ipLink("gpu-node-01", 1500));
+        in.add(info);
+        List<Finding> f = withId(Samples.diagnose(Samples.load(in).model()), "roce-mtu-mismatch");
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).title().startsWith("gpu-node-01 mlx5_0: active_mtu 4096 (ibv_devinfo) needs a netdev MTU of at least 4192, "
+                + "but ens1f0np0 has MTU 1500 (ip link), which holds RoCE packets of 1024 at most"), f.get(0).title());
+        assertEquals(2, f.get(0).evidence().size());
+        assertTrue(f.get(0).evidence().get(1).source().endsWith("ibv_devinfo.txt") && f.get(0).evidence().get(1).line() == 6,
+                f.get(0).evidence().toString());
     }
 }

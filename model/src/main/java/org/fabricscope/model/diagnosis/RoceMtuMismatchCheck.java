@@ -6,6 +6,8 @@ import org.fabricscope.model.core.FindingSpec;
 import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.evidence.HcaPortStatus;
+import org.fabricscope.model.evidence.HostEvidence;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.Port;
 
@@ -21,7 +23,8 @@ import java.util.TreeMap;
  * drops the larger frames); or a host whose MTU allows a smaller RoCE path MTU than its switch port carries (a 1500
  * netdev caps RoCE at 1024 bytes, Linux's {@code iboe_get_mtu}). A host NIC whose other end's MTU is not known is
  * compared with the fabric's other RoCE NICs instead: one that caps RoCE below what most of them get (at least
- * {@value #MIN_PEERS} NICs known) slows every queue pair it is part of.
+ * {@value #MIN_PEERS} NICs known) slows every queue pair it is part of. And a NIC whose RDMA port's {@code active_mtu}
+ * ({@code ibv_devinfo}, joined by the RDMA device {@code rdma link show} names) needs larger frames than its netdev's MTU.
  */
 public final class RoceMtuMismatchCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("roce-mtu-mismatch", Layer.FABRIC, Severity.WARNING,
@@ -98,7 +101,47 @@ public final class RoceMtuMismatchCheck implements FabricCheck {
                 }
             }
         }
+        for (Cable c : context.model().fabric().cables()) {
+            for (Port p : new Port[] {c.a(), c.b()}) {
+                Finding f = c.fromLldp() ? activeMtu(context, p) : null;
+                if (f != null) {
+                    out.add(f);
+                }
+            }
+        }
         return out;
+    }
+
+    /**
+     * A RoCE NIC whose RDMA port's active MTU ({@code ibv_devinfo}) needs larger frames than its netdev's MTU carries
+     * (the two read at different times, or the netdev changed since the queue pairs were set up).
+     */
+    private static Finding activeMtu(CheckContext context, Port p) {
+        if (p.node().isSwitch() || p.netdevLink() == null || p.netdevLink().mtu() < 0 || p.name() == null) {
+            return null;
+        }
+        String host = EthernetEnds.node(p);
+        String name = p.node().displayName();
+        String device = name.startsWith(host + " ") ? name.substring(host.length() + 1) : "";
+        HostEvidence h = context.model().hostEvidence(host);
+        if (device.isEmpty() || device.equals(p.name()) || h == null) {
+            return null;
+        }
+        HcaPortStatus s = h.hcaPort(device, 1).orElse(null);
+        int cap = EthernetEnds.roceMtu(p.netdevLink().mtu());
+        if (s == null || s.activeMtu() <= cap || s.evidence() == null) {
+            return null;
+        }
+        String title = host + " " + device + ": active_mtu " + s.activeMtu() + " (ibv_devinfo) needs a netdev MTU of at least "
+                + (s.activeMtu() + EthernetEnds.ROCE_HEADERS) + ", but " + p.name() + " has MTU " + p.netdevLink().mtu()
+                + " (ip link), which holds RoCE packets of " + cap + " at most: larger packets are dropped";
+        List<String> remedies = List.of(
+                "On " + host + ": ip link set " + p.name() + " mtu 9000 (or at least " + (s.activeMtu() + EthernetEnds.ROCE_HEADERS)
+                        + "), then check that ibv_devinfo -d " + device + " and ip link show " + p.name() + " agree; restart the job "
+                        + "so that its queue pairs are set up with the path MTU the netdev carries.",
+                "If the two were captured at different times, capture them together: the driver derives active_mtu from the netdev MTU.");
+        return new Finding(SPEC.id(), Severity.WARNING, title, List.<Subject>of(Subjects.port(p)),
+                List.of(p.netdevLink().evidence(), s.evidence()), remedies);
     }
 
     private static Finding compare(Cable c, End a, End b) {
