@@ -47,6 +47,7 @@ final class SonicConfigDb {
             ctx.report(Diagnostic.warning(src, root.line(), "SONiC config_db.json is a JSON object of tables; this is not one: skipped"));
             return;
         }
+        root = namespaces(root);
         JsonTree.Node meta = table(root, "DEVICE_METADATA").get("localhost");
         String name = meta == null ? "" : meta.str("hostname").strip();
         if (!name.isEmpty() && !name.matches("[A-Za-z0-9][A-Za-z0-9_.:-]{0,253}")) {
@@ -170,6 +171,38 @@ final class SonicConfigDb {
         d = new Draft();
         ports.put(name, d);
         return d;
+    }
+
+    private static final java.util.List<String> READ = java.util.List.of("DEVICE_METADATA", "PORT", "PORT_QOS_MAP", "DEVICE_NEIGHBOR");
+
+    /**
+     * The root whose tables are read: the file's own, or, when it has none and its values are namespaces' configurations
+     * (multi-ASIC {@code show runningconfiguration all}: {@code "localhost"}, {@code "asic0"}, ...), their tables merged,
+     * {@code localhost}'s first.
+     */
+    private static JsonTree.Node namespaces(JsonTree.Node root) {
+        for (String t : READ) {
+            if (!table(root, t).isEmpty()) {
+                return root;
+            }
+        }
+        Map<String, JsonTree.Node> merged = new LinkedHashMap<>();
+        for (String t : READ) {
+            Map<String, JsonTree.Node> entries = new LinkedHashMap<>();
+            int line = root.line();
+            for (JsonTree.Node ns : root.fields().values()) {
+                if (ns.isObject() && ns.get(t) != null && ns.get(t).isObject()) {
+                    if (entries.isEmpty()) {
+                        line = ns.get(t).line();
+                    }
+                    ns.get(t).fields().forEach(entries::putIfAbsent);
+                }
+            }
+            if (!entries.isEmpty()) {
+                merged.put(t, new JsonTree.Node(entries, null, null, false, line));
+            }
+        }
+        return merged.isEmpty() ? root : new JsonTree.Node(merged, null, null, false, root.line());
     }
 
     /** A table's entries, from {@code "TABLE": {key: {...}}} and the redis dump's {@code "TABLE|key": {...}}. */

@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  * {@code alias}, {@code speed}), {@code PORT_QOS_MAP} ({@code pfc_enable}, e.g. {@code "3,4"}; a key may list
  * several ports, {@code "Ethernet0,Ethernet4"}) and {@code DEVICE_NEIGHBOR}, the neighbour the plan expects per
  * port: keyed by the local port with {@code name} and {@code port}, or, in older files, keyed by the neighbour's
- * name with {@code local_port} and {@code port}. The redis dump form ({@code "PORT|Ethernet0": {...}}) is read too.
+ * name with {@code local_port} and {@code port}. The redis dump form ({@code "PORT|Ethernet0": {...}}) is read too,
+ * and a multi-ASIC {@code show runningconfiguration all} ({@code {"localhost": {tables}, "asic0": {tables}}}): the
+ * namespaces' tables together, the switch named by {@code localhost}'s.
  * Other tables are ignored. Source: sonic-buildimage {@code src/sonic-yang-models/yang-models/sonic-port.yang},
  * {@code sonic-port-qos-map.yang}, {@code sonic-device_neighbor.yang} and {@code sonic-device_metadata.yang}, and
  * {@code src/sonic-yang-models/doc/Configuration.md} (its "Port QoS Map" and "L2 Neighbors" examples).
@@ -35,6 +37,8 @@ public final class SonicConfigDbReader implements FormatReader {
                     + "SCHEDULER|TC_TO_PRIORITY_GROUP_MAP|TC_TO_QUEUE_MAP|VERSIONS|WRED_PROFILE|ACL_TABLE|BGP_NEIGHBOR|"
                     + "CRM|LOOPBACK|NTP|SYSLOG_SERVER|TELEMETRY|VLAN|VLAN_MEMBER|PORTCHANNEL|AUTO_TECHSUPPORT|BREAKOUT_CFG)"
                     + "(?:\\|[^\"]*)?\"\\s*:\\s*\\{?.*$");
+    /** A top-level (or, in a multi-ASIC {@code show runningconfiguration all}, second-level) key in SONiC's table style. */
+    private static final Pattern TABLE_LIKE = Pattern.compile("^ {0,8}\"[A-Z][A-Z0-9_]{2,}(?:\\|[^\"]*)?\"\\s*:\\s*[\\{\\[].*$");
 
     @Override
     public String id() {
@@ -55,6 +59,7 @@ public final class SonicConfigDbReader implements FormatReader {
     public int confidence(Head head) {
         int content = 0;
         int tables = 0;
+        int tableLike = 0;
         boolean port = false;
         for (String l : head.lines()) {
             String t = l.strip();
@@ -69,8 +74,12 @@ public final class SonicConfigDbReader implements FormatReader {
                 tables++;
                 port |= t.contains("\"PORT") || t.contains("\"DEVICE_METADATA") || t.contains("\"DEVICE_NEIGHBOR");
             }
+            if (TABLE_LIKE.matcher(l).matches()) {
+                tableLike++;
+            }
         }
-        return port && tables >= 1 ? 85 : NONE;
+        // a real config_db.json is sorted: ACL_TABLE, BGP_*, BUFFER_* can fill the head before DEVICE_METADATA and PORT
+        return port || tables >= 2 ? 85 : tables >= 1 && tableLike >= 2 ? 75 : NONE;
     }
 
     @Override

@@ -166,4 +166,44 @@ class SonicConfigDbReaderTest {
                 && d.line() == 3 + SonicConfigDb.MAX_PORTS), w.toString());
         assertEquals(9100, nic(r, "leaf-01 Ethernet8").switchConfig().mtu(), "the ports before the limit are kept");
     }
+
+    @Test
+    void aSortedConfigWhosePortTableIsPastTheHeadIsStillDetected() {
+        StringBuilder sb = new StringBuilder("{\n    \"ACL_TABLE\": {},\n    \"BUFFER_PG\": {\n");
+        for (int i = 0; i < 40; i++) {
+            sb.append("        \"Ethernet").append(i * 4).append("|3-4\": {\n            \"profile\": \"pg_lossless_400000_5m_profile\"\n        },\n");
+        }
+        sb.append("        \"Ethernet999|0\": {}\n    },\n");
+        sb.append(CONFIG.substring(CONFIG.indexOf('\n') + 1));
+        ImportResult r = TestSupport.importTexts("leaf-01/lldp.kv", LLDP, "leaf-01/config_db.json", sb.toString());
+        assertEquals(SonicConfigDbReader.ID, r.formats().get("leaf-01/config_db.json"));
+        assertEquals(9000, nic(r, "leaf-01 Ethernet8").switchConfig().mtu());
+    }
+
+    @Test
+    void multiAsicRunningConfigurationMergesTheNamespaces() {
+        String all = """
+                {
+                    "localhost": {
+                        "DEVICE_METADATA": {"localhost": {"hostname": "leaf-01"}}
+                    },
+                    "asic0": {
+                        "PORT": {"Ethernet0": {"mtu": "9100"}},
+                        "DEVICE_METADATA": {"localhost": {"hostname": "asic0-name"}}
+                    },
+                    "asic1": {
+                        "PORT": {"Ethernet8": {"mtu": "9000"}},
+                        "PORT_QOS_MAP": {"Ethernet8": {"pfc_enable": "3"}}
+                    },
+                    "bgpraw": "!"
+                }
+                """;
+        ImportResult r = TestSupport.importTexts("leaf-01/lldp.kv", LLDP, "running.json", all);
+        assertEquals(SonicConfigDbReader.ID, r.formats().get("running.json"));
+        assertEquals(9100, nic(r, "leaf-01 Ethernet0").switchConfig().mtu());
+        SwitchPortConfig e8 = nic(r, "leaf-01 Ethernet8").switchConfig();
+        assertEquals(9000, e8.mtu());
+        assertTrue(e8.pfcEnabled(3));
+        assertEquals(11, e8.qosEvidence().line());
+    }
 }
