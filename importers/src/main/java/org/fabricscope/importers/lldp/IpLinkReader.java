@@ -94,8 +94,8 @@ public final class IpLinkReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, MAX_BYTES + 1));
-        if (bytes.length > MAX_BYTES) {
+        byte[] bytes = readAll(in, MAX_BYTES);
+        if (bytes == null) {
             ctx.report(Diagnostic.warning(ctx.source(), 0, "file larger than " + MAX_BYTES
                     + " bytes (IpLinkReader.MAX_BYTES): not read; split it per host"));
             return;
@@ -124,6 +124,23 @@ public final class IpLinkReader implements FormatReader {
                 ifaces.forEach(draft::iface);
             }
         }
+    }
+
+    /**
+     * The stream's bytes, or null once more than {@code max} were read; read in 64 KiB pieces, so that a small file
+     * costs a small buffer (asking {@code readNBytes} for {@code max} bytes may allocate them up front).
+     */
+    static byte[] readAll(InputStream in, long max) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buf = new byte[64 * 1024];
+        int n;
+        while ((n = in.read(buf)) > 0) {
+            if (out.size() + (long) n > max) {
+                return null;
+            }
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
     }
 
     private static boolean isJson(List<String> lines) {

@@ -89,8 +89,8 @@ public final class SonicConfigDbReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, MAX_BYTES + 1));
-        if (bytes.length > MAX_BYTES) {
+        byte[] bytes = IpLinkReader.readAll(in, MAX_BYTES);
+        if (bytes == null) {
             ctx.report(Diagnostic.warning(ctx.source(), 0, "file larger than " + MAX_BYTES
                     + " bytes (SonicConfigDbReader.MAX_BYTES): not read"));
             return;
