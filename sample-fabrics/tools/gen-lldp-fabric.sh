@@ -7,6 +7,15 @@
 #            miscabled  as healthy, but gpu-node-03's ens2f0np0 is cabled to leaf-01 (both NICs on one leaf)
 #            one-sided  as healthy, but lldpd on gpu-node-04 runs receive-only (lldpd -r): its cables are
 #                       seen from the host's end only
+#            mtu-mismatch  as healthy, but gpu-node-02's ens1f0np0 has MTU 1500 (its leaf port 9000) and spine-01's
+#                       Ethernet4 MTU 9000 (leaf-02's Ethernet0 at its other end 9100)
+#            pfc-one-end  as healthy, but leaf-02's config_db.json leaves priority 3 out of Ethernet8's pfc_enable ("4")
+#            neighbour-missing  as healthy, but the leaf-02 end of gpu-node-02's ens2f0np0 is down (as if unplugged) and
+#                       gpu-node-03's and gpu-node-04's ens2f0np0 are swapped on leaf-02 (Ethernet20, Ethernet16)
+#
+# Every variant also writes each switch's config_db.json (SONiC's own configuration file, made here from the
+# switch namespace's real ports and MTUs, the designed cabling as DEVICE_NEIGHBOR, PFC on priorities 3 and 4 in
+# PORT_QOS_MAP) and each host's ip -d link show and ip -j addr show.
 #
 # "Switches" have SONiC-style port names (Ethernet0, Ethernet4, ...), hosts ConnectX-style netdev
 # names (ens1f0np0, ens2f0np0). Each namespace has its own lldpd (-d, in the foreground, its own
@@ -17,9 +26,10 @@
 # plain-text outputs of every node concatenated with a "==> NODE <==" line before each (tail's marker).
 set -euo pipefail
 
-variant=${1:?usage: gen-lldp-fabric.sh healthy|miscabled|one-sided OUTDIR}
-out=${2:?usage: gen-lldp-fabric.sh healthy|miscabled|one-sided OUTDIR}
-case $variant in healthy|miscabled|one-sided) ;; *) echo "unknown variant $variant" >&2; exit 2;; esac
+usage="usage: gen-lldp-fabric.sh healthy|miscabled|one-sided|mtu-mismatch|pfc-one-end|neighbour-missing OUTDIR"
+variant=${1:?$usage}
+out=${2:?$usage}
+case $variant in healthy|miscabled|one-sided|mtu-mismatch|pfc-one-end|neighbour-missing) ;; *) echo "unknown variant $variant" >&2; exit 2;; esac
 [ "$(id -u)" = 0 ] || { echo "needs root (network namespaces)" >&2; exit 77; }
 command -v lldpd >/dev/null && command -v lldpcli >/dev/null || { echo "needs lldpd and lldpcli" >&2; exit 77; }
 
@@ -74,7 +84,30 @@ for h in "${hosts[@]}"; do
     second=leaf-02
     [ "$variant" = miscabled ] && [ "$h" = gpu-node-03 ] && second=leaf-01
     sonic_port "$second"
+    if [ "$variant" = neighbour-missing ]; then
+        case $h in gpu-node-03) port=Ethernet20 ;; gpu-node-04) port=Ethernet16 ;; esac
+    fi
     cable "$h" ens2f0np0 "$second" "$port" 9000
+    [ "$variant" = neighbour-missing ] && [ "$h" = gpu-node-02 ] && ip -n "$pfx-leaf-02" link set "$port" down
+done
+if [ "$variant" = mtu-mismatch ]; then
+    ip -n "$pfx-gpu-node-02" link set ens1f0np0 mtu 1500
+    ip -n "$pfx-spine-01" link set Ethernet4 mtu 9000
+fi
+# the design, which each switch's config_db.json states as DEVICE_NEIGHBOR: SWITCH PORT NEIGHBOUR NEIGHBOUR-PORT
+plan="$work/plan.tsv"
+: > "$plan"
+for l in 1 2; do
+    for s in 1 2; do
+        echo "leaf-0$l Ethernet$(( (s - 1) * 4 )) spine-0$s Ethernet$(( (l - 1) * 4 ))" >> "$plan"
+        echo "spine-0$s Ethernet$(( (l - 1) * 4 )) leaf-0$l Ethernet$(( (s - 1) * 4 ))" >> "$plan"
+    done
+done
+i=0
+for h in "${hosts[@]}"; do
+    echo "leaf-01 Ethernet$(( 8 + i * 4 )) $h ens1f0np0" >> "$plan"
+    echo "leaf-02 Ethernet$(( 8 + i * 4 )) $h ens2f0np0" >> "$plan"
+    i=$((i + 1))
 done
 # host addresses (lldpd advertises them as management addresses)
 i=0
@@ -109,8 +142,9 @@ for n in "${nodes[@]}"; do
     pids+=($!)
 done
 
-# wait until every leaf sees its six neighbours (the one-sided variant's leaves see one fewer host)
-want=6; [ "$variant" = one-sided ] && want=5
+# wait until every leaf sees its six neighbours (the one-sided variant's leaves see one fewer host, the
+# neighbour-missing variant's leaf-02 too)
+want=6; { [ "$variant" = one-sided ] || [ "$variant" = neighbour-missing ]; } && want=5
 for t in $(seq 1 60); do
     ok=1
     for l in leaf-01 leaf-02; do
@@ -137,5 +171,36 @@ done
 # host side: MTU and addresses as the hosts see them
 for h in "${hosts[@]}"; do
     ip -n "$pfx-$h" -d link show > "$out/$h/ip-d-link.txt"
+    ip -n "$pfx-$h" -j addr show > "$out/$h/ip-j-addr.json"
+done
+# switch side: config_db.json as SONiC's "config save" writes it (keys sorted, 4-space indent), from the
+# namespace's own ports and MTUs and the design above
+for s in "${switches[@]}"; do
+    sw_mac=$(ip -n "$pfx-$s" -o link show Ethernet0 | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+    case $s in spine-*) type=SpineRouter ;; *) type=LeafRouter ;; esac
+    ports=$(ip -n "$pfx-$s" -o link show | sed -n 's/^[0-9]*: \(Ethernet[0-9]*\)@[^:]*: .* mtu \([0-9]*\) .*/\1 \2/p' | LC_ALL=C sort)
+    {
+        echo '{'
+        echo '    "DEVICE_METADATA": {'
+        echo '        "localhost": {'
+        echo '            "default_pfcwd_status": "disable",'
+        echo "            \"hostname\": \"$s\","
+        echo '            "hwsku": "sim-32x400G",'
+        echo "            \"mac\": \"$sw_mac\","
+        echo '            "platform": "x86_64-sim-r0",'
+        echo "            \"type\": \"$type\""
+        echo '        }'
+        echo '    },'
+        echo '    "DEVICE_NEIGHBOR": {'
+        grep "^$s " "$plan" | LC_ALL=C sort -k2,2 | awk 'NR > 1 { print "        }," } { printf "        \"%s\": {\n            \"name\": \"%s\",\n            \"port\": \"%s\"\n", $2, $3, $4 } END { print "        }" }'
+        echo '    },'
+        echo '    "PORT": {'
+        echo "$ports" | awk 'NR > 1 { print "        }," } { n = substr($1, 9); printf "        \"%s\": {\n            \"admin_status\": \"up\",\n            \"alias\": \"etp%d\",\n            \"index\": \"%d\",\n            \"lanes\": \"%d,%d,%d,%d\",\n            \"mtu\": \"%s\",\n            \"speed\": \"400000\"\n", $1, n / 4 + 1, n / 4 + 1, n, n + 1, n + 2, n + 3, $2 } END { print "        }" }'
+        echo '    },'
+        echo '    "PORT_QOS_MAP": {'
+        echo "$ports" | awk -v sw="$s" -v variant="$variant" 'NR > 1 { print "        }," } { pfc = (variant == "pfc-one-end" && sw == "leaf-02" && $1 == "Ethernet8") ? "4" : "3,4"; printf "        \"%s\": {\n            \"dscp_to_tc_map\": \"AZURE\",\n            \"pfc_enable\": \"%s\",\n            \"pfc_to_queue_map\": \"AZURE\",\n            \"tc_to_pg_map\": \"AZURE\",\n            \"tc_to_queue_map\": \"AZURE\"\n", $1, pfc } END { print "        }" }'
+        echo '    }'
+        echo '}'
+    } > "$out/$s/config_db.json"
 done
 echo "captured $variant into $out"

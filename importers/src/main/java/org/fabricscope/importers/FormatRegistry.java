@@ -23,6 +23,8 @@ import org.fabricscope.importers.lldp.LldpNeighborsReader;
 import org.fabricscope.importers.lldp.RdmaNetdevReader;
 import org.fabricscope.importers.lldp.MlnxQosReader;
 import org.fabricscope.importers.lldp.RoceCountersReader;
+import org.fabricscope.importers.lldp.IpLinkReader;
+import org.fabricscope.importers.lldp.SonicConfigDbReader;
 import org.fabricscope.importers.host.LspciReader;
 import org.fabricscope.importers.host.PodEnvReader;
 import org.fabricscope.importers.host.UlimitReader;
@@ -95,6 +97,8 @@ public final class FormatRegistry {
         all.add(new RdmaNetdevReader());
         all.add(new MlnxQosReader());
         all.add(new RoceCountersReader());
+        all.add(new IpLinkReader());
+        all.add(new SonicConfigDbReader());
         return all;
     }
 

@@ -57,6 +57,8 @@ class FormatRegistryTest {
         PHASES.put("rdma-netdev", ImportPhase.TOPOLOGY);
         PHASES.put("mlnx-qos", ImportPhase.TOPOLOGY);
         PHASES.put("roce-counters", ImportPhase.TOPOLOGY);
+        PHASES.put("ip-link", ImportPhase.TOPOLOGY);
+        PHASES.put("sonic-config-db", ImportPhase.TOPOLOGY);
         PHASES.put("ibsim-net", ImportPhase.SKIPPED);
         PHASES.put("hwloc-xml", ImportPhase.SKIPPED);
         for (String host : List.of("ibstat", "ibstatus", "ibv-devinfo", "gid-table", "ulimit", "dev-infiniband", "ip-addr",

@@ -14,12 +14,14 @@ import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
  * {@code hca_id:\tmlx5_0}, {@code node_guid:}, then per port {@code port:\t1} with
  * {@code state:\t\tPORT_ACTIVE (4)}, {@code sm_lid:}, {@code port_lid:}, {@code link_layer:}, and with
  * {@code -v} {@code phys_state:}, {@code active_width:}, {@code active_speed:} and the {@code GID[  N]:}
- * lines (8 groups, or the compact form with {@code , RoCE v2} after it).
+ * lines (8 groups, or the compact form with {@code , RoCE v2} after it), and {@code active_mtu:\t4096 (5)}: the
+ * port's path MTU, which a RoCE port's netdev MTU must hold with the RoCE headers ({@code roce-mtu-mismatch}).
  */
 public final class IbvDevinfoReader extends HostEvidenceReader {
     public static final String ID = "ibv-devinfo";
     private static final Pattern HCA = Pattern.compile("^hca_id:\\s*(\\S{1,64})\\s*$");
     private static final Pattern FIELD = Pattern.compile("^\\s+([a-z_]+):\\s*(.*)$");
+    private static final Pattern ACTIVE_MTU = Pattern.compile("^(\\d{3,4})\\b.*");
     private static final Pattern GID = Pattern.compile("^\\s+GID\\[\\s*(\\d{1,9})\\]:\\s*([0-9A-Fa-f:.]+)(?:,\\s*(.*))?$");
 
     @Override
@@ -102,6 +104,7 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                     case "sm_lid" -> b.smLid = PortBlock.lid(v);
                     case "port_lid" -> b.lid = PortBlock.lid(v);
                     case "link_layer" -> b.linkLayer = v;
+                    case "active_mtu" -> b.activeMtu = mtu(v);
                     case "active_width" -> width[0] = v.replaceFirst("\\s*\\(\\d+\\)$", "");
                     case "active_speed" -> {
                         String s = v.replaceFirst("\\s*\\(\\d+\\)$", "");
@@ -120,5 +123,15 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                 width[0] = "";
             }
         };
+    }
+
+    /** {@code 4096 (5)}: one of the IB MTUs 256..4096, else -1 (unknown). */
+    static int mtu(String v) {
+        Matcher m = ACTIVE_MTU.matcher(v.strip());
+        if (!m.matches()) {
+            return -1;
+        }
+        int b = Integer.parseInt(m.group(1));
+        return b == 256 || b == 512 || b == 1024 || b == 2048 || b == 4096 ? b : -1;
     }
 }

@@ -19,6 +19,8 @@ final class PortBlock {
     long portGuid;
     long nodeGuid;
     String linkLayer = "";
+    /** ibv_devinfo's active_mtu in bytes, -1 when not printed. */
+    int activeMtu = -1;
     Evidence evidence;
     Evidence start;
 
@@ -26,7 +28,7 @@ final class PortBlock {
     void flush(Draft draft) {
         if (!device.isEmpty() && port >= 0) {
             draft.hcaPort(new HcaPortStatus(device, port, state, phys, rate, lid, smLid, portGuid, nodeGuid, linkLayer,
-                    evidence != null ? evidence : start));
+                    evidence != null ? evidence : start, activeMtu));
         }
         port = -1;
         state = PortState.UNKNOWN;
@@ -36,6 +38,7 @@ final class PortBlock {
         smLid = -1;
         portGuid = 0;
         linkLayer = "";
+        activeMtu = -1;
         evidence = null;
         start = null;
     }

@@ -8,11 +8,13 @@ import org.fabricscope.model.core.NaturalOrder;
 import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.EthernetLinks;
 import org.fabricscope.model.fabric.FabricNode;
+import org.fabricscope.model.fabric.NetdevLink;
 import org.fabricscope.model.fabric.NodeKind;
 import org.fabricscope.model.fabric.PhysState;
 import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.fabric.PortState;
 import org.fabricscope.model.fabric.RoceQos;
+import org.fabricscope.model.fabric.SwitchPortConfig;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,6 +87,21 @@ public final class LldpFabric implements ImportState {
         qos.computeIfAbsent(host, k -> new LinkedHashMap<>()).put(netdev, settings);
     }
 
+    /** host -> netdev -> what iproute2 said of it (ip -d link, ip addr), the last read kept. */
+    private final Map<String, Map<String, NetdevLink>> netdevs = new LinkedHashMap<>();
+    /** switch -> its config_db.json's ports, the last file read kept. */
+    private final Map<String, LldpPortSettings.SwitchConfig> switchConfigs = new LinkedHashMap<>();
+
+    /** Records what iproute2 says of {@code host}'s netdev (MTU, state, addresses). */
+    public void netdevLink(String host, NetdevLink link) {
+        netdevs.computeIfAbsent(host, k -> new LinkedHashMap<>()).put(link.netdev(), link);
+    }
+
+    /** Records a switch's own configuration of its ports (SONiC config_db.json), read at {@code file}. */
+    public void switchConfig(String name, Evidence file, Map<String, SwitchPortConfig> ports) {
+        switchConfigs.put(name, new LldpPortSettings.SwitchConfig(file, Map.copyOf(ports)));
+    }
+
     /** Adds one node's table (from any file, in any order). */
     public void table(LldpTable t) {
         tables.add(t);
@@ -113,6 +130,7 @@ public final class LldpFabric implements ImportState {
                 b.diagnostic(Diagnostic.info(e.source(), e.line(), "which netdev carries which RDMA device was read, but no "
                         + "LLDP neighbour table places the netdevs: load lldpcli show neighbors of the hosts or switches too"));
             }
+            LldpPortSettings.unplaced(b, netdevs, switchConfigs);
             return;
         }
         Map<String, String> nameByChassis = new HashMap<>();
@@ -156,6 +174,7 @@ public final class LldpFabric implements ImportState {
                 switches.add(e.getKey());
             }
         }
+        LldpPortSettings.plannedPorts(switchConfigs, switches, portNames);
         Ports ports = new Ports(b, switches, portNames, rdma);
         for (Link l : links) {
             Port x = ports.of(l.localNode, l.localPort, l.evidence);
@@ -190,6 +209,11 @@ public final class LldpFabric implements ImportState {
             // ethtool's port counters and the RDMA hw_counters share the NIC's one port
             b.counters(0, 1, nic.guid(), null, c.counters(), c.evidence(), false, c.time());
         }
+        List<Port[]> cableEnds = new ArrayList<>();
+        for (Link l : links) {
+            cableEnds.add(new Port[] {ports.of(l.localNode, l.localPort, l.evidence), ports.of(l.remoteNode, l.remotePort, l.evidence)});
+        }
+        LldpPortSettings.apply(b, ports, portNames, netdevs, switchConfigs, cableEnds);
         boolean switchTable = false;
         for (LldpTable t : tables) {
             if (switches.contains(t.localNode())) {
@@ -222,7 +246,7 @@ public final class LldpFabric implements ImportState {
     }
 
     /** Nodes and ports made on first mention: a switch per name, a channel adapter per host NIC. */
-    private static final class Ports {
+    static final class Ports {
         private final FabricModelBuilder b;
         private final Set<String> switches;
         private final Map<String, Set<String>> portNames;

@@ -22,7 +22,7 @@ final class LldpSections {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]*");
     /** File names that name the command, not the node ({@code lldpcli-neighbors.json}, {@code ibdev2netdev.txt}). */
     private static final Pattern COMMAND_STEM = Pattern.compile(
-            "^(?:lldp.*|show.*|neighbo.*|all-nodes|ibdev2netdev.*|rdma|rdma[-_]link.*|sysfs.*|ls|netdevs?|mlnx.*|qos.*|ethtool.*|hw_counters.*)$");
+            "^(?:lldp.*|show.*|neighbo.*|all-nodes|ibdev2netdev.*|rdma|rdma[-_]link.*|sysfs.*|ls|netdevs?|mlnx.*|qos.*|ethtool.*|hw_counters.*|ip|ip[-_].*|config_db.*|running.*)$");
     /** Folder names that say nothing about the node. */
     private static final List<String> GENERIC = List.of("tmp", "out", "output", "outputs", "evidence", "lldp",
             "logs", "captures", "capture", "data", "inputs", "input", "home", "root", "downloads", "desktop", "files",

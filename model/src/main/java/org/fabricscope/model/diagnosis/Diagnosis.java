@@ -49,7 +49,8 @@ public final class Diagnosis {
                 .with(new PairwiseSlowCheck())
                 .with(new HostEvidenceCheck()).with(new IncidentCheck())
                 .with(new LldpOneSidedCheck()).with(new RoceNicMiscabledCheck()).with(new RocePfcOffCheck())
-                .with(new RoceLossyCheck()).with(new RocePauseStormCheck()).with(new RoceEcnInactiveCheck());
+                .with(new RoceLossyCheck()).with(new RocePauseStormCheck()).with(new RoceEcnInactiveCheck())
+                .with(new RoceMtuMismatchCheck()).with(new RocePfcOneEndCheck()).with(new LldpNeighbourMissingCheck());
     }
 
     public Diagnosis with(FabricCheck check) {

@@ -62,4 +62,14 @@ public final class EthernetLinks {
     public static void qos(Port p, RoceQos qos) {
         p.qos = qos;
     }
+
+    /** Sets a host NIC port's netdev (MTU, state, addresses); a later reading replaces an earlier one. */
+    public static void netdevLink(Port p, NetdevLink link) {
+        p.netdevLink = link;
+    }
+
+    /** Sets a switch port's configuration (SONiC config_db.json); a later reading replaces an earlier one. */
+    public static void switchConfig(Port p, SwitchPortConfig config) {
+        p.switchConfig = config;
+    }
 }

@@ -27,6 +27,10 @@ public final class Port {
     String name;
     /** A RoCE NIC port's QoS settings (mlnx_qos), or null when none were read. */
     RoceQos qos;
+    /** A host netdev's MTU, state and addresses (ip -d link, ip addr), or null when none were read. */
+    NetdevLink netdevLink;
+    /** A switch port's own configuration (SONiC config_db.json), or null when none was read. */
+    SwitchPortConfig switchConfig;
     Evidence evidence;
     Evidence stateEvidence;
     Evidence counterEvidence;
@@ -152,6 +156,16 @@ public final class Port {
     /** The QoS settings read for this RoCE NIC port ({@code mlnx_qos -i}), or null. */
     public RoceQos qos() {
         return qos;
+    }
+
+    /** This host NIC port's netdev as iproute2 reports it ({@code ip -d link}, {@code ip addr}), or null. */
+    public NetdevLink netdevLink() {
+        return netdevLink;
+    }
+
+    /** This switch port's configuration (SONiC {@code config_db.json}), or null. */
+    public SwitchPortConfig switchConfig() {
+        return switchConfig;
     }
 
     /** The interface name of an Ethernet port ({@code Ethernet8}, {@code ens1f0np0}), or null (InfiniBand ports have numbers only). */

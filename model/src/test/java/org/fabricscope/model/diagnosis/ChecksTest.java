@@ -230,6 +230,6 @@ class ChecksTest {
         List<String> ids = Diagnosis.standard(ErrorThresholds.defaults()).catalogue().stream()
                 .map(org.fabricscope.model.core.FindingSpec::id).toList();
         assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), ids.toString());
-        assertEquals(43, ids.size(), ids.toString()); // training 10 (rdma-device-not-needed), + forensics (5 with busbw-below-expected), slowness (4: transport-downgraded, straggler, config-drift, pairwise-slow), host evidence (3), the incident (1) and Ethernet/RoCE (6: lldp-one-sided, roce-nic-miscabled, roce-pfc-off, roce-lossy, roce-pause-storm, roce-ecn-inactive)
+        assertEquals(46, ids.size(), ids.toString()); // training 10 (rdma-device-not-needed), + forensics (5 with busbw-below-expected), slowness (4: transport-downgraded, straggler, config-drift, pairwise-slow), host evidence (3), the incident (1) and Ethernet/RoCE (9: lldp-one-sided, roce-nic-miscabled, roce-pfc-off, roce-lossy, roce-pause-storm, roce-ecn-inactive, roce-mtu-mismatch, roce-pfc-one-end, lldp-neighbour-missing)
     }
 }

@@ -220,7 +220,7 @@ class HostLayerTest {
     @Test
     void fabricDiagnosisIsUnchanged() {
         assertEquals(4, Diagnosis.fabric(ErrorThresholds.defaults()).checks().size());
-        assertEquals(30, Diagnosis.standard(ErrorThresholds.defaults()).checks().size(),
+        assertEquals(33, Diagnosis.standard(ErrorThresholds.defaults()).checks().size(),
                 "fabric, host, Kubernetes and training checks, rank-path-errors across them, the hang forensics, nccl-tests (wrong data, bus bandwidth), host evidence and incident checks, and the Ethernet/RoCE checks");
     }
 
