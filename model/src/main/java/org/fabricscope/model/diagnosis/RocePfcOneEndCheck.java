@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code roce-pfc-one-end}: an LLDP-placed link whose two ends disagree on PFC for the RoCE priority
- * ({@value RoceQos#DEFAULT_ROCE_PRIORITY}), each as that end reports it (a host NIC's {@code mlnx_qos -i}, a SONiC
+ * {@code roce-pfc-one-end}: an LLDP-placed link whose two ends disagree on PFC for the RoCE priority (the host
+ * end's, {@link RocePriority}; between two switches {@value RoceQos#DEFAULT_ROCE_PRIORITY}), each as that end reports it (a host NIC's {@code mlnx_qos -i}, a SONiC
  * switch port's {@code PORT_QOS_MAP pfc_enable}). PFC is hop by hop: the end with PFC sends pause frames the other
  * end does not honour, and the other end never pauses it, so the class is lossy on this hop whichever end lacks it.
  * Both ends must be known; a link known at one end only is no finding, and the import says so in an info
@@ -24,7 +24,7 @@ import java.util.List;
  */
 public final class RocePfcOneEndCheck implements FabricCheck {
     static final FindingSpec SPEC = new FindingSpec("roce-pfc-one-end", Layer.FABRIC, Severity.WARNING,
-            "Ethernet links with PFC on the RoCE priority (3) enabled at one end only: pauses not honoured, the hop is lossy",
+            "Ethernet links with PFC on the RoCE priority enabled at one end only: pauses not honoured, the hop is lossy",
             "mlnx_qos -i (Mellanox OFED); SONiC config_db.json PORT_QOS_MAP pfc_enable; the RDMA fabric manual (enable PFC on both the host and the switch)");
 
     @Override
@@ -60,12 +60,13 @@ public final class RocePfcOneEndCheck implements FabricCheck {
 
     @Override
     public List<Finding> run(CheckContext context) {
-        int prio = RoceQos.DEFAULT_ROCE_PRIORITY;
         List<Finding> out = new ArrayList<>();
         for (Cable c : context.model().fabric().cables()) {
             if (!c.fromLldp()) {
                 continue;
             }
+            RocePriority rp = priority(context, c);
+            int prio = rp.priority();
             End a = End.of(c.a(), prio);
             End b = End.of(c.b(), prio);
             if (a == null || b == null || a.on == b.on) {
@@ -75,7 +76,8 @@ public final class RocePfcOneEndCheck implements FabricCheck {
             End off = on == a ? b : a;
             String title = "PFC on priority " + prio + " is enabled at " + on.port.label() + " (" + on.says + ") but not at "
                     + off.port.label() + " (" + off.says + "): pauses from " + EthernetEnds.node(on.port)
-                    + " are not honoured and " + EthernetEnds.node(off.port) + " never pauses, so RoCE on this hop is lossy";
+                    + " are not honoured and " + EthernetEnds.node(off.port) + " never pauses, so RoCE on this hop is lossy ("
+                    + rp.source() + ")";
             List<String> remedies = new ArrayList<>();
             if (off.port.node().isSwitch()) {
                 remedies.add("On " + EthernetEnds.node(off.port) + " (SONiC): add " + prio + " to PORT_QOS_MAP|" + off.port.name()
@@ -83,15 +85,36 @@ public final class RocePfcOneEndCheck implements FabricCheck {
                         + "regenerates both), then config save; show pfc priority lists it.");
             } else {
                 String dev = off.port.name() == null ? "<netdev>" : off.port.name();
-                remedies.add("On " + EthernetEnds.node(off.port) + ": mlnx_qos -i " + dev + " --pfc 0,0,0,1,0,0,0,0 --trust dscp; "
-                        + "mlnx_qos -i " + dev + " should then show enabled 0 0 0 1 0 0 0 0.");
+                String mask = RocePfcOffCheck.pfcMask(prio);
+                remedies.add("On " + EthernetEnds.node(off.port) + ": mlnx_qos -i " + dev + " --pfc " + mask + " --trust dscp; "
+                        + "mlnx_qos -i " + dev + " should then show enabled " + mask.replace(',', ' ') + ".");
             }
             remedies.add("PFC works only when both ends of every hop pause on the same priority (RDMA fabric manual: enable PFC on "
-                    + "both the host and the switch); ethtool -S on the host (rx/tx_prio3_pause) and show pfc counters on the switch "
+                    + "both the host and the switch); ethtool -S on the host (rx/tx_prio" + prio + "_pause) and show pfc counters on the switch "
                     + "show whether pauses flow both ways.");
             out.add(new Finding(SPEC.id(), Severity.WARNING, title, List.<Subject>of(Subjects.cable(c)),
                     List.of(a.evidence, b.evidence), remedies));
         }
         return out;
+    }
+
+    /**
+     * The RoCE priority of a link: that of its host end where it has one ({@link RocePriority}: NCCL's traffic
+     * class through the NIC's trust state and DSCP table), else (two switches) priority 3, said to be assumed.
+     */
+    private static RocePriority priority(CheckContext context, Cable c) {
+        for (Port p : new Port[] {c.a(), c.b()}) {
+            if (!p.node().isSwitch() && p.qos() != null) {
+                return RocePriority.of(context.model(), context.ranks(), p.node().host() == null ? null : p.node().host().name(),
+                        p.qos());
+            }
+        }
+        for (Port p : new Port[] {c.a(), c.b()}) {
+            if (!p.node().isSwitch()) {
+                return RocePriority.of(context.model(), context.ranks(), p.node().host() == null ? null : p.node().host().name(), null);
+            }
+        }
+        return new RocePriority(RoceQos.DEFAULT_ROCE_PRIORITY, false, "priority " + RoceQos.DEFAULT_ROCE_PRIORITY
+                + " assumed between two switches as in NVIDIA's lossless setup, NCCL_IB_TC=106", List.of());
     }
 }
