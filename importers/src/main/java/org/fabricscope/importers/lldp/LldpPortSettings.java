@@ -8,7 +8,6 @@ import org.fabricscope.model.fabric.Cable;
 import org.fabricscope.model.fabric.EthernetLinks;
 import org.fabricscope.model.fabric.NetdevLink;
 import org.fabricscope.model.fabric.Port;
-import org.fabricscope.model.fabric.RoceQos;
 import org.fabricscope.model.fabric.SwitchPortConfig;
 
 import java.util.ArrayList;
@@ -124,7 +123,7 @@ final class LldpPortSettings {
             b.diagnostic(Diagnostic.info(first.source(), first.line(), "PFC is known at one end only of " + count + " link"
                     + (count == 1 ? "" : "s") + ": the other end's settings were not loaded for " + String.join(", ", examples)
                     + (count > EXAMPLES ? " and " + (count - EXAMPLES) + " more" : "") + "; whether PFC is on at both ends "
-                    + "(priority " + RoceQos.DEFAULT_ROCE_PRIORITY + ") could not be checked there (roce-pfc-one-end)"));
+                    + "on the RoCE priority could not be checked there (roce-pfc-one-end)"));
         }
     }
 
