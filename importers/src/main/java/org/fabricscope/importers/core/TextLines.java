@@ -86,6 +86,14 @@ public final class TextLines implements AutoCloseable {
                 }
                 end++;
             }
+            if (!any && end < stop && b[end] != 0 && end - pos <= MAX_LINE) {
+                // the whole line is in the buffer (the usual case): decoded from there, not copied first
+                String whole = new String(b, pos, end - pos, StandardCharsets.UTF_8);
+                afterCr = b[end] == '\r';
+                pos = end + 1;
+                lineNumber++;
+                return whole;
+            }
             if (end > pos) {
                 any = true;
                 keep(pos, end - pos);

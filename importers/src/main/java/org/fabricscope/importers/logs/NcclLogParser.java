@@ -111,8 +111,33 @@ public final class NcclLogParser {
         }
     }
 
-    /** Reads a whole file or stream, then {@link #finish(String) finishes} its source. */
+    /**
+     * Reads a whole file or stream, then {@link #finish(String) finishes} its source. The signature scan
+     * of its lines runs meanwhile on a thread of its own ({@link SignatureScan#startBeside()}).
+     */
     public void read(TextLines lines, String source, Cancellation cancel) throws IOException {
+        if (scan == null) {
+            readLines(lines, source, cancel);
+            return;
+        }
+        scan.startBeside();
+        try {
+            readLines(lines, source, cancel);
+        } catch (ImportCancelledException e) {
+            scan.endBeside(true);
+            throw e;
+        } catch (RuntimeException | IOException | Error e) {
+            try {
+                scan.endBeside(false); // the lines before the failure are scanned: the reader keeps what they said
+            } catch (RuntimeException | Error again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        scan.endBeside(false);
+    }
+
+    private void readLines(TextLines lines, String source, Cancellation cancel) throws IOException {
         this.source = source;
         String raw;
         int binaryLines = 0;
@@ -255,8 +280,8 @@ public final class NcclLogParser {
         }
         int lvl = at + 6;
         int end = l.indexOf(' ', lvl);
-        String lv = end < 0 ? l.substring(lvl) : l.substring(lvl, end);
-        if (!(lv.equals("INFO") || lv.equals("WARN") || lv.equals("TRACE") || lv.equals("ERROR"))) {
+        String lv = level(l, lvl, end < 0 ? l.length() : end);
+        if (lv == null) {
             return false;
         }
         for (int i = 0; i < c1; i++) {
@@ -264,11 +289,28 @@ public final class NcclLogParser {
                 return false;
             }
         }
-        host = l.substring(0, c1);
-        pid = num(l.substring(c1 + 1, c2), "pid"); // an NCCL line: a pid past int range is reported, not skipped quietly
+        // a process's lines come in runs: the host read last, when it is this line's too
+        host = lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost) ? lastHost : l.substring(0, c1);
+        // an NCCL line: a pid past int range is reported, not skipped quietly; up to 9 digits always fit
+        pid = c2 - c1 - 1 <= 9 ? IntScan.digits(l, c1 + 1, c2) : num(l.substring(c1 + 1, c2), "pid");
         level = lv;
         message = end < 0 ? "" : l.substring(end + 1);
         return true;
+    }
+
+    /** The level word of an NCCL line between {@code from} and {@code to} (one of four constants), or null. */
+    private static String level(String l, int from, int to) {
+        int n = to - from;
+        if (n == 4 && l.startsWith("INFO", from)) {
+            return "INFO";
+        }
+        if (n == 4 && l.startsWith("WARN", from)) {
+            return "WARN";
+        }
+        if (n == 5 && l.startsWith("TRACE", from)) {
+            return "TRACE";
+        }
+        return n == 5 && l.startsWith("ERROR", from) ? "ERROR" : null;
     }
 
     /**
