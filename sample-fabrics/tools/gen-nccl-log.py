@@ -18,7 +18,9 @@ def main():
     ap.add_argument("--size-mb", type=int, default=1024)
     a = ap.parse_args()
     src = open(a.real_log, encoding="utf-8").read().splitlines()
-    prefix = re.compile(r"^vm:\d+:\d+ \[0\] ")
+    # the whole prefix, "NCCL INFO " included: each line gets its own below (until 2026-11-27 the level
+    # was left in the body, so every generated message read "NCCL INFO NCCL INFO ...")
+    prefix = re.compile(r"^vm:\d+:\d+ \[0\] NCCL INFO ")
     body = [prefix.sub("", l) for l in src if prefix.match(l)]
     body = [l.replace("via P2P/CUMEM", "[send] via NET/IB/0/GDRDMA") for l in body]
     limit = a.size_mb * 1024 * 1024

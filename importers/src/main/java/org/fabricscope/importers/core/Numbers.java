@@ -36,7 +36,7 @@ public final class Numbers {
 
     /** A decimal number ({@code -} allowed when {@code min < 0}) in {@code [min, max]}; {@link OutOfRange} otherwise. */
     public static long decimal(String text, long min, long max, String field) {
-        String t = text == null ? "" : text.strip();
+        String t = text == null ? "" : stripped(text);
         long v = parseDecimal(t);
         if (v == Long.MIN_VALUE || v < min || v > max) {
             throw new OutOfRange(field, t, min + ".." + max);
@@ -69,7 +69,7 @@ public final class Numbers {
      * {@link Long#MAX_VALUE} read as negative longs and compare with {@link Long#compareUnsigned}.
      */
     public static long unsigned64(String text, String field) {
-        String t = text == null ? "" : text.strip();
+        String t = text == null ? "" : stripped(text);
         if (t.isEmpty() || t.length() > 20) {
             throw new OutOfRange(field, t, "0..18446744073709551615");
         }
@@ -102,8 +102,36 @@ public final class Numbers {
         return true;
     }
 
+    /**
+     * {@link String#strip()}, without its scan of both ends when neither end can be white space (the
+     * usual case: a field cut out of a line): the same string either way.
+     */
+    static String stripped(String text) {
+        int n = text.length();
+        if (n == 0) {
+            return text;
+        }
+        char a = text.charAt(0);
+        char z = text.charAt(n - 1);
+        // every character Character.isWhitespace accepts is at most ' ' or outside ASCII
+        return a > ' ' && a < 0x80 && z > ' ' && z < 0x80 ? text : text.strip();
+    }
+
     /** The value of a decimal, or {@link Long#MIN_VALUE} when it is not one or does not fit a long. */
     private static long parseDecimal(String t) {
+        int n = t.length();
+        int i = n > 0 && t.charAt(0) == '-' ? 1 : 0;
+        if (n - i > 0 && n - i <= 18) { // up to 18 digits cannot overflow: read in one pass
+            long v = 0;
+            for (int k = i; k < n; k++) {
+                char c = t.charAt(k);
+                if (c < '0' || c > '9') {
+                    return Long.MIN_VALUE;
+                }
+                v = v * 10 + (c - '0');
+            }
+            return i == 1 ? -v : v;
+        }
         if (!isDecimal(t) || t.length() > 20) {
             return Long.MIN_VALUE;
         }

@@ -16,6 +16,8 @@ public final class TextLines implements AutoCloseable {
     /** Longest line kept, in bytes. Real tool output lines are under 1 KB. */
     public static final int MAX_LINE = 64 * 1024;
 
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private final InputStream in;
     private final byte[] buf = new byte[64 * 1024];
     private int pos;
@@ -79,12 +81,29 @@ public final class TextLines implements AutoCloseable {
             int end = pos;
             byte[] b = buf;
             int stop = len;
+            // eight bytes at a time while none is below 14 (LF, CR and NUL are; so are TAB and a few
+            // other controls, after which the bytes are looked at one by one)
+            while (end + 8 <= stop) {
+                long x = (long) LONGS.get(b, end);
+                if (((x - 0x0E0E0E0E0E0E0E0EL) & ~x & 0x8080808080808080L) != 0) {
+                    break;
+                }
+                end += 8;
+            }
             while (end < stop) {
                 byte c = b[end];
                 if (c == '\n' || c == '\r' || c == 0) {
                     break;
                 }
                 end++;
+            }
+            if (!any && end < stop && b[end] != 0 && end - pos <= MAX_LINE) {
+                // the whole line is in the buffer (the usual case): decoded from there, not copied first
+                String whole = new String(b, pos, end - pos, StandardCharsets.UTF_8);
+                afterCr = b[end] == '\r';
+                pos = end + 1;
+                lineNumber++;
+                return whole;
             }
             if (end > pos) {
                 any = true;

@@ -37,7 +37,20 @@ final class IntScan {
             i = start;
             return 0;
         }
+        if (i - from <= 9) { // fits an int whatever the digits: no range to check
+            int v = digits(s, from, i);
+            return neg ? -v : v;
+        }
         return Numbers.checkedInt(s.substring(start, i), field);
+    }
+
+    /** The value of the decimal digits {@code s[from, to)}, at most 9 of them (the caller has checked they are digits). */
+    static int digits(String s, int from, int to) {
+        int v = 0;
+        for (int k = from; k < to; k++) {
+            v = v * 10 + (s.charAt(k) - '0');
+        }
+        return v;
     }
 
     /** Skips {@code lit} exactly; sets {@code ok} false when it is not there. */

@@ -111,8 +111,33 @@ public final class NcclLogParser {
         }
     }
 
-    /** Reads a whole file or stream, then {@link #finish(String) finishes} its source. */
+    /**
+     * Reads a whole file or stream, then {@link #finish(String) finishes} its source. The signature scan
+     * of its lines runs meanwhile on a thread of its own ({@link SignatureScan#startBeside()}).
+     */
     public void read(TextLines lines, String source, Cancellation cancel) throws IOException {
+        if (scan == null) {
+            readLines(lines, source, cancel);
+            return;
+        }
+        scan.startBeside();
+        try {
+            readLines(lines, source, cancel);
+        } catch (ImportCancelledException e) {
+            scan.endBeside(true);
+            throw e;
+        } catch (RuntimeException | IOException | Error e) {
+            try {
+                scan.endBeside(false); // the lines before the failure are scanned: the reader keeps what they said
+            } catch (RuntimeException | Error again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        scan.endBeside(false);
+    }
+
+    private void readLines(TextLines lines, String source, Cancellation cancel) throws IOException {
         this.source = source;
         String raw;
         int binaryLines = 0;
@@ -172,10 +197,10 @@ public final class NcclLogParser {
         scan(raw);
         String l = stripDecoration(raw);
         int at = l.indexOf(" NCCL ");
-        if (at > 0 && prefix(l, at)) {
+        if (at > 0 && prefix.scan(l, at, lastHost)) {
             torch.interrupt(source);
-            steps.ncclHost(source, host);
-            ncclLine(host, pid, level, message, raw);
+            steps.ncclHost(source, prefix.host);
+            ncclLine(prefix.host, prefix.pid, prefix.level, prefix.message, raw);
             return;
         }
         if (l.startsWith("NCCL version ")) { // the unprefixed version line (rank 0 only, in older versions)
@@ -218,58 +243,8 @@ public final class NcclLogParser {
         }
     }
 
-    // The prefix fields of the last line scanned by prefix(): host:pid:tid [dev] [file:line [(func)]] NCCL LEVEL message
-    private String host;
-    private int pid;
-    private String level;
-    private String message;
-
-    /** Scans {@code host:pid:tid [dev] } and the level after {@code NCCL} at {@code at}; false when it is not an NCCL line. */
-    private boolean prefix(String l, int at) {
-        int c1 = l.indexOf(':');
-        if (c1 < 0 || c1 > at) {
-            return false;
-        }
-        int c2 = l.indexOf(':', c1 + 1);
-        int sp = l.indexOf(' ', c1 + 1);
-        if (c2 < 0 || sp < 0 || c2 > sp || sp + 1 >= l.length() || l.charAt(sp + 1) != '[') {
-            return false;
-        }
-        for (int i = c1 + 1; i < c2; i++) {
-            char ch = l.charAt(i);
-            if (ch < '0' || ch > '9') {
-                return false;
-            }
-        }
-        if (c2 == c1 + 1) {
-            return false;
-        }
-        for (int i = c2 + 1; i < sp; i++) {
-            if (!Character.isDigit(l.charAt(i))) {
-                return false;
-            }
-        }
-        int close = l.indexOf(']', sp);
-        if (close < 0 || close > at) {
-            return false;
-        }
-        int lvl = at + 6;
-        int end = l.indexOf(' ', lvl);
-        String lv = end < 0 ? l.substring(lvl) : l.substring(lvl, end);
-        if (!(lv.equals("INFO") || lv.equals("WARN") || lv.equals("TRACE") || lv.equals("ERROR"))) {
-            return false;
-        }
-        for (int i = 0; i < c1; i++) {
-            if (Character.isWhitespace(l.charAt(i))) {
-                return false;
-            }
-        }
-        host = l.substring(0, c1);
-        pid = num(l.substring(c1 + 1, c2), "pid"); // an NCCL line: a pid past int range is reported, not skipped quietly
-        level = lv;
-        message = end < 0 ? "" : l.substring(end + 1);
-        return true;
-    }
+    /** The prefix fields of the last NCCL line read: {@code host:pid:tid [dev] [file:line [(func)]] NCCL LEVEL message}. */
+    private final NcclPrefix prefix = new NcclPrefix();
 
     /**
      * Whether the first lines of a file are a NCCL / PyTorch log: at least one NCCL INFO/WARN line
@@ -292,7 +267,7 @@ public final class NcclLogParser {
         String l = stripDecoration(raw);
         int at = l.indexOf(" NCCL ");
         try {
-            if (at > 0 && probe.prefix(l, at)) {
+            if (at > 0 && probe.prefix.scan(l, at, null)) {
                 return true;
             }
         } catch (Numbers.OutOfRange e) {

@@ -56,7 +56,9 @@ class TextLinesTest {
     void readsAsTheByteAtATimeReaderDid() throws IOException {
         Random rnd = new Random(20261125);
         byte[][] pieces = {"\n".getBytes(), "\r".getBytes(), "\r\n".getBytes(), {0}, {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
-            "vendid=0x2c9".getBytes(), "h\u00e9llo \u2603".getBytes(StandardCharsets.UTF_8), {(byte) 0xC3}, {(byte) 0xFF}, "x".getBytes()};
+            "vendid=0x2c9".getBytes(), "h\u00e9llo \u2603".getBytes(StandardCharsets.UTF_8), {(byte) 0xC3}, {(byte) 0xFF}, "x".getBytes(),
+            // runs of eight bytes and more (read eight at a time), with a TAB or another control below CR inside
+            "job-worker-0:1000:1000 [0] NCCL INFO".getBytes(), "a\tb\u000bc0123456789".getBytes(), "\u000c\u0001\u000e\u001f".getBytes()};
         long cut = 0;
         for (int round = 0; round < 600; round++) {
             java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();

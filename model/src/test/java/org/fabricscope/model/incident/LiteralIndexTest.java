@@ -32,6 +32,51 @@ class LiteralIndexTest {
     }
 
     @Test
+    void findsLiteralsThatOverlapOrShareAnAnchor() {
+        // "NCCL WARN" and "WARN Call" overlap; the last three share their rarest 4-gram
+        LiteralIndex index = new LiteralIndex(List.of("NCCL WARN", "WARN Call", "XID 79", "XID 79 GPU", "GPU XID 79"));
+        assertEquals(Set.of(0, 1), find(index, "h:1:2 [0] NCCL WARN Call to recv"));
+        assertEquals(Set.of(2, 3), find(index, "NVRM: XID 79 GPU has fallen off the bus"));
+        assertEquals(Set.of(2, 4), find(index, "GPU XID 79"));
+        assertEquals(Set.of(), find(index, "NCCL WAR"));
+    }
+
+    @Test
+    void findsALiteralAtEitherEndOfTheText() {
+        LiteralIndex index = new LiteralIndex(List.of("out of memory", "Abort", "RAS "));
+        assertEquals(Set.of(0), find(index, "CUDA out of memory"));
+        assertEquals(Set.of(0), find(index, "out of memory"));
+        assertEquals(Set.of(1), find(index, "Abort"));
+        assertEquals(Set.of(2), find(index, "RAS "));
+        assertEquals(Set.of(), find(index, "RAS"));
+        assertEquals(Set.of(), find(index, "out of memor"));
+        assertEquals(Set.of(), find(index, ""));
+    }
+
+    @Test
+    void nonAsciiTextNeitherHidesNorFakesALiteral() {
+        // characters past Latin-1 share their low byte with ASCII ones ('\u0169' & 0xFF is 'i'): the filter
+        // may pass them, the comparison in place must not
+        LiteralIndex index = new LiteralIndex(List.of("ibv_poll_cq", "Fehler: Zeitüberschreitung", "\u2026 failed"));
+        assertEquals(Set.of(), find(index, "\u0169bv_poll_cq"));
+        assertEquals(Set.of(0), find(index, "\u00e9\u4e2d\u6587 ibv_poll_cq \ud83d\ude00"));
+        assertEquals(Set.of(1), find(index, "NCCL WARN Fehler: Zeitüberschreitung"));
+        assertEquals(Set.of(2), find(index, "connect\u2026 failed"));
+        assertEquals(Set.of(), find(index, "connect... failed"));
+        assertEquals(Set.of(), find(index, "\ufffd\ufffd\ufffd\ufffd"));
+    }
+
+    @Test
+    void aCarriageReturnIsAnOrdinaryCharacter() {
+        // the readers cut CRLF off; a CR left in a text (a CR-only file read as one line) neither joins
+        // nor splits a literal
+        LiteralIndex index = new LiteralIndex(List.of("Connection reset", "reset by peer"));
+        assertEquals(Set.of(0, 1), find(index, "Connection reset by peer\r"));
+        assertEquals(Set.of(), find(index, "Connection\rreset by\r\npeer"));
+        assertEquals(Set.of(0), find(index, "a\rConnection reset\r"));
+    }
+
+    @Test
     void agreesWithIndexOfOnRandomTexts() {
         Random r = new Random(7);
         List<String> literals = new ArrayList<>();
@@ -49,6 +94,36 @@ class LiteralIndexTest {
             }
             assertEquals(expected, find(index, text), text);
         }
+    }
+
+    @Test
+    void agreesWithIndexOfOnRandomTextsOfLatinAndWiderCharacters() {
+        // 'a', its Latin-1 neighbour, a character whose low byte is 'a' (U+0161), CR and LF
+        char[] alphabet = {'a', 'b', '\u00e3', '\u0161', '\r', '\n'};
+        Random r = new Random(11);
+        List<String> literals = new ArrayList<>();
+        for (int i = 0; i < 80; i++) {
+            literals.add(random(r, 1 + r.nextInt(7), alphabet));
+        }
+        LiteralIndex index = new LiteralIndex(literals);
+        for (int t = 0; t < 3000; t++) {
+            String text = random(r, r.nextInt(60), alphabet);
+            Set<Integer> expected = new TreeSet<>();
+            for (int i = 0; i < literals.size(); i++) {
+                if (text.contains(literals.get(i))) {
+                    expected.add(i);
+                }
+            }
+            assertEquals(expected, find(index, text), text);
+        }
+    }
+
+    private static String random(Random r, int n, char[] alphabet) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            b.append(alphabet[r.nextInt(alphabet.length)]);
+        }
+        return b.toString();
     }
 
     private static String random(Random r, int n) {

@@ -1,0 +1,80 @@
+package org.fabricscope.importers.logs;
+
+/**
+ * The prefix NCCL prints before each message, {@code host:pid:tid [dev] [file:line [(func)]] NCCL LEVEL },
+ * scanned by hand (no regular expression, and no substring but the host's and the message's): the
+ * fields of the last line scanned. Not thread-safe: one per parser.
+ */
+final class NcclPrefix {
+    String host;
+    int pid;
+    String level;
+    String message;
+
+    /**
+     * Scans {@code host:pid:tid [dev] } and the level after {@code NCCL} at {@code at}; false when it is
+     * not an NCCL line. {@code lastHost} (may be null) is taken as the host when the line's is equal to it.
+     */
+    boolean scan(String l, int at, String lastHost) {
+        int c1 = l.indexOf(':');
+        if (c1 < 0 || c1 > at) {
+            return false;
+        }
+        int c2 = l.indexOf(':', c1 + 1);
+        int sp = l.indexOf(' ', c1 + 1);
+        if (c2 < 0 || sp < 0 || c2 > sp || sp + 1 >= l.length() || l.charAt(sp + 1) != '[') {
+            return false;
+        }
+        for (int i = c1 + 1; i < c2; i++) {
+            char ch = l.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return false;
+            }
+        }
+        if (c2 == c1 + 1) {
+            return false;
+        }
+        for (int i = c2 + 1; i < sp; i++) {
+            if (!Character.isDigit(l.charAt(i))) {
+                return false;
+            }
+        }
+        int close = l.indexOf(']', sp);
+        if (close < 0 || close > at) {
+            return false;
+        }
+        int lvl = at + 6;
+        int end = l.indexOf(' ', lvl);
+        String lv = level(l, lvl, end < 0 ? l.length() : end);
+        if (lv == null) {
+            return false;
+        }
+        for (int i = 0; i < c1; i++) {
+            if (Character.isWhitespace(l.charAt(i))) {
+                return false;
+            }
+        }
+        // a process's lines come in runs: the host read last, when it is this line's too
+        host = lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost) ? lastHost : l.substring(0, c1);
+        // an NCCL line: a pid past int range is reported, not skipped quietly; up to 9 digits always fit
+        pid = c2 - c1 - 1 <= 9 ? IntScan.digits(l, c1 + 1, c2) : NcclLogParser.num(l.substring(c1 + 1, c2), "pid");
+        level = lv;
+        message = end < 0 ? "" : l.substring(end + 1);
+        return true;
+    }
+
+    /** The level word of an NCCL line between {@code from} and {@code to} (one of four constants), or null. */
+    private static String level(String l, int from, int to) {
+        int n = to - from;
+        if (n == 4 && l.startsWith("INFO", from)) {
+            return "INFO";
+        }
+        if (n == 4 && l.startsWith("WARN", from)) {
+            return "WARN";
+        }
+        if (n == 5 && l.startsWith("TRACE", from)) {
+            return "TRACE";
+        }
+        return n == 5 && l.startsWith("ERROR", from) ? "ERROR" : null;
+    }
+}
