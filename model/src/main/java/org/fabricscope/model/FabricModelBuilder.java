@@ -87,6 +87,16 @@ public final class FabricModelBuilder extends FabricBuilder {
             }
             return n == null || n.host() == null ? null : n.host().name();
         }, this::diagnostic);
+        if (incident.dropped() > 0) {
+            diagnostic(Diagnostic.warning("logs", 0, incident.dropped() + " failure-signature matches left out past the first "
+                    + org.fabricscope.model.incident.IncidentLogBuilder.MAX_MATCHES + " (IncidentLogBuilder.MAX_MATCHES): the timeline and "
+                    + "the incident reasoning see only those"));
+        }
+        for (String s : incident.cappedSources()) {
+            diagnostic(Diagnostic.warning(s, 0, "more than " + org.fabricscope.model.incident.LineScanner.MAX_PROCESSES
+                    + " processes or rank tags in this log (LineScanner.MAX_PROCESSES): those past it are not known to have "
+                    + "printed here"));
+        }
         if (!incident.isEmpty()) { // the user's signature files that did not load, where the import's problems are listed
             for (org.fabricscope.model.incident.SignatureProblem p : org.fabricscope.model.incident.SignatureCatalogue.active().problems()) {
                 diagnostic(Diagnostic.warning(p.file(), 0, "signature not loaded: " + p.text().substring(p.file().length() + 2)));

@@ -13,6 +13,7 @@ import java.util.Map;
 public final class IncidentLogBuilder {
     /** Matches kept at most: a log that repeats one failure a million times says it no better. */
     public static final int MAX_MATCHES = 200_000;
+    private final java.util.Set<String> capped = new java.util.LinkedHashSet<>();
     private final List<SignatureMatch> matches = new ArrayList<>();
     private final Map<String, LogSource> sources = new LinkedHashMap<>();
     private final SignatureCatalogue catalogue;
@@ -43,13 +44,13 @@ public final class IncidentLogBuilder {
         if (old == null) {
             sources.put(source.name(), source);
         } else { // a stream read again (a live pod's log after a reconnect): lines add up
-            List<String> procs = new ArrayList<>(old.processes());
-            source.processes().stream().filter(p -> !procs.contains(p)).forEach(procs::add);
-            List<Integer> ranks = new ArrayList<>(old.ranks());
-            source.ranks().stream().filter(r -> !ranks.contains(r)).forEach(ranks::add);
+            java.util.Set<String> procs = new java.util.LinkedHashSet<>(old.processes()); // sets: thousands of ranks
+            procs.addAll(source.processes());
+            java.util.Set<Integer> ranks = new java.util.LinkedHashSet<>(old.ranks());
+            ranks.addAll(source.ranks());
             sources.put(source.name(), new LogSource(source.name(), Math.max(old.lines(), source.lines()),
                     old.first().known() ? old.first() : source.first(), source.last().known() ? source.last() : old.last(),
-                    procs, ranks, old.kernel() || source.kernel()));
+                    new ArrayList<>(procs), new ArrayList<>(ranks), old.kernel() || source.kernel()));
         }
     }
 
@@ -67,6 +68,16 @@ public final class IncidentLogBuilder {
     /** Matches left out past {@link #MAX_MATCHES}. */
     public synchronized int dropped() {
         return dropped;
+    }
+
+    /** A file whose processes or rank tags went past {@link LineScanner#MAX_PROCESSES}: those past it were left out. */
+    synchronized void capped(String source) {
+        capped.add(source);
+    }
+
+    /** The files whose processes or rank tags went past {@link LineScanner#MAX_PROCESSES}, in the order read. */
+    public synchronized List<String> cappedSources() {
+        return List.copyOf(capped);
     }
 
     public synchronized boolean isEmpty() {

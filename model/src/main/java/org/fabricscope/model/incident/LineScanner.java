@@ -15,7 +15,11 @@ import org.fabricscope.model.core.Evidence;
  * {@code [Rank N]} of ProcessGroupNCCL messages. Not thread-safe: one scanner per file.
  */
 public final class LineScanner {
-    private static final int MAX_PROCESSES = 4096;
+    /**
+     * Processes (NCCL Init lines) and torchrun rank tags kept per file: enough for a combined log of a 65,536-rank
+     * job. Past it the builder is told ({@link IncidentLogBuilder#cappedSources}) and the import says so.
+     */
+    public static final int MAX_PROCESSES = 65_536;
     /** The host of a journal or syslog kernel line: {@code Nov 26 15:47:42 node-a kernel: }. */
     private static final java.util.regex.Pattern JOURNAL_HOST = java.util.regex.Pattern.compile(
             "^(?:[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d|\\d{4}-\\d\\d-\\d\\dT\\S{8,32}) ([A-Za-z0-9][\\w.-]{0,62}) kernel: ");
@@ -38,6 +42,17 @@ public final class LineScanner {
     private Stamp lastKnown = Stamp.NONE;
     private int lines;
     private boolean closed;
+    /** Whether a process or rank was left out past {@link #MAX_PROCESSES}. */
+    private boolean capped;
+
+    /** Adds {@code v} to {@code set} within {@link #MAX_PROCESSES}; false when it was new and there was no room. */
+    private static <T> boolean add(Set<T> set, T v) {
+        if (set.size() < MAX_PROCESSES) {
+            set.add(v);
+            return true;
+        }
+        return set.contains(v);
+    }
 
     LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
         this.owner = owner;
@@ -62,17 +77,15 @@ public final class LineScanner {
         }
         // who printed in this file: the processes whose Init lines it holds, torchrun's [rankN]: tags;
         // the prefix of other lines is read only when a signature matches them
-        if (processes.size() < MAX_PROCESSES && raw.indexOf(" - Init ") > 0) {
+        if (raw.indexOf(" - Init ") > 0) {
             Prefix init = Prefix.of(raw);
             if (init.host != null) {
-                processes.add(init.host + ":" + init.pid);
+                capped |= !add(processes, init.host + ":" + init.pid);
             }
         }
-        if (ranks.size() < MAX_PROCESSES) {
-            int tagged = Prefix.tagRank(raw);
-            if (tagged >= 0) {
-                ranks.add(tagged);
-            }
+        int tagged = Prefix.tagRank(raw);
+        if (tagged >= 0) {
+            capped |= !add(ranks, tagged);
         }
         if (matcher.isEmpty()) {
             return;
@@ -126,6 +139,9 @@ public final class LineScanner {
         Stamp last = recentStamp(null);
         last = last.known() ? last : lastKnown;
         owner.add(found, new LogSource(source, lines, first, last, new ArrayList<>(processes), new ArrayList<>(ranks), kernel));
+        if (capped) {
+            owner.capped(source);
+        }
     }
 
     /** Who printed a line, as its prefix says. */
