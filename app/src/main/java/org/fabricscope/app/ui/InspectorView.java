@@ -28,6 +28,10 @@ public final class InspectorView extends VBox {
     @FXML
     private Button openHost;
     @FXML
+    private Label note;
+    @FXML
+    private Button editNote;
+    @FXML
     private TableView<Port> portTable;
     @FXML
     private TableColumn<Port, String> portColumn;
@@ -68,11 +72,16 @@ public final class InspectorView extends VBox {
         trendColumn.setMinWidth(Sparkline.WIDTH + 48); // the line and its growth, whatever width the text alone would ask
         model.focusedPortProperty().addListener((o, a, p) -> showFocused());
         model.ports().addListener((javafx.collections.ListChangeListener<Port>) c -> showFocused());
+        note.textProperty().bind(model.noteProperty());
+        note.visibleProperty().bind(model.noteProperty().isNotEmpty());
+        note.managedProperty().bind(note.visibleProperty());
+        model.titleProperty().addListener((o, a, t) -> editNote.setDisable(model.noteSubject() == null));
         portTable.setRowFactory(tv -> new TableRow<>() {
             @Override
             protected void updateItem(Port p, boolean empty) {
                 super.updateItem(p, empty);
                 getStyleClass().removeAll(Styles.ROW_DANGER, Styles.ROW_WARNING, Styles.ROW_DEGRADED);
+                setContextMenu(empty || p == null ? null : noteMenu(p));
                 if (!empty && p != null) {
                     switch (vm.health(p)) {
                         case DANGER -> getStyleClass().add(Styles.ROW_DANGER);
@@ -134,6 +143,29 @@ public final class InspectorView extends VBox {
 
     private static void cells(TableColumn<Port, String> c, Function<Port, String> f) {
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+    }
+
+    /** A port row's menu: the note on that port. */
+    private javafx.scene.control.ContextMenu noteMenu(Port p) {
+        javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on " + p.label() + "…");
+        item.setMnemonicParsing(false);
+        item.setOnAction(e -> askNote(SubjectNotes.subjectOf(p)));
+        return new javafx.scene.control.ContextMenu(item);
+    }
+
+    /** The Note… button: the note on the switch, HCA, host or cable shown. */
+    @FXML
+    private void editNote() {
+        askNote(vm.noteSubject());
+    }
+
+    private void askNote(org.fabricscope.model.core.Subject s) {
+        if (s == null) {
+            return;
+        }
+        String key = SubjectNotes.key(s);
+        NoteDialog.ask(getScene() == null ? null : getScene().getWindow(), s.label(), vm.notes().text(key))
+                .ifPresent(text -> vm.notes().put(key, s.label(), text));
     }
 
     @FXML

@@ -87,6 +87,8 @@ public final class MainView extends BorderPane {
         ViewLoader.load(this);
         inspector.bind(vm.inspector());
         findingsView.bind(vm.findings(), this::openEvidence);
+        findingsView.bindNotes(vm.inspector().notes());
+        training.bindNotes(vm.inspector().notes());
         timeline.bind(vm.timeline(), this::openEvidence);
         pairs.bind(vm.pairs(), this::openEvidence);
         job.bind(vm.job());
