@@ -7,6 +7,7 @@ import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.GidEntry;
+import org.fabricscope.model.evidence.HcaFact;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 
 /**
@@ -14,7 +15,8 @@ import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
  * {@code hca_id:\tmlx5_0}, {@code node_guid:}, then per port {@code port:\t1} with
  * {@code state:\t\tPORT_ACTIVE (4)}, {@code sm_lid:}, {@code port_lid:}, {@code link_layer:}, and with
  * {@code -v} {@code phys_state:}, {@code active_width:}, {@code active_speed:} and the {@code GID[  N]:}
- * lines (8 groups, or the compact form with {@code , RoCE v2} after it).
+ * lines (8 groups, or the compact form with {@code , RoCE v2} after it); the device's {@code fw_ver},
+ * {@code vendor_part_id} and {@code board_id} and each port's {@code active_mtu} as {@link HcaFact}s.
  */
 public final class IbvDevinfoReader extends HostEvidenceReader {
     public static final String ID = "ibv-devinfo";
@@ -102,6 +104,14 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                     case "sm_lid" -> b.smLid = PortBlock.lid(v);
                     case "port_lid" -> b.lid = PortBlock.lid(v);
                     case "link_layer" -> b.linkLayer = v;
+                    case "fw_ver" -> fact(draft, b.device, 0, HcaFact.FIRMWARE, v, at);
+                    case "vendor_part_id" -> fact(draft, b.device, 0, HcaFact.PART_ID, v, at);
+                    case "board_id" -> fact(draft, b.device, 0, HcaFact.BOARD_ID, v, at);
+                    case "active_mtu" -> {
+                        if (b.port > 0) {
+                            fact(draft, b.device, b.port, HcaFact.ACTIVE_MTU, v.replaceFirst("\\s*\\(\\d+\\)$", ""), at);
+                        }
+                    }
                     case "active_width" -> width[0] = v.replaceFirst("\\s*\\(\\d+\\)$", "");
                     case "active_speed" -> {
                         String s = v.replaceFirst("\\s*\\(\\d+\\)$", "");
