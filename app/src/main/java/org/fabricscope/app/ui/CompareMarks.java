@@ -72,10 +72,15 @@ public final class CompareMarks extends Pane {
         return unplaced;
     }
 
+    /** The screen centre of the glyph that draws the node, and its half width on screen; null when not drawn. */
     private double[] at(MapLayout layout, long guid) {
         FabricNode n = model == null ? null : model.node(guid);
         List<MapLayout.Item> items = n == null ? List.of() : MapHighlights.itemsOf(layout, n);
-        return items.isEmpty() ? null : map.screenPosition(items.get(0).vertex());
+        if (items.isEmpty()) {
+            return null;
+        }
+        double[] p = map.screenPosition(items.get(0).vertex());
+        return new double[] {p[0], p[1], items.get(0).width() * map.scale() / 2};
     }
 
     private void follow() {
@@ -134,7 +139,13 @@ public final class CompareMarks extends Pane {
                 if (m.kind() == CompareRows.MarkKind.COUNTER_ROSE && nodes.size() < 200) {
                     Label t = new Label(m.label());
                     t.getStyleClass().add("compare-counter-label");
-                    t.resizeRelocate(p[0] + r, p[1] - r - 6, Math.max(60, m.label().length() * 6.6 + 8), 14);
+                    // right of the glyph, on its middle: the names above and below it stay readable
+                    double w = Math.max(60, m.label().length() * 6.2 + 8);
+                    double x = p[0] + Math.max(r, p[2]) + 3;
+                    if (x + w > getWidth() && p[0] - Math.max(r, p[2]) - 3 - w >= 0) {
+                        x = p[0] - Math.max(r, p[2]) - 3 - w; // at the right edge: left of the glyph
+                    }
+                    t.resizeRelocate(x, p[1] - 7, w, 14);
                     t.setMouseTransparent(true);
                     nodes.add(t);
                 }

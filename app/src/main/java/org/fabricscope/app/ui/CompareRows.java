@@ -100,9 +100,10 @@ record CompareRows(List<Group> groups, List<Mark> marks, String summary) {
         groups.add(group(FINDINGS_RESOLVED, "Findings resolved", findings("resolved", c.findings().resolved()), true, true));
         groups.add(group(FINDINGS_UNCHANGED, "Findings unchanged", findings("unchanged", c.findings().unchanged()), true, true));
         String summary = c.isEmpty() ? "No differences: the two captures hold the same in every layer both have"
-                : String.format(java.util.Locale.ROOT, "%d changes, %d counters, findings %d new, %d resolved, %d unchanged",
-                        c.changes().size(), c.counters().size(), c.findings().added().size(), c.findings().resolved().size(),
-                        c.findings().unchanged().size());
+                : org.fabricscope.model.core.Plural.of(c.changes().size(), "change") + ", "
+                        + org.fabricscope.model.core.Plural.of(c.counters().size(), "counter") + " changed, findings "
+                        + String.format(java.util.Locale.ROOT, "%d new, %d resolved, %d unchanged", c.findings().added().size(),
+                                c.findings().resolved().size(), c.findings().unchanged().size());
         return new CompareRows(groups, marks, summary);
     }
 
