@@ -99,8 +99,10 @@ public final class CompareViewModel {
                     dialogs.error("Compare with capture", "Not compared: " + why + "\n\nWhat is loaded stays as it was.");
                 })
                 .onCancelled(() -> {
-                    heading.set("Compare cancelled");
-                    main.statusProperty().set("Compare cancelled; what is loaded stays");
+                    if (running == task) { // not when a newer comparison took its place
+                        heading.set("Compare cancelled");
+                        main.statusProperty().set("Compare cancelled; what is loaded stays");
+                    }
                 })
                 .onFinished(() -> {
                     if (running == task) {
