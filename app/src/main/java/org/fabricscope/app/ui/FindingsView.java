@@ -50,16 +50,21 @@ public final class FindingsView extends VBox {
     void bindNotes(SubjectNotes userNotes) {
         this.notes = userNotes;
         userNotes.all().addListener((javafx.collections.MapChangeListener<String, org.fabricscope.app.session.Session.Note>) c -> findings.refresh());
+        CopyMenus.addItems(findings, this::noteItems);
     }
 
-    private javafx.scene.control.ContextMenu noteMenu(Finding f) {
+    private java.util.List<javafx.scene.control.MenuItem> noteItems(int index) {
+        if (notes == null || index < 0 || index >= findings.getItems().size()) {
+            return java.util.List.of();
+        }
+        Finding f = findings.getItems().get(index);
         javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on this finding…");
         item.setOnAction(e -> {
             String key = SubjectNotes.key(f);
             NoteDialog.ask(getScene() == null ? null : getScene().getWindow(), f.id() + ": " + f.title(), notes.text(key))
                     .ifPresent(text -> notes.put(key, f.id() + ": " + f.title(), text));
         });
-        return new javafx.scene.control.ContextMenu(item);
+        return java.util.List.of(item);
     }
 
     void bind(FindingsViewModel vm, java.util.function.Consumer<Evidence> openEvidence) {
@@ -78,7 +83,6 @@ public final class FindingsView extends VBox {
                     setText((note == null ? "" : "\u270E ") + FindingsViewModel.text(f));
                     getStyleClass().add(Styles.severity(f.severity()));
                     setTooltip(new Tooltip(FindingsViewModel.tooltip(f) + (note == null ? "" : "\n\nNote: " + note)));
-                    setContextMenu(notes == null ? null : noteMenu(f));
                 }
             }
         });

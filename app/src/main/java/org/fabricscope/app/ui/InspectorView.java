@@ -72,6 +72,7 @@ public final class InspectorView extends VBox {
         trendColumn.setMinWidth(Sparkline.WIDTH + 48); // the line and its growth, whatever width the text alone would ask
         model.focusedPortProperty().addListener((o, a, p) -> showFocused());
         model.ports().addListener((javafx.collections.ListChangeListener<Port>) c -> showFocused());
+        CopyMenus.addItems(portTable, this::noteItems);
         note.textProperty().bind(model.noteProperty());
         note.visibleProperty().bind(model.noteProperty().isNotEmpty());
         note.managedProperty().bind(note.visibleProperty());
@@ -81,7 +82,6 @@ public final class InspectorView extends VBox {
             protected void updateItem(Port p, boolean empty) {
                 super.updateItem(p, empty);
                 getStyleClass().removeAll(Styles.ROW_DANGER, Styles.ROW_WARNING, Styles.ROW_DEGRADED);
-                setContextMenu(empty || p == null ? null : noteMenu(p));
                 if (!empty && p != null) {
                     switch (vm.health(p)) {
                         case DANGER -> getStyleClass().add(Styles.ROW_DANGER);
@@ -145,12 +145,16 @@ public final class InspectorView extends VBox {
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
     }
 
-    /** A port row's menu: the note on that port. */
-    private javafx.scene.control.ContextMenu noteMenu(Port p) {
+    /** A port row's menu, after its Copy items: the note on that port. */
+    private List<javafx.scene.control.MenuItem> noteItems(int index) {
+        if (index < 0 || index >= portTable.getItems().size()) {
+            return List.of();
+        }
+        Port p = portTable.getItems().get(index);
         javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on " + p.label() + "…");
         item.setMnemonicParsing(false);
         item.setOnAction(e -> askNote(SubjectNotes.subjectOf(p)));
-        return new javafx.scene.control.ContextMenu(item);
+        return List.of(item);
     }
 
     /** The Note… button: the note on the switch, HCA, host or cable shown. */

@@ -58,7 +58,6 @@ public final class TrainingView extends VBox {
                     super.updateItem(s, empty);
                     String note = empty || s == null || notes == null ? null : notes.text(SubjectNotes.key(rankSubject(s)));
                     setTooltip(note == null ? null : new Tooltip("Note: " + note));
-                    setContextMenu(empty || s == null || notes == null ? null : noteMenu(s));
                 }
             };
             row.setOnMouseClicked(e -> {
@@ -216,6 +215,7 @@ public final class TrainingView extends VBox {
     void bindNotes(SubjectNotes userNotes) {
         this.notes = userNotes;
         userNotes.all().addListener((javafx.collections.MapChangeListener<String, org.fabricscope.app.session.Session.Note>) c -> ranks.refresh());
+        CopyMenus.addItems(ranks, this::noteItems);
     }
 
     /** A rank as a note's subject: its number and host (a communicator id differs from run to run). */
@@ -223,7 +223,11 @@ public final class TrainingView extends VBox {
         return new org.fabricscope.model.core.Subject.RankRef("", s.rank().rank(), s.rank().host(), s.describe());
     }
 
-    private javafx.scene.control.ContextMenu noteMenu(RankSite s) {
+    private java.util.List<javafx.scene.control.MenuItem> noteItems(int index) {
+        if (notes == null || index < 0 || index >= ranks.getItems().size()) {
+            return java.util.List.of();
+        }
+        RankSite s = ranks.getItems().get(index);
         javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on rank " + s.rank().rank() + "…");
         item.setOnAction(e -> {
             org.fabricscope.model.core.Subject subject = rankSubject(s);
@@ -231,6 +235,6 @@ public final class TrainingView extends VBox {
             NoteDialog.ask(getScene() == null ? null : getScene().getWindow(), subject.label(), notes.text(key))
                     .ifPresent(text -> notes.put(key, subject.label(), text));
         });
-        return new javafx.scene.control.ContextMenu(item);
+        return java.util.List.of(item);
     }
 }
