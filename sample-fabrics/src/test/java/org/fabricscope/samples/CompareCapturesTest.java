@@ -98,6 +98,34 @@ class CompareCapturesTest {
         assertEquals(0, doc.get("findings").get("resolved").size(), "the same TCP fallback in both runs is unchanged");
     }
 
+    /**
+     * A host's HCAs before and after a firmware upgrade ({@code compare/host-upgrade-before/} against
+     * {@code host-evidence/}): the firmware of every HCA, mlx5_3's active MTU and its port state (Active, then stuck
+     * in Init) change; {@code port-not-active} is new.
+     */
+    @Test
+    void firmwareMtuAndPortStateChangesShow() throws IOException {
+        List<String> args = new ArrayList<>();
+        for (String f : List.of("ibstat.txt", "ibv_devinfo-v.txt", "gids.txt", "ulimit-a.txt", "ls-dev-infiniband.txt")) {
+            args.addAll(List.of("--old", "compare/host-upgrade-before/dgx-su1-h05/" + f, "--new", "host-evidence/dgx-su1-h05/" + f));
+        }
+        JsonNode doc = JSON.readTree(golden("host-upgrade", args));
+        List<String> seen = new ArrayList<>();
+        for (JsonNode c : doc.get("changes")) {
+            assertEquals("hosts", c.get("layer").asText(), c.toString());
+            assertEquals("dgx-su1-h05", c.get("subject").asText(), c.toString());
+            seen.add(c.get("field").asText() + " " + c.get("old").asText() + "->" + c.get("new").asText());
+        }
+        assertTrue(seen.contains("mlx5_0 firmware 20.33.1048->20.35.1012"), seen.toString());
+        assertTrue(seen.contains("mlx5_7 firmware 20.33.1048->20.35.1012"), seen.toString());
+        assertTrue(seen.contains("mlx5_3 port 1 active mtu 2048->4096"), seen.toString());
+        assertTrue(seen.contains("mlx5_3 port 1 state ACTIVE->INIT"), seen.toString());
+        assertEquals(10, seen.size(), "8 firmwares, one MTU, one state; nothing else differs: " + seen);
+        List<String> added = new ArrayList<>();
+        doc.get("findings").get("new").forEach(f -> added.add(f.get("id").asText()));
+        assertEquals(List.of("port-not-active"), added);
+    }
+
     @Test
     void theSameCaptureAgainstItselfHasNoChange() throws IOException {
         List<String> args = new ArrayList<>(List.of("compare", "--format", "json"));

@@ -10,11 +10,25 @@ import java.util.Map;
  * from it), and the view (colour mode, problems only, hosts collapsed, the side tab). Written and read by
  * {@link SessionFile}; reopening loads the sources again and puts the answers and the view back.
  */
-public record Session(List<String> sources, Map<String, Answer> answers, View view) {
+public record Session(List<String> sources, Map<String, Answer> answers, View view, Map<String, Note> notes) {
     public Session {
         sources = List.copyOf(sources);
         answers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answers));
         view = view == null ? View.DEFAULT : view;
+        notes = notes == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(notes));
+    }
+
+    /** A session without notes on subjects. */
+    public Session(List<String> sources, Map<String, Answer> answers, View view) {
+        this(sources, answers, view, Map.of());
+    }
+
+    /** The user's note on a subject: the subject's label when the note was written (for people) and the text. */
+    public record Note(String label, String text) {
+        public Note {
+            label = label == null ? "" : label;
+            text = text == null ? "" : text;
+        }
     }
 
     /** An answer to a flow's step: {@code yes} or {@code no}, the output pasted with it, what the readers made of it. */

@@ -21,7 +21,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A session as a JSON file: {@code {"format": "fabricscope-session", "version": 1, "sources": [...], "answers":
- * {"flow/step": {"verdict", "output", "read"}}, "view": {"colour", "problemsOnly", "collapseAll", "tab"}}}. Written
+ * {"flow/step": {"verdict", "output", "read"}}, "view": {"colour", "problemsOnly", "collapseAll", "tab"}, "notes":
+ * {"subject key": {"label", "text"}}}. Written
  * whole or not at all; read with every problem named with the file (and the field), never half-applied. A source
  * relative to the session file's folder is resolved against it; sources are written as absolute paths.
  */
@@ -64,6 +65,12 @@ public final class SessionFile {
         view.put("problemsOnly", s.view().problemsOnly());
         view.put("collapseAll", s.view().collapseAll());
         view.put("tab", s.view().tab());
+        ObjectNode notes = root.putObject("notes");
+        for (Map.Entry<String, Session.Note> e : s.notes().entrySet()) {
+            ObjectNode n = notes.putObject(e.getKey());
+            n.put("label", e.getValue().label());
+            n.put("text", e.getValue().text());
+        }
         return JSON.writeValueAsString(root) + "\n";
     }
 
@@ -131,7 +138,27 @@ public final class SessionFile {
         Session.View d = Session.View.DEFAULT;
         Session.View shown = new Session.View(view.path("colour").asText(d.colour()), view.path("problemsOnly").asBoolean(false),
                 view.path("collapseAll").asBoolean(false), view.path("tab").asText(d.tab()));
-        return new Session(sources, answers, shown);
+        return new Session(sources, answers, shown, notes(file, root));
+    }
+
+    /** {@code "notes": {"KEY": {"label", "text"}}}: absent in sessions written before notes were saved. */
+    private static Map<String, Session.Note> notes(Path file, JsonNode root) throws Invalid {
+        Map<String, Session.Note> out = new LinkedHashMap<>();
+        JsonNode n = root.path("notes");
+        if (n.isMissingNode() || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new Invalid(file, "\"notes\" is not an object");
+        }
+        for (Map.Entry<String, JsonNode> e : n.properties()) {
+            JsonNode text = e.getValue().path("text");
+            if (e.getKey().isBlank() || !text.isTextual()) {
+                throw new Invalid(file, "note \"" + e.getKey() + "\" has no \"text\"");
+            }
+            out.put(e.getKey(), new Session.Note(e.getValue().path("label").asText(""), text.asText()));
+        }
+        return out;
     }
 
     private static JsonNode array(Path file, JsonNode root, String field) throws Invalid {

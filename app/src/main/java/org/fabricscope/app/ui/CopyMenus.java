@@ -11,6 +11,7 @@ import org.fabricscope.model.fabric.FabricNode;
 
 import javafx.scene.Node;
 import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Control;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
@@ -95,6 +96,28 @@ final class CopyMenus {
         }
     }
 
+    /** The key under which a table or list keeps the items its rows add after the Copy items ({@link #addItems}). */
+    private static final Object EXTRA = new Object();
+
+    /**
+     * More items for the context menu of a table's or list's row {@code index} (a note on the row's subject), after
+     * its Copy items: one menu, so a row's own menu never hides the Copy items.
+     */
+    static void addItems(Control control, java.util.function.IntFunction<List<MenuItem>> items) {
+        control.getProperties().put(EXTRA, items);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void extra(Control control, int index, ContextMenu menu) {
+        if (control.getProperties().get(EXTRA) instanceof java.util.function.IntFunction<?> f) {
+            List<MenuItem> more = (List<MenuItem>) f.apply(index);
+            if (more != null && !more.isEmpty()) {
+                menu.getItems().add(new SeparatorMenuItem());
+                menu.getItems().addAll(more);
+            }
+        }
+    }
+
     static <T> void install(TableView<T> table) {
         if (table.getProperties().containsKey(CopyMenus.class)) {
             return;
@@ -126,6 +149,7 @@ final class CopyMenus {
                     }
                 }
                 menu.getItems().add(item("Copy row", String.join("\t", all)));
+                extra(table, index, menu);
                 menu.show(table, e.getScreenX(), e.getScreenY());
                 e.consume();
             });
@@ -160,6 +184,7 @@ final class CopyMenus {
                 list.getSelectionModel().clearAndSelect(cell.getIndex());
             }
             ContextMenu menu = new ContextMenu(item("Copy", v.strip()));
+            extra(list, cell != null ? cell.getIndex() : list.getSelectionModel().getSelectedIndex(), menu);
             menu.show(list, e.getScreenX(), e.getScreenY());
             e.consume();
         });

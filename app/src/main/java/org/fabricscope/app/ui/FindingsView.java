@@ -44,6 +44,29 @@ public final class FindingsView extends VBox {
         ViewLoader.load(this);
     }
 
+    private SubjectNotes notes;
+
+    /** The user's notes: a finding's row marks and shows its note; its menu writes one. */
+    void bindNotes(SubjectNotes userNotes) {
+        this.notes = userNotes;
+        userNotes.all().addListener((javafx.collections.MapChangeListener<String, org.fabricscope.app.session.Session.Note>) c -> findings.refresh());
+        CopyMenus.addItems(findings, this::noteItems);
+    }
+
+    private java.util.List<javafx.scene.control.MenuItem> noteItems(int index) {
+        if (notes == null || index < 0 || index >= findings.getItems().size()) {
+            return java.util.List.of();
+        }
+        Finding f = findings.getItems().get(index);
+        javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on this finding…");
+        item.setOnAction(e -> {
+            String key = SubjectNotes.key(f);
+            NoteDialog.ask(getScene() == null ? null : getScene().getWindow(), f.id() + ": " + f.title(), notes.text(key))
+                    .ifPresent(text -> notes.put(key, f.id() + ": " + f.title(), text));
+        });
+        return java.util.List.of(item);
+    }
+
     void bind(FindingsViewModel vm, java.util.function.Consumer<Evidence> openEvidence) {
         this.model = vm;
         findings.setItems(vm.findings());
@@ -56,9 +79,10 @@ public final class FindingsView extends VBox {
                     setText(null);
                     setTooltip(null);
                 } else {
-                    setText(FindingsViewModel.text(f));
+                    String note = notes == null ? null : notes.text(SubjectNotes.key(f));
+                    setText((note == null ? "" : "\u270E ") + FindingsViewModel.text(f));
                     getStyleClass().add(Styles.severity(f.severity()));
-                    setTooltip(new Tooltip(FindingsViewModel.tooltip(f)));
+                    setTooltip(new Tooltip(FindingsViewModel.tooltip(f) + (note == null ? "" : "\n\nNote: " + note)));
                 }
             }
         });

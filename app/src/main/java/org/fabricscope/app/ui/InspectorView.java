@@ -28,6 +28,10 @@ public final class InspectorView extends VBox {
     @FXML
     private Button openHost;
     @FXML
+    private Label note;
+    @FXML
+    private Button editNote;
+    @FXML
     private TableView<Port> portTable;
     @FXML
     private TableColumn<Port, String> portColumn;
@@ -68,6 +72,11 @@ public final class InspectorView extends VBox {
         trendColumn.setMinWidth(Sparkline.WIDTH + 48); // the line and its growth, whatever width the text alone would ask
         model.focusedPortProperty().addListener((o, a, p) -> showFocused());
         model.ports().addListener((javafx.collections.ListChangeListener<Port>) c -> showFocused());
+        CopyMenus.addItems(portTable, this::noteItems);
+        note.textProperty().bind(model.noteProperty());
+        note.visibleProperty().bind(model.noteProperty().isNotEmpty());
+        note.managedProperty().bind(note.visibleProperty());
+        model.titleProperty().addListener((o, a, t) -> editNote.setDisable(model.noteSubject() == null));
         portTable.setRowFactory(tv -> new TableRow<>() {
             @Override
             protected void updateItem(Port p, boolean empty) {
@@ -134,6 +143,33 @@ public final class InspectorView extends VBox {
 
     private static void cells(TableColumn<Port, String> c, Function<Port, String> f) {
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+    }
+
+    /** A port row's menu, after its Copy items: the note on that port. */
+    private List<javafx.scene.control.MenuItem> noteItems(int index) {
+        if (index < 0 || index >= portTable.getItems().size()) {
+            return List.of();
+        }
+        Port p = portTable.getItems().get(index);
+        javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on " + p.label() + "…");
+        item.setMnemonicParsing(false);
+        item.setOnAction(e -> askNote(SubjectNotes.subjectOf(p)));
+        return List.of(item);
+    }
+
+    /** The Note… button: the note on the switch, HCA, host or cable shown. */
+    @FXML
+    private void editNote() {
+        askNote(vm.noteSubject());
+    }
+
+    private void askNote(org.fabricscope.model.core.Subject s) {
+        if (s == null) {
+            return;
+        }
+        String key = SubjectNotes.key(s);
+        NoteDialog.ask(getScene() == null ? null : getScene().getWindow(), s.label(), vm.notes().text(key))
+                .ifPresent(text -> vm.notes().put(key, s.label(), text));
     }
 
     @FXML

@@ -123,7 +123,50 @@ public final class InspectorViewModel {
         return topology == null ? null : new HostFocus(topology, focusGpu, focusNet);
     }
 
+    private final SubjectNotes notes = new SubjectNotes();
+    private final ReadOnlyStringWrapper note = new ReadOnlyStringWrapper("");
+
+    {
+        notes.all().addListener((javafx.collections.MapChangeListener<String, org.fabricscope.app.session.Session.Note>) c -> showNote());
+    }
+
+    /** The user's notes on subjects (saved with the session). */
+    public SubjectNotes notes() {
+        return notes;
+    }
+
+    /** The notes on what is shown and on its ports, as the inspector prints them; empty when none. */
+    public ReadOnlyStringProperty noteProperty() {
+        return note.getReadOnlyProperty();
+    }
+
+    /** What a note written now is about: the cable shown, else the switch, HCA or host; null when nothing is shown. */
+    public org.fabricscope.model.core.Subject noteSubject() {
+        return shownCable != null ? SubjectNotes.subjectOf(shownCable) : SubjectNotes.subjectOf(shown);
+    }
+
+    private void showNote() {
+        StringBuilder b = new StringBuilder();
+        org.fabricscope.model.core.Subject s = noteSubject();
+        String own = s == null ? null : notes.text(SubjectNotes.key(s));
+        if (own != null) {
+            b.append("Note: ").append(own);
+        }
+        for (Port p : ports) {
+            String t = notes.text(SubjectNotes.key(SubjectNotes.subjectOf(p)));
+            if (t != null) {
+                b.append(b.length() == 0 ? "" : "\n").append("Note on ").append(p.label()).append(": ").append(t);
+            }
+        }
+        note.set(b.toString());
+    }
+
     public void show(Vertex v) {
+        showVertex(v);
+        showNote();
+    }
+
+    private void showVertex(Vertex v) {
         if (v != shown) {
             focusedPort.set(null); // another node: the row a finding named is not among its ports
         }
@@ -183,6 +226,7 @@ public final class InspectorViewModel {
         title.set("Cable " + c.rateToken() + ": " + c.a().label() + " <-> " + c.b().label());
         details.set(cableText(c));
         ports.setAll(c.a(), c.b());
+        showNote();
     }
 
     private String cableText(Cable c) {

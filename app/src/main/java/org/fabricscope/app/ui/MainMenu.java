@@ -142,6 +142,50 @@ public final class MainMenu extends MenuBar {
         }
     }
 
+    /** Where File › Compare with capture… asks for the other capture (tests give paths instead of the dialog). */
+    private java.util.function.Function<Window, List<Path>> captureChooser = MainMenu::chooseCapture;
+
+    void setCaptureChooser(java.util.function.Function<Window, List<Path>> chooser) {
+        this.captureChooser = chooser;
+    }
+
+    private static List<Path> chooseCapture(Window owner) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Compare with capture: the other capture's files, bundle or session");
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Dumps, bundles and sessions", "*.txt", "*.log", "*.out",
+                "*.tar.gz", "*.tgz", "*.tar", "*.zip", "*.gz", "*.json", "*"), new FileChooser.ExtensionFilter("All files", "*"));
+        List<File> files = fc.showOpenMultipleDialog(owner);
+        return files == null ? List.of() : files.stream().map(File::toPath).toList();
+    }
+
+    /** File › Compare with capture… (Ctrl+D): the other capture's files, then the comparison in the Compare tab. */
+    @FXML void compareWithCapture() {
+        if (vm.snapshot() == null) {
+            dialogs.info("Compare with capture", "Load a capture first: the comparison is between the loaded one and another.");
+            return;
+        }
+        List<Path> other = captureChooser.apply(window());
+        if (other != null && !other.isEmpty()) {
+            vm.tabs().selectedProperty().set(SideTabs.Tab.COMPARE);
+            vm.compare().compareWith(other);
+        }
+    }
+
+    /** The Compare tab's "with a folder": a folder of dumps as the other capture. */
+    void compareWithFolder() {
+        if (vm.snapshot() == null) {
+            dialogs.info("Compare with capture", "Load a capture first: the comparison is between the loaded one and another.");
+            return;
+        }
+        DirectoryChooser dc = new DirectoryChooser();
+        dc.setTitle("Compare with a folder of dumps");
+        File dir = dc.showDialog(window());
+        if (dir != null) {
+            vm.tabs().selectedProperty().set(SideTabs.Tab.COMPARE);
+            vm.compare().compareWith(List.of(dir.toPath()));
+        }
+    }
+
     @FXML private void reload() {
         vm.reload();
     }

@@ -40,6 +40,8 @@ public final class MainView extends BorderPane {
     @FXML private javafx.scene.layout.HBox legendRow;
     @FXML private FabricMapView map;
     @FXML private MapHighlights highlights;
+    @FXML private CompareMarks compareMarks;
+    @FXML private CompareView compareView;
     @FXML private MapNotice mapNotice;
     @FXML private TabPane side;
     @FXML private TabPane centre;
@@ -85,6 +87,8 @@ public final class MainView extends BorderPane {
         ViewLoader.load(this);
         inspector.bind(vm.inspector());
         findingsView.bind(vm.findings(), this::openEvidence);
+        findingsView.bindNotes(vm.inspector().notes());
+        training.bindNotes(vm.inspector().notes());
         timeline.bind(vm.timeline(), this::openEvidence);
         pairs.bind(vm.pairs(), this::openEvidence);
         job.bind(vm.job());
@@ -93,6 +97,10 @@ public final class MainView extends BorderPane {
         logs.bind(vm.logs());
         highlights.attach(map);
         menuBar.bind(vm, map, toolBar::focusSearch, dialogs);
+        compareMarks.attach(map);
+        compareView.bind(vm.compare(), menuBar::compareWithCapture, menuBar::compareWithFolder);
+        vm.compare().rowsProperty().addListener((o, a, rows) -> compareMarks.show(rows == null ? List.of() : rows.marks(),
+                vm.snapshot() == null ? null : vm.snapshot().model()));
         menuBar.bindCentre(() -> centre.getSelectionModel().select(mapTab), () -> centre.getSelectionModel().select(jobTab));
         toolBar.bind(vm, map, legendRow);
         bindStatus();
@@ -333,6 +341,16 @@ public final class MainView extends BorderPane {
 
     public FabricMapView map() {
         return map;
+    }
+
+    /** The Compare tab's marks on the map (tests). */
+    public CompareMarks compareMarks() {
+        return compareMarks;
+    }
+
+    /** The Compare tab (tests). */
+    CompareView compareView() {
+        return compareView;
     }
 
     public MapHighlights highlights() {

@@ -53,6 +53,7 @@ public final class MainViewModel {
     private final JobViewModel job;
     private final UserState userState;
     private final ExportPictureViewModel pictures;
+    private final CompareViewModel compare;
     private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
     private boolean fitNext;
     private String summaryLine = "Ready";
@@ -80,6 +81,7 @@ public final class MainViewModel {
         this.pictures = new ExportPictureViewModel(executor, snapshot.getReadOnlyProperty(), status, dialogs);
         this.cluster = new ClusterViewModel(loader::showJob, this::reveal);
         this.logs = new LogConsoleViewModel(executor.uiThread(), executor);
+        this.compare = new CompareViewModel(this, executor, dialogs, n -> go(n, false));
         this.live = new LiveConnection(this, executor, logs, starter);
         UserFlows flows = new UserFlows(userState.directory() == null ? null : userState.directory().resolve("flows"));
         this.troubleshoot = new TroubleshootViewModel(executor, this::navigate, p -> open(p, true, null), flows);
@@ -154,6 +156,7 @@ public final class MainViewModel {
         inspector.setFindings(s.findings());
         if (newData) {
             navigation.set(Navigation.NONE); // it named the old model's objects
+            compare.loadedChanged();
         }
         snapshot.set(s);
         if (newData) {
@@ -452,6 +455,11 @@ public final class MainViewModel {
 
     public ClusterViewModel cluster() {
         return cluster;
+    }
+
+    /** The Compare tab: the loaded capture against another. */
+    public CompareViewModel compare() {
+        return compare;
     }
 
     public LogConsoleViewModel logs() {

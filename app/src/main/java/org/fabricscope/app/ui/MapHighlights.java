@@ -86,7 +86,7 @@ public final class MapHighlights extends Pane {
         return new ArrayList<>(items);
     }
 
-    private static List<MapLayout.Item> itemsOf(MapLayout layout, Vertex v) {
+    static List<MapLayout.Item> itemsOf(MapLayout layout, Vertex v) {
         MapLayout.Item it = layout.item(v);
         if (it != null) {
             return List.of(it);

@@ -8,7 +8,7 @@ import org.fabricscope.app.task.TaskExecutor;
 
 /**
  * File › Save session… and Open session…: the window's state to a {@link org.fabricscope.app.session.SessionFile}
- * and back (the inputs, the answers given to the flows' steps, the view).
+ * and back (the inputs, the answers given to the flows' steps, the view, the notes on subjects).
  */
 final class SessionActions {
     private final MainViewModel vm;
@@ -37,7 +37,7 @@ final class SessionActions {
         var session = new org.fabricscope.app.session.Session(s.paths().stream().map(p -> p.toAbsolutePath().normalize().toString())
                 .toList(), new java.util.TreeMap<>(answers), new org.fabricscope.app.session.Session.View(
                 vm.loader().colourModeProperty().get().name(), problemsOnly, vm.loader().collapseAllProperty().get(),
-                vm.tabs().selectedProperty().get().name()));
+                vm.tabs().selectedProperty().get().name()), new java.util.LinkedHashMap<>(vm.inspector().notes().all()));
         executor.execute(org.fabricscope.app.task.BackgroundTask.of(ctx -> {
             org.fabricscope.app.session.SessionFile.write(file, session);
             return file;
@@ -74,6 +74,7 @@ final class SessionActions {
         session.answers().forEach((k, a) -> answers.put(k, new org.fabricscope.model.flows.FlowEngine.Given(
                 org.fabricscope.model.flows.Verdict.of(a.verdict()), a.output(), a.read())));
         vm.troubleshoot().restoreOnNextLoad(answers);
+        vm.inspector().notes().setAll(session.notes());
         try {
             vm.loader().colourModeProperty().set(org.fabricscope.app.render.ColourMode.valueOf(session.view().colour()));
         } catch (IllegalArgumentException unknown) {

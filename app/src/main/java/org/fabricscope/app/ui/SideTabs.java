@@ -18,7 +18,7 @@ import javafx.collections.ObservableList;
  */
 public final class SideTabs {
     /** The tabs, in order. */
-    public enum Tab { INSPECTOR, FINDINGS, TIMELINE, PAIRS, TRAINING, KUBERNETES, LOGS, DIAGNOSTICS, TROUBLESHOOT }
+    public enum Tab { INSPECTOR, FINDINGS, TIMELINE, PAIRS, TRAINING, KUBERNETES, LOGS, DIAGNOSTICS, TROUBLESHOOT, COMPARE }
 
     private final ObjectProperty<Tab> selected = new SimpleObjectProperty<>(Tab.INSPECTOR);
     private final ReadOnlyStringWrapper trainingTitle = new ReadOnlyStringWrapper("Training");

@@ -52,7 +52,14 @@ public final class TrainingView extends VBox {
         ranks.getColumns().add(column("NCCL", s -> s.rank().ncclVersion() == null ? "" : s.rank().ncclVersion(), 60));
         ranks.getColumns().add(column("Init", s -> s.rank().initCompleted() ? "complete" : "started", 70));
         ranks.setRowFactory(tv -> {
-            TableRow<RankSite> row = new TableRow<>();
+            TableRow<RankSite> row = new TableRow<>() {
+                @Override
+                protected void updateItem(RankSite s, boolean empty) {
+                    super.updateItem(s, empty);
+                    String note = empty || s == null || notes == null ? null : notes.text(SubjectNotes.key(rankSubject(s)));
+                    setTooltip(note == null ? null : new Tooltip("Note: " + note));
+                }
+            };
             row.setOnMouseClicked(e -> {
                 if (e.getClickCount() == 2) {
                     reveal(row.getItem());
@@ -200,5 +207,34 @@ public final class TrainingView extends VBox {
         int cuda = s.rank().cudaDev();
         String physical = s.gpu() != null ? s.gpu().label() : s.rank().nvmlDev() >= 0 ? "GPU" + s.rank().nvmlDev() : "GPU ?";
         return (physical + " (CUDA " + (cuda >= 0 ? String.valueOf(cuda) : "?") + ") " + s.rank().busId()).strip();
+    }
+
+    private SubjectNotes notes;
+
+    /** The user's notes: a rank row shows its note as its tooltip; its menu writes one. */
+    void bindNotes(SubjectNotes userNotes) {
+        this.notes = userNotes;
+        userNotes.all().addListener((javafx.collections.MapChangeListener<String, org.fabricscope.app.session.Session.Note>) c -> ranks.refresh());
+        CopyMenus.addItems(ranks, this::noteItems);
+    }
+
+    /** A rank as a note's subject: its number and host (a communicator id differs from run to run). */
+    static org.fabricscope.model.core.Subject rankSubject(RankSite s) {
+        return new org.fabricscope.model.core.Subject.RankRef("", s.rank().rank(), s.rank().host(), s.describe());
+    }
+
+    private java.util.List<javafx.scene.control.MenuItem> noteItems(int index) {
+        if (notes == null || index < 0 || index >= ranks.getItems().size()) {
+            return java.util.List.of();
+        }
+        RankSite s = ranks.getItems().get(index);
+        javafx.scene.control.MenuItem item = new javafx.scene.control.MenuItem("Note on rank " + s.rank().rank() + "…");
+        item.setOnAction(e -> {
+            org.fabricscope.model.core.Subject subject = rankSubject(s);
+            String key = SubjectNotes.key(subject);
+            NoteDialog.ask(getScene() == null ? null : getScene().getWindow(), subject.label(), notes.text(key))
+                    .ifPresent(text -> notes.put(key, subject.label(), text));
+        });
+        return java.util.List.of(item);
     }
 }

@@ -48,6 +48,7 @@ class MainMenuTest {
         expected.put("Reload", key(KeyCode.F5));
         expected.put("Open session…", key(KeyCode.S, ctrl, KeyCombination.ALT_DOWN));
         expected.put("Save session…", key(KeyCode.S, ctrl));
+        expected.put("Compare with capture…", key(KeyCode.D, ctrl));
         expected.put("Connect to cluster…", key(KeyCode.K, ctrl));
         expected.put("Connect to Prometheus…", null);
         expected.put("Disconnect from cluster", null);

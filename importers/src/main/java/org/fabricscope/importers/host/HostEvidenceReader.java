@@ -122,6 +122,22 @@ abstract class HostEvidenceReader implements FormatReader {
         }
     }
 
+    /**
+     * An HCA's fact (firmware, type, a port's MTU) for {@code device}; none without a device or a value. A value longer
+     * than {@link org.fabricscope.model.evidence.HcaFact#MAX_VALUE} is out of range: the line is skipped with a warning
+     * naming the limit.
+     */
+    static void fact(Draft draft, String device, int port, String name, String value, Evidence at) {
+        if (device == null || device.isEmpty() || value == null || value.isEmpty()) {
+            return;
+        }
+        if (value.length() > org.fabricscope.model.evidence.HcaFact.MAX_VALUE) {
+            throw new Numbers.OutOfRange(name, value, "at most " + org.fabricscope.model.evidence.HcaFact.MAX_VALUE
+                    + " characters, HcaFact.MAX_VALUE");
+        }
+        draft.hcaFact(new org.fabricscope.model.evidence.HcaFact(device, port, name, value, at));
+    }
+
     /** The command a prompt line runs ({@code root@h:~# ibstat} or {@code $ ibstat}), or null when the line is no prompt. */
     static String commandOf(String line) {
         String t = line.strip();

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.evidence.HcaFact;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 
 /**
@@ -89,6 +90,8 @@ public final class IbstatReader extends HostEvidenceReader {
                     case "SM lid" -> b.smLid = PortBlock.lid(v);
                     case "Port GUID" -> b.portGuid = PortBlock.guid(v);
                     case "Link layer" -> b.linkLayer = v;
+                    case "Firmware version" -> fact(draft, b.device, 0, HcaFact.FIRMWARE, v, at);
+                    case "CA type" -> fact(draft, b.device, 0, HcaFact.CA_TYPE, v, at);
                     default -> { }
                 }
             }

@@ -7,6 +7,7 @@ import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.evidence.GidEntry;
+import org.fabricscope.model.evidence.HcaFact;
 import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
 
 /**
@@ -15,7 +16,9 @@ import org.fabricscope.model.evidence.HostEvidenceBuilder.Draft;
  * {@code state:\t\tPORT_ACTIVE (4)}, {@code sm_lid:}, {@code port_lid:}, {@code link_layer:}, and with
  * {@code -v} {@code phys_state:}, {@code active_width:}, {@code active_speed:} and the {@code GID[  N]:}
  * lines (8 groups, or the compact form with {@code , RoCE v2} after it), and {@code active_mtu:\t4096 (5)}: the
- * port's path MTU, which a RoCE port's netdev MTU must hold with the RoCE headers ({@code roce-mtu-mismatch}).
+ * port's path MTU, which a RoCE port's netdev MTU must hold with the RoCE headers ({@code roce-mtu-mismatch}); the
+ * device's {@code fw_ver}, {@code vendor_part_id} and {@code board_id} and each port's {@code active_mtu} also as
+ * {@link HcaFact}s, which compare reads.
  */
 public final class IbvDevinfoReader extends HostEvidenceReader {
     public static final String ID = "ibv-devinfo";
@@ -104,7 +107,15 @@ public final class IbvDevinfoReader extends HostEvidenceReader {
                     case "sm_lid" -> b.smLid = PortBlock.lid(v);
                     case "port_lid" -> b.lid = PortBlock.lid(v);
                     case "link_layer" -> b.linkLayer = v;
-                    case "active_mtu" -> b.activeMtu = mtu(v);
+                    case "fw_ver" -> fact(draft, b.device, 0, HcaFact.FIRMWARE, v, at);
+                    case "vendor_part_id" -> fact(draft, b.device, 0, HcaFact.PART_ID, v, at);
+                    case "board_id" -> fact(draft, b.device, 0, HcaFact.BOARD_ID, v, at);
+                    case "active_mtu" -> {
+                        b.activeMtu = mtu(v);
+                        if (b.port > 0) {
+                            fact(draft, b.device, b.port, HcaFact.ACTIVE_MTU, v.replaceFirst("\\s*\\(\\d+\\)$", ""), at);
+                        }
+                    }
                     case "active_width" -> width[0] = v.replaceFirst("\\s*\\(\\d+\\)$", "");
                     case "active_speed" -> {
                         String s = v.replaceFirst("\\s*\\(\\d+\\)$", "");

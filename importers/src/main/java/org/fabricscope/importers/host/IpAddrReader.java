@@ -19,7 +19,7 @@ import org.fabricscope.model.evidence.NetInterface;
  */
 public final class IpAddrReader extends HostEvidenceReader {
     public static final String ID = "ip-addr";
-    private static final Pattern LINK = Pattern.compile("^\\d{1,9}: ([^:@\\s]{1,64})(?:@\\S*)?: <([A-Z0-9_,-]*)> mtu \\d+.*$");
+    private static final Pattern LINK = Pattern.compile("^\\d{1,9}: ([^:@\\s]{1,64})(?:@\\S*)?: <([A-Z0-9_,-]*)> mtu (\\d{1,7}).*$");
     private static final Pattern ONELINE_ADDR = Pattern.compile("^\\d{1,9}: ([^:@\\s]{1,64})\\s+(inet6?) (\\S+).*$");
     private static final Pattern ADDR = Pattern.compile("^\\s+(inet6?) (\\S+).*$");
     private static final Pattern STATE = Pattern.compile(" state ([A-Z]+)\\b");
@@ -53,6 +53,7 @@ public final class IpAddrReader extends HostEvidenceReader {
     Parser parser(Draft draft, ReadContext ctx) {
         String[] current = {null};
         String[] state = {""};
+        int[] mtu = {-1};
         Evidence[] first = {null};
         List<String> addrs = new ArrayList<>();
         return new Parser() {
@@ -62,6 +63,7 @@ public final class IpAddrReader extends HostEvidenceReader {
                 if (m.matches()) {
                     end();
                     current[0] = m.group(1);
+                    mtu[0] = Integer.parseInt(m.group(3));
                     Matcher s = STATE.matcher(line);
                     state[0] = s.find() ? s.group(1) : "";
                     first[0] = at;
@@ -85,7 +87,7 @@ public final class IpAddrReader extends HostEvidenceReader {
             @Override
             public void end() {
                 if (current[0] != null) {
-                    draft.iface(new NetInterface(current[0], state[0], addrs, first[0]));
+                    draft.iface(new NetInterface(current[0], state[0], addrs, first[0], mtu[0]));
                 }
                 current[0] = null;
                 addrs.clear();

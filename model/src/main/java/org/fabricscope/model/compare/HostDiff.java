@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.evidence.GidEntry;
+import org.fabricscope.model.evidence.HcaFact;
 import org.fabricscope.model.evidence.HcaPortStatus;
 import org.fabricscope.model.evidence.HostEvidence;
 import org.fabricscope.model.evidence.NetInterface;
@@ -16,9 +17,9 @@ import org.fabricscope.model.training.NcclProcess;
 
 /**
  * The hosts' differences, from what commands run on them said ({@code ibstat}/{@code ibv_devinfo}, GID tables,
- * {@code ip addr}, {@code lspci -vv}) and what NCCL reported about them: the RDMA devices and their ports (state,
- * rate, link layer, LID), the GID table entries, the network interfaces (state, addresses), the PCIe links
- * (speed and width), and the CUDA driver version NCCL printed. A host only one capture has is added or removed.
+ * {@code ip addr}, {@code lspci -vv}) and what NCCL reported about them: the RDMA devices (firmware, CA type, part
+ * and board id) and their ports (state, rate, link layer, LID, active MTU), the GID table entries, the network
+ * interfaces (state, addresses, MTU), the PCIe links (speed and width), and the CUDA driver version NCCL printed. A host only one capture has is added or removed.
  */
 final class HostDiff {
     private HostDiff() {
@@ -58,8 +59,14 @@ final class HostDiff {
                             + (g.type().isEmpty() ? "" : " " + g.type()) + (g.netdev().isEmpty() ? "" : " " + g.netdev()));
                 }
             }
+            for (HcaFact x : h.hcaFacts()) {
+                put(f, x.field(), x.value());
+            }
             for (NetInterface i : h.interfaces()) {
                 put(f, "interface " + i.name() + " state", i.state());
+                if (i.mtu() > 0) {
+                    f.put("interface " + i.name() + " mtu", Integer.toString(i.mtu()));
+                }
                 f.put("interface " + i.name() + " addresses", String.join(" ", i.addresses()));
             }
             for (PciLink l : h.pciLinks()) {

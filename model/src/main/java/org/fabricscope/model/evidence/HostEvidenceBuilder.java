@@ -54,6 +54,7 @@ public final class HostEvidenceBuilder {
         private final List<PciLink> pci = new ArrayList<>();
         private final List<ErdmaStat> erdma = new ArrayList<>();
         private final List<OomKill> oomKills = new ArrayList<>();
+        private final List<HcaFact> hcaFacts = new ArrayList<>();
         private MemlockLimit memlock;
         private ShmMount shm;
         /** Values of one limit this file replaced with a later, different one: {earlier, later} evidence and texts. */
@@ -138,8 +139,14 @@ public final class HostEvidenceBuilder {
             return this;
         }
 
+        /** A fact of an HCA or its port (firmware, type, active MTU). */
+        public Draft hcaFact(HcaFact f) {
+            hcaFacts.add(f);
+            return this;
+        }
+
         boolean isEmpty() {
-            return ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty() && pci.isEmpty()
+            return hcaFacts.isEmpty() && ports.isEmpty() && gids.isEmpty() && files.isEmpty() && ifaces.isEmpty() && env.isEmpty() && pci.isEmpty()
                     && erdma.isEmpty() && oomKills.isEmpty() && memlock == null && shm == null;
         }
     }
@@ -214,6 +221,7 @@ public final class HostEvidenceBuilder {
         final Map<String, PciLink> pci = new LinkedHashMap<>();
         final Map<String, ErdmaStat> erdma = new LinkedHashMap<>();
         final Map<String, OomKill> oomKills = new LinkedHashMap<>();
+        final Map<String, HcaFact> hcaFacts = new LinkedHashMap<>();
         final LinkedHashSet<String> sources = new LinkedHashSet<>();
         MemlockLimit memlock;
         ShmMount shm;
@@ -232,6 +240,7 @@ public final class HostEvidenceBuilder {
             d.ifaces.forEach(i -> ifaces.merge(i.name(), i, NetInterface::merge));
             d.env.forEach(e -> env.put(e.name(), e));
             d.pci.forEach(l -> pci.put(l.busId(), l));
+            d.hcaFacts.forEach(f -> hcaFacts.put(f.field(), f)); // a later file about the same device is the newer look
             d.erdma.forEach(e -> erdma.put(e.device(), e)); // a later file about the same device is the newer look
             // the same kill read twice (dmesg and journalctl -k) is one
             d.oomKills.forEach(k -> oomKills.putIfAbsent(k.pid() + "\u0000" + k.process() + "\u0000" + k.text(), k));
@@ -254,7 +263,7 @@ public final class HostEvidenceBuilder {
         HostEvidence build() {
             return new HostEvidence(host, new ArrayList<>(ports.values()), new ArrayList<>(gids.values()), memlock,
                     new ArrayList<>(files.values()), new ArrayList<>(ifaces.values()), shm, env, new ArrayList<>(pci.values()), new ArrayList<>(sources),
-                    new ArrayList<>(erdma.values()), new ArrayList<>(oomKills.values()));
+                    new ArrayList<>(erdma.values()), new ArrayList<>(oomKills.values()), new ArrayList<>(hcaFacts.values()));
         }
     }
 }
