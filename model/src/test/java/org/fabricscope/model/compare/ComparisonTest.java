@@ -162,6 +162,9 @@ class ComparisonTest {
     }
 
     @Test
+    // Not a speed target (BENCHMARKS.md holds those): 200,000 findings a side is 4 * 10^10 comparisons if the
+    // delta were quadratic, hours, against well under a second when it is linear; the guard is far from both.
+    @org.junit.jupiter.api.Timeout(value = 300, unit = java.util.concurrent.TimeUnit.SECONDS)
     void manyFindingsCompareInLinearTime() {
         List<Finding> before = new java.util.ArrayList<>();
         List<Finding> after = new java.util.ArrayList<>();
@@ -169,10 +172,9 @@ class ComparisonTest {
             before.add(finding("link-errors", "Link errors on p" + i, "p" + i));
             after.add(finding("link-errors", "Link errors on p" + (i + 1), "p" + (i + 1)));
         }
-        long t = System.nanoTime();
         FindingDelta d = FindingDelta.of(before, after);
         assertEquals(1, d.added().size());
         assertEquals(1, d.resolved().size());
-        assertTrue(System.nanoTime() - t < 10_000_000_000L, "200,000 findings took too long");
+        assertEquals(199_999, d.unchanged().size());
     }
 }
