@@ -61,6 +61,22 @@ class RoceFlowsTest {
     }
 
     @Test
+    void pfcOnOneEndOfALinkIsAskedAfterEcn() throws IOException {
+        JsonNode doc = diagnose("roce-lldp/pfc-one-end");
+        assertEquals("concluded pfc-one-end (roce-pfc-one-end)", outcomes(doc).get("slow-training"));
+        List<String> w = walked(flow(doc, "slow-training"));
+        assertEquals(List.of("roce-ecn=no", "roce-pfc-ends=yes"), w.subList(w.size() - 2, w.size()), w.toString());
+    }
+
+    @Test
+    void anMtuMismatchIsAskedBeforeTheManualPfcQuestion() throws IOException {
+        JsonNode doc = diagnose("roce-lldp/mtu-mismatch");
+        assertEquals("concluded roce-mtu-differs (roce-mtu-mismatch)", outcomes(doc).get("slow-training"));
+        List<String> w = walked(flow(doc, "slow-training"));
+        assertEquals(List.of("roce-pfc-ends=no", "roce-mtu=yes"), w.subList(w.size() - 2, w.size()), w.toString());
+    }
+
+    @Test
     void pfcOffOnThePriorityInUseNamesWhereThePriorityCameFrom() throws IOException {
         JsonNode doc = diagnose("roce-lldp/nccl-tc-default");
         assertEquals("concluded enable-pfc ()", outcomes(doc).get("slow-training"));
