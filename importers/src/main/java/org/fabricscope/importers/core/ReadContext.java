@@ -67,6 +67,18 @@ public final class ReadContext {
         return lines;
     }
 
+    /**
+     * The next line of {@code lines}, or null at the end; every 1,024 lines, an {@link ImportCancelledException}
+     * when the import was cancelled. The loop of a reader that reads line by line.
+     */
+    public String nextLine(TextLines lines) throws java.io.IOException {
+        String line = lines.next();
+        if (line != null && (lines.lineNumber() & 1023) == 0 && cancel.isCancelled()) {
+            throw new ImportCancelledException();
+        }
+        return line;
+    }
+
     /** Tells the line a reader that does not use {@link #lines} has reached. */
     public void at(int line) {
         this.line = line;

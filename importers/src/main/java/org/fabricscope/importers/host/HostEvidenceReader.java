@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
-import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
@@ -65,12 +64,8 @@ abstract class HostEvidenceReader implements FormatReader {
         Parser p = parser(draft, ctx);
         TextLines lines = ctx.lines(in);
         boolean nextIsHostname = false;
-        int n = 0;
         String line;
-        while ((line = lines.next()) != null) {
-            if ((++n & 1023) == 0 && ctx.cancellation().isCancelled()) {
-                throw new ImportCancelledException();
-            }
+        while ((line = ctx.nextLine(lines)) != null) {
             String t = line.strip();
             if (t.isEmpty()) {
                 continue;

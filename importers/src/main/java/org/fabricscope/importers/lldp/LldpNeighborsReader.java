@@ -2,7 +2,6 @@ package org.fabricscope.importers.lldp;
 
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
-import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.importers.core.TextLines;
@@ -105,10 +104,7 @@ public final class LldpNeighborsReader implements FormatReader {
         List<String> lines = new ArrayList<>();
         TextLines tl = ctx.lines(in);
         String line;
-        while ((line = tl.next()) != null) {
-            if ((lines.size() & 1023) == 1023 && ctx.cancellation().isCancelled()) {
-                throw new ImportCancelledException();
-            }
+        while ((line = ctx.nextLine(tl)) != null) {
             if (tl.bytesRead() > MAX_BYTES) {
                 ctx.report(Diagnostic.warning(ctx.source(), tl.lineNumber(), "file larger than " + MAX_BYTES
                         + " bytes (LldpNeighborsReader.MAX_BYTES): not read; split it per node"));

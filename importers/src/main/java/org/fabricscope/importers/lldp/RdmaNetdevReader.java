@@ -2,7 +2,6 @@ package org.fabricscope.importers.lldp;
 
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
-import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ReadContext;
 import org.fabricscope.importers.core.TextLines;
@@ -79,10 +78,7 @@ public final class RdmaNetdevReader implements FormatReader {
         TextLines lines = ctx.lines(in);
         String line;
         boolean warned = false;
-        while ((line = lines.next()) != null) {
-            if ((lines.lineNumber() & 1023) == 0 && ctx.cancellation().isCancelled()) {
-                throw new ImportCancelledException();
-            }
+        while ((line = ctx.nextLine(lines)) != null) {
             String t = line.strip();
             String marker = LldpSections.marker(t);
             if (marker != null) {

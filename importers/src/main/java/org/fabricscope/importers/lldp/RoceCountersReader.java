@@ -2,7 +2,6 @@ package org.fabricscope.importers.lldp;
 
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
-import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.importers.core.ReadContext;
@@ -87,10 +86,7 @@ public final class RoceCountersReader implements FormatReader {
         Sample current = null;
         TextLines lines = ctx.lines(in);
         String line;
-        while ((line = lines.next()) != null) {
-            if ((lines.lineNumber() & 1023) == 0 && ctx.cancellation().isCancelled()) {
-                throw new ImportCancelledException();
-            }
+        while ((line = ctx.nextLine(lines)) != null) {
             String t = line.strip();
             Matcher cmd = ETHTOOL_CMD.matcher(t);
             String marker = LldpSections.marker(t);
