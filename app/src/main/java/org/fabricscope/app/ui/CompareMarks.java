@@ -9,7 +9,6 @@ import org.fabricscope.model.layout.MapLayout;
 
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
-import javafx.scene.layout.Pane;
 import javafx.scene.layout.Region;
 import javafx.scene.shape.Line;
 
@@ -21,45 +20,23 @@ import javafx.scene.shape.Line;
  * loaded; an end the loaded capture lacks cannot be placed and the mark is left out ({@link #unplaced}). Follows
  * pans and zooms like {@link MapHighlights}; mouse-transparent ({@link #tip} is each mark's words, for the status line).
  */
-public final class CompareMarks extends Pane {
+public final class CompareMarks extends MapOverlay {
     private static final int MAX_MARKS = 4000;
 
-    private FabricMapView map;
     private FabricModel model;
     private List<CompareRows.Mark> marks = List.of();
     private final List<CompareRows.Mark> drawn = new ArrayList<>();
     private int unplaced;
-    private final Runnable pulse = this::follow;
-    private MapLayout placedLayout;
-    private double placedScale = Double.NaN;
-    private double[] placedOrigin;
-    private double placedWidth;
-    private double placedHeight;
 
     public CompareMarks() {
-        getStyleClass().add("compare-marks");
-        setMouseTransparent(true); // clicks reach the map: a marked cable is still picked there
-        setPickOnBounds(false);
-        sceneProperty().addListener((o, before, after) -> {
-            if (before != null) {
-                before.removePostLayoutPulseListener(pulse);
-            }
-            if (after != null) {
-                after.addPostLayoutPulseListener(pulse);
-            }
-        });
-    }
-
-    void attach(FabricMapView fabricMap) {
-        this.map = fabricMap;
+        super("compare-marks");
     }
 
     /** Marks these changes on the map, whose nodes are {@code shown}'s; an empty list clears. */
     void show(List<CompareRows.Mark> list, FabricModel shown) {
         marks = List.copyOf(list);
         model = shown;
-        placedLayout = null;
-        follow();
+        marksChanged();
     }
 
     /** The marks drawn (tests, the screenshot's check), in the order drawn. */
@@ -83,33 +60,24 @@ public final class CompareMarks extends Pane {
         return new double[] {p[0], p[1], items.get(0).width() * map.scale() / 2};
     }
 
-    private void follow() {
-        if (map == null) {
-            return;
-        }
-        MapLayout layout = map.mapLayout();
-        if (layout == null || marks.isEmpty()) {
-            if (!getChildren().isEmpty()) {
-                getChildren().clear();
-            }
-            drawn.clear();
-            placedLayout = null;
-            return;
-        }
-        double[] origin = layout.items().isEmpty() ? new double[2] : map.screenPosition(layout.items().get(0).vertex());
-        if (layout == placedLayout && map.scale() == placedScale && placedOrigin != null && origin[0] == placedOrigin[0]
-                && origin[1] == placedOrigin[1] && getWidth() == placedWidth && getHeight() == placedHeight) {
-            return;
-        }
-        placedLayout = layout;
-        placedScale = map.scale();
-        placedOrigin = origin;
-        placedWidth = getWidth();
-        placedHeight = getHeight();
-        place(layout);
+
+    @Override
+    protected boolean nothingToMark() {
+        return marks.isEmpty();
     }
 
-    private void place(MapLayout layout) {
+    @Override
+    protected void cleared() {
+        drawn.clear();
+    }
+
+    @Override
+    protected double[] anchor(MapLayout layout) {
+        return layout.items().isEmpty() ? new double[2] : map.screenPosition(layout.items().get(0).vertex());
+    }
+
+    @Override
+    protected void place(MapLayout layout) {
         List<javafx.scene.Node> nodes = new ArrayList<>();
         drawn.clear();
         unplaced = 0;

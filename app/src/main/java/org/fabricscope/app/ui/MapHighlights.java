@@ -12,7 +12,6 @@ import org.fabricscope.model.fabric.Host;
 import org.fabricscope.model.layout.MapLayout;
 
 import javafx.scene.Scene;
-import javafx.scene.layout.Pane;
 import javafx.scene.layout.Region;
 import javafx.scene.shape.Line;
 
@@ -23,44 +22,22 @@ import javafx.scene.shape.Line;
  * layout pulse, whether the map's transform moved. Mouse-transparent; colours come from CSS
  * ({@code .map-highlight}, {@code .map-highlight-cable} in views.css).
  */
-public final class MapHighlights extends Pane {
+public final class MapHighlights extends MapOverlay {
     private static final int MAX_MARKS = 2000;
 
-    private FabricMapView map;
     private List<Vertex> vertices = List.of();
     private List<Cable> cables = List.of();
-    private final Runnable pulse = this::follow;
-    private MapLayout placedLayout;
-    private double placedScale = Double.NaN;
-    private double[] placedAt;
-    private double placedWidth;
-    private double placedHeight;
+
 
     public MapHighlights() {
-        getStyleClass().add(Styles.MAP_HIGHLIGHTS);
-        setMouseTransparent(true);
-        setPickOnBounds(false);
-        sceneProperty().addListener((o, before, after) -> {
-            if (before != null) {
-                before.removePostLayoutPulseListener(pulse);
-            }
-            if (after != null) {
-                after.addPostLayoutPulseListener(pulse);
-            }
-        });
-    }
-
-    /** The map whose items are marked. */
-    void attach(FabricMapView fabricMap) {
-        this.map = fabricMap;
+        super(Styles.MAP_HIGHLIGHTS);
     }
 
     /** Marks these vertices and cables (replacing what was marked); empty lists clear. */
     public void show(List<Vertex> vs, List<Cable> cs) {
         vertices = List.copyOf(vs);
         cables = List.copyOf(cs);
-        placedLayout = null;
-        follow();
+        marksChanged();
     }
 
     public void clear() {
@@ -128,32 +105,6 @@ public final class MapHighlights extends Pane {
         }
     }
 
-    /** After a layout pulse: re-place the marks when the map moved, zoomed, resized or changed layout. */
-    private void follow() {
-        if (map == null) {
-            return;
-        }
-        MapLayout layout = map.mapLayout();
-        if (layout == null || (vertices.isEmpty() && cables.isEmpty())) {
-            if (!getChildren().isEmpty()) {
-                getChildren().clear();
-            }
-            placedLayout = null;
-            return;
-        }
-        List<MapLayout.Item> items = markedItems();
-        double[] at = items.isEmpty() ? new double[2] : map.screenPosition(items.get(0).vertex());
-        if (layout == placedLayout && map.scale() == placedScale && at != null && placedAt != null && at[0] == placedAt[0]
-                && at[1] == placedAt[1] && getWidth() == placedWidth && getHeight() == placedHeight) {
-            return;
-        }
-        placedLayout = layout;
-        placedScale = map.scale();
-        placedAt = at;
-        placedWidth = getWidth();
-        placedHeight = getHeight();
-        place(layout, items);
-    }
 
     /** Names shown above the marks at most: a finding's subjects are few; a search for a big host is not. */
     static final int MAX_NAMES = 48;
@@ -187,6 +138,22 @@ public final class MapHighlights extends Pane {
     public List<String> markNames() {
         return getChildren().stream().filter(n -> n instanceof javafx.scene.control.Label)
                 .map(n -> ((javafx.scene.control.Label) n).getText()).toList();
+    }
+
+    @Override
+    protected boolean nothingToMark() {
+        return vertices.isEmpty() && cables.isEmpty();
+    }
+
+    @Override
+    protected double[] anchor(MapLayout layout) {
+        List<MapLayout.Item> items = markedItems();
+        return items.isEmpty() ? new double[2] : map.screenPosition(items.get(0).vertex());
+    }
+
+    @Override
+    protected void place(MapLayout layout) {
+        place(layout, markedItems());
     }
 
     private void place(MapLayout layout, List<MapLayout.Item> items) {
