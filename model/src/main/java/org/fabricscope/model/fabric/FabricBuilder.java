@@ -69,24 +69,33 @@ public class FabricBuilder {
         return null;
     }
 
-    /** The switch whose port-0 LID, or the CA whose port LID, is {@code lid}; null if none. */
+    /**
+     * The switch whose port-0 LID, or the CA whose port LID, is {@code lid}; null if none, and null if
+     * several nodes have it (files from several subnets: the LID names neither).
+     */
     public FabricNode findNodeByLid(int lid) {
         if (lid <= 0) {
             return null;
         }
+        FabricNode found = null;
         for (FabricNode n : nodes) {
-            if (n.lid == lid) {
-                return n;
-            }
-            if (!n.isSwitch()) {
+            boolean has = n.lid == lid;
+            if (!has && !n.isSwitch()) {
                 for (Port p : n.ports.values()) {
                     if (p.lid == lid) {
-                        return n;
+                        has = true;
+                        break;
                     }
                 }
             }
+            if (has && found != null && found != n) {
+                return null;
+            }
+            if (has) {
+                found = n;
+            }
         }
-        return null;
+        return found;
     }
 
     public Port port(FabricNode node, int number) {
@@ -335,34 +344,21 @@ public class FabricBuilder {
      * fabric as an immutable layer. Call once, when every file has been read.
      */
     protected final FabricLayer buildFabric() {
-        resolveCounters();
+        LidIndex lids = new LidIndex(nodes);
+        resolveCounters(lids);
         classifyAdapters();
         Map<String, Host> hosts = groupHosts();
         TierClassifier.assign(nodes, cables);
+        Diagnostic repeats = lids.summary();
+        if (repeats != null) {
+            diagnostics.add(repeats);
+        }
         return new FabricLayer(nodes, cables, hosts, List.copyOf(sources), linkChanges);
     }
 
-    private void resolveCounters() {
+    private void resolveCounters(LidIndex lids) {
         if (pendingCounters.isEmpty()) {
             return;
-        }
-        Map<Integer, FabricNode> switchByLid = new HashMap<>();
-        Map<Integer, Port> caPortByLid = new HashMap<>();
-        for (FabricNode n : nodes) {
-            if (n.isSwitch()) {
-                if (n.lid != 0) {
-                    switchByLid.put(n.lid, n);
-                }
-            } else {
-                for (Port p : n.ports.values()) {
-                    if (p.lid != 0) {
-                        int span = 1 << Math.min(p.lmc, 7);
-                        for (int i = 0; i < span; i++) {
-                            caPortByLid.put(p.lid + i, p);
-                        }
-                    }
-                }
-            }
         }
         // stable: untimed readings keep file order, before the timed ones in time order (a series' latest last)
         pendingCounters.sort(java.util.Comparator.comparing(PendingCounters::time,
@@ -376,18 +372,17 @@ public class FabricBuilder {
                 }
             }
             if (node == null && pc.lid > 0) {
-                FabricNode sw = switchByLid.get(pc.lid);
-                if (sw != null) {
-                    node = sw;
-                } else {
-                    Port cp = caPortByLid.get(pc.lid);
-                    if (cp != null) {
-                        node = cp.node();
-                    }
-                }
+                node = lids.node(pc.lid);
             }
             if (node == null && pc.nodeName != null) {
                 node = findNodeByName(pc.nodeName);
+            }
+            if (node == null && pc.lid > 0 && lids.repeated(pc.lid)) {
+                diagnostics.add(Diagnostic.warning(pc.evidence.source(), pc.evidence.line(),
+                        "counters for LID " + pc.lid + " port " + pc.port + " were not placed: LID " + pc.lid
+                                + " is claimed by " + lids.claimants(pc.lid) + " (files from several subnets, or from"
+                                + " different times); read counters that name GUIDs (ibqueryerrors) or load one subnet at a time"));
+                continue;
             }
             if (node == null) {
                 diagnostics.add(Diagnostic.warning(pc.evidence.source(), pc.evidence.line(),

@@ -19,7 +19,7 @@ public final class FabricLayer {
     private final Map<String, Host> hosts;
     private final List<String> sources;
     private final List<LinkChange> linkChanges;
-    private final Map<Integer, FabricNode> byLid = new HashMap<>();
+    private final LidIndex byLid;
     private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
 
     /** {@code nodes}: each node once, in the order they are to be listed. */
@@ -42,17 +42,12 @@ public final class FabricLayer {
         this.sources = List.copyOf(sources);
         for (FabricNode n : nodes) {
             for (Port p : n.ports()) {
-                if (p.lid != 0) {
-                    byLid.putIfAbsent(p.lid, n);
-                }
                 if (p.portGuid != 0) {
                     byPortGuid.putIfAbsent(p.portGuid, n);
                 }
             }
-            if (n.lid != 0) {
-                byLid.put(n.lid, n);
-            }
         }
+        byLid = new LidIndex(nodes);
     }
 
     public Map<Long, FabricNode> nodes() {
@@ -76,9 +71,17 @@ public final class FabricLayer {
         return sources;
     }
 
-    /** The node answering on this LID (a switch's port 0 LID or a CA port's LID), or null. */
+    /**
+     * The node answering on this LID (a switch's port 0 LID or a CA port's LID), or null: when none does,
+     * and when several nodes claim it (files from several subnets; {@link #lidRepeats}).
+     */
     public FabricNode nodeByLid(int lid) {
-        return byLid.get(lid);
+        return byLid.node(lid);
+    }
+
+    /** Whether more than one node of the loaded files claims this LID (several subnets, or different times). */
+    public boolean lidRepeats(int lid) {
+        return byLid.repeated(lid);
     }
 
     /** The node with this node GUID, or the node one of whose ports has it, or null. */

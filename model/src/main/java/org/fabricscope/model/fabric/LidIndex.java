@@ -1,0 +1,91 @@
+package org.fabricscope.model.fabric;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
+
+/**
+ * Which node answers on each LID: a switch on its port-0 LID, a CA on each port's LID and the
+ * {@code 2^LMC} LIDs from it. A LID is unique only within one subnet: where the loaded files come from
+ * several subnets (a multi-plane fabric, one subnet per rail: past 49,151 unicast LIDs one subnet cannot
+ * hold the fabric) or from different times, two nodes can claim the same LID. Such a LID names no node
+ * here ({@link #node} gives null), so that nothing named by LID alone lands on the wrong one.
+ */
+final class LidIndex {
+    /** The LMC is 3 bits in the IBA (PortInfo); more than 7 would be a misread. */
+    private static final int MAX_LMC = 7;
+
+    private final Map<Integer, FabricNode> owner = new HashMap<>();
+    /** A repeated LID's second claimant, in the order they were found. */
+    private final Map<Integer, FabricNode> repeats = new LinkedHashMap<>();
+
+    LidIndex(Iterable<FabricNode> nodes) {
+        for (FabricNode n : nodes) {
+            claim(n.lid, n);
+            if (n.isSwitch()) {
+                continue;
+            }
+            for (Port p : n.ports.values()) {
+                if (p.lid > 0) {
+                    int span = 1 << Math.min(Math.max(p.lmc, 0), MAX_LMC);
+                    for (int i = 0; i < span; i++) {
+                        claim(p.lid + i, n);
+                    }
+                }
+            }
+        }
+    }
+
+    private void claim(int lid, FabricNode n) {
+        if (lid <= 0) {
+            return;
+        }
+        FabricNode was = owner.putIfAbsent(lid, n);
+        if (was != null && was != n) {
+            repeats.putIfAbsent(lid, n);
+        }
+    }
+
+    /** The one node answering on {@code lid}; null when none does or when several nodes claim it. */
+    FabricNode node(int lid) {
+        return repeats.containsKey(lid) ? null : owner.get(lid);
+    }
+
+    /** Whether more than one node of the loaded files claims {@code lid}. */
+    boolean repeated(int lid) {
+        return repeats.containsKey(lid);
+    }
+
+    /** How many LIDs more than one node claims. */
+    int repeatedCount() {
+        return repeats.size();
+    }
+
+    /** "LG001-01 and LG001-02": two of the nodes that claim a repeated LID. */
+    String claimants(int lid) {
+        FabricNode a = owner.get(lid);
+        FabricNode b = repeats.get(lid);
+        return a == null || b == null ? "" : a.displayName() + " and " + b.displayName();
+    }
+
+    /**
+     * One diagnostic for all repeated LIDs (null when none): how many, the first as an example, and what
+     * follows: anything named by LID alone is not placed on either node.
+     */
+    Diagnostic summary() {
+        if (repeats.isEmpty()) {
+            return null;
+        }
+        var first = repeats.entrySet().iterator().next();
+        Evidence at = first.getValue().evidence;
+        return Diagnostic.info(at == null ? "" : at.source(), at == null ? 0 : at.line(),
+                repeats.size() + (repeats.size() == 1 ? " LID is" : " LIDs are") + " claimed by more than one node, for example LID "
+                        + first.getKey() + " by " + claimants(first.getKey())
+                        + ": the files come from several subnets (one per plane or rail) or from different times."
+                        + " What is named by LID alone (perfquery counters, LIDs in NCCL logs) is not placed on either node;"
+                        + " GUIDs and names still are");
+    }
+}
