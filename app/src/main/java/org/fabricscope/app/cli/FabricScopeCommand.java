@@ -43,10 +43,38 @@ public final class FabricScopeCommand implements Runnable {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         PrintWriter errWriter = writer(err);
         try {
+            if (versionOnly(args)) {
+                return StandardOutput.judge(printVersion(writer(out)), out, errWriter);
+            }
             return StandardOutput.judge(execute(args, writer(out), errWriter), out, errWriter);
         } catch (OutOfMemoryError | StackOverflowError e) {
             return fatal(e, args, errWriter);
         }
+    }
+
+    /**
+     * Whether the line asks only for the version ({@code --version} or {@code -V}, alone). That is answered
+     * without picocli: building even the top command's model (its annotations read by reflection, its
+     * standard help options, the type converters) took about 100 ms of the 360 ms the run took on two cores
+     * (BENCHMARKS.md "CLI start-up"), for two lines that need none of it. What it prints is what picocli
+     * prints for the same option ({@code CliTest}).
+     */
+    static boolean versionOnly(String[] args) {
+        return args.length == 1 && ("--version".equals(args[0]) || "-V".equals(args[0]));
+    }
+
+    private static int printVersion(PrintWriter out) {
+        for (String line : versionLines()) {
+            out.println(line);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The version lines: FabricScope's, and the Java runtime's (a bug report needs both). */
+    static String[] versionLines() {
+        return new String[] {"fabricscope " + Version.get(),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
     }
 
     private static PrintWriter writer(PrintStream s) {
@@ -164,8 +192,7 @@ public final class FabricScopeCommand implements Runnable {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"fabricscope " + Version.get(),
-                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+            return versionLines();
         }
     }
 }

@@ -187,6 +187,15 @@ class CliTest {
         Run v = run("--version");
         assertEquals(0, v.status());
         assertTrue(v.out().startsWith("fabricscope "), v.out());
+        assertTrue(FabricScopeCommand.versionOnly(new String[] {"--version"}));
+        // answered without picocli: the same as picocli prints for the option, for both spellings
+        java.io.StringWriter viaPicocli = new java.io.StringWriter();
+        picocli.CommandLine cl = FabricScopeCommand.commandLine("--debug", "--version");
+        cl.setOut(new java.io.PrintWriter(viaPicocli, true));
+        assertEquals(0, cl.execute("--debug", "--version"));
+        assertEquals(viaPicocli.toString(), v.out());
+        assertEquals(v.out(), run("-V").out());
+        assertEquals(v.out(), run("--debug", "--version").out(), "with another option, through picocli: the same lines");
         assertEquals(2, run().status());
         assertEquals(2, run("summary").status(), "a path is required");
     }
