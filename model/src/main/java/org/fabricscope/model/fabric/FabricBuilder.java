@@ -353,7 +353,7 @@ public class FabricBuilder {
         if (repeats != null) {
             diagnostics.add(repeats);
         }
-        return new FabricLayer(nodes, cables, hosts, List.copyOf(sources), linkChanges);
+        return new FabricLayer(nodes, cables, hosts, List.copyOf(sources), linkChanges, lids);
     }
 
     private void resolveCounters(LidIndex lids) {
@@ -430,7 +430,7 @@ public class FabricBuilder {
             if (d.contains("Aggregation Node")) {
                 n.role = CaRole.SHARP_AGGREGATION;
             } else if ((n.sysImgGuid != 0 && switchSysImg.containsKey(n.sysImgGuid))
-                    || MANAGED_SWITCH_DESC.matcher(d).matches()) {
+                    || (d.startsWith("MF0;") && MANAGED_SWITCH_DESC.matcher(d).matches())) {
                 n.role = CaRole.SWITCH_MANAGEMENT;
             } else {
                 n.role = CaRole.HOST;

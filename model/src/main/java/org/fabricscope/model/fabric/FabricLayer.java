@@ -30,6 +30,12 @@ public final class FabricLayer {
     /** As above, with the link state changes a poller saw (sorted here by time; untimed first). */
     FabricLayer(List<FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources,
                 List<LinkChange> linkChanges) {
+        this(nodes, cables, hosts, sources, linkChanges, new LidIndex(nodes));
+    }
+
+    /** As above, with the nodes' LIDs already indexed. */
+    FabricLayer(List<FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources,
+                List<LinkChange> linkChanges, LidIndex lids) {
         this.linkChanges = linkChanges.stream().sorted(java.util.Comparator.comparing(LinkChange::time,
                 java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))).toList();
         Map<Long, FabricNode> byGuid = new LinkedHashMap<>(Math.max(16, nodes.size() * 4 / 3 + 1));
@@ -47,7 +53,7 @@ public final class FabricLayer {
                 }
             }
         }
-        byLid = new LidIndex(nodes);
+        byLid = lids;
     }
 
     public Map<Long, FabricNode> nodes() {

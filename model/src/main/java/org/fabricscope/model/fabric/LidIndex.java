@@ -1,6 +1,5 @@
 package org.fabricscope.model.fabric;
 
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,7 +17,8 @@ final class LidIndex {
     /** The LMC is 3 bits in the IBA (PortInfo); more than 7 would be a misread. */
     private static final int MAX_LMC = 7;
 
-    private final Map<Integer, FabricNode> owner = new HashMap<>();
+    /** LIDs are 16 bits: the first claimant of each, by LID (a flat table: no boxing, one lookup). */
+    private final FabricNode[] owner = new FabricNode[1 << 16];
     /** A repeated LID's second claimant, in the order they were found. */
     private final Map<Integer, FabricNode> repeats = new LinkedHashMap<>();
 
@@ -40,18 +40,20 @@ final class LidIndex {
     }
 
     private void claim(int lid, FabricNode n) {
-        if (lid <= 0) {
+        if (lid <= 0 || lid >= owner.length) {
             return;
         }
-        FabricNode was = owner.putIfAbsent(lid, n);
-        if (was != null && was != n) {
+        FabricNode was = owner[lid];
+        if (was == null) {
+            owner[lid] = n;
+        } else if (was != n) {
             repeats.putIfAbsent(lid, n);
         }
     }
 
     /** The one node answering on {@code lid}; null when none does or when several nodes claim it. */
     FabricNode node(int lid) {
-        return repeats.containsKey(lid) ? null : owner.get(lid);
+        return lid <= 0 || lid >= owner.length || (!repeats.isEmpty() && repeats.containsKey(lid)) ? null : owner[lid];
     }
 
     /** Whether more than one node of the loaded files claims {@code lid}. */
@@ -66,7 +68,7 @@ final class LidIndex {
 
     /** "LG001-01 and LG001-02": two of the nodes that claim a repeated LID. */
     String claimants(int lid) {
-        FabricNode a = owner.get(lid);
+        FabricNode a = lid <= 0 || lid >= owner.length ? null : owner[lid];
         FabricNode b = repeats.get(lid);
         return a == null || b == null ? "" : a.displayName() + " and " + b.displayName();
     }
