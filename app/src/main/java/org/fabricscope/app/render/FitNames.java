@@ -26,8 +26,8 @@ public final class FitNames {
                                              List<MapLabels.Name> shown) {
         List<MapLabels.Name> out = new ArrayList<>();
         double s = v.scale();
-        if (s >= MapLabels.NAMES_FROM_SCALE) {
-            return out;
+        if (s >= MapLabels.NAMES_FROM_SCALE || layout.maxRoomOffHosts() * s < GAP) {
+            return out; // above: MapLabels.names names them all; below: no name fits between any two neighbours
         }
         List<double[]> taken = new ArrayList<>();
         for (MapLabels.Label l : groupLabels) {
@@ -41,15 +41,17 @@ public final class FitNames {
             double w = MapLabels.width(r.text(), true);
             taken.add(new double[] {r.x() - 3, r.y() - MapLabels.LINE / 2, r.x() + w + 3, r.y() + MapLabels.LINE / 2});
         }
-        for (MapLayout.Item it : layout.items()) {
+        for (MapLayout.Item it : layout.itemsOffHosts()) {
             if (out.size() >= MapLabels.MAX_NAMES) {
                 break;
             }
-            if (it.row() == MapLayout.Row.HOST) {
-                continue;
-            }
             double x = it.x() * s + v.tx();
             double y = (it.y() + it.height() / 2) * s + v.ty() + 8;
+            // cheap refusals first (a name has some width, so these never fit): out of view, or no room at all;
+            // at fit a large fabric has tens of thousands of glyphs, and this runs every frame
+            if (x < 0 || x > v.width() || y < 0 || y > v.height() || layout.room(it.index()) * s < GAP) {
+                continue;
+            }
             String text = MapLabels.shortName(it.vertex());
             double w = MapLabels.width(text, false);
             if (w + GAP > layout.room(it.index()) * s || named(shown, text, it.y() * s + v.ty(), it.height() * s)) {

@@ -109,9 +109,13 @@ public final class MapLabels {
         double s = v.scale();
         double limit = ROW_NAME_LEFT + ROW_NAME_SEARCH;
         List<double[]> spans = new ArrayList<>();
-        for (MapLayout.Item it : layout.items()) {
-            if (it.row() != row) {
-                continue;
+        // only the stretch of the row that can reach the search window: the row's items are in order of x
+        double widest = Math.max(1, layout.maxItemWidth() * s) / 2 + 3;
+        List<MapLayout.Item> items = layout.rowItems(row);
+        for (int i = layout.firstAtOrAfter(row, (ROW_NAME_LEFT - widest - v.tx()) / s); i < items.size(); i++) {
+            MapLayout.Item it = items.get(i);
+            if (it.x() * s + v.tx() - widest >= limit + w) {
+                break;
             }
             double cy = it.y() * s + v.ty();
             double hh = Math.max(1, it.height() * s) / 2;

@@ -64,6 +64,13 @@ public final class MapLayout {
     private final double maxX;
     private final double maxY;
 
+    /** Each row's items in order of x (then index): for work on one row, and on a stretch of it. */
+    private final Map<Row, List<Item>> byRowX = new java.util.EnumMap<>(Row.class);
+    private final double maxItemWidth;
+    /** The items not on the host row (the switches), in index order. */
+    private final List<Item> offHosts;
+    /** The most room any item off the host row has ({@link #room}). */
+    private final double maxRoomOffHosts;
     private final Map<Level, List<Group>> groups = new java.util.EnumMap<>(Level.class);
     private final Map<Level, int[]> groupOf = new java.util.EnumMap<>(Level.class);
     /** Per item: the distance to the nearest item on its line (same row, same y); infinite when alone. */
@@ -106,10 +113,30 @@ public final class MapLayout {
         minY = y0;
         maxX = x1;
         maxY = y1;
+        double widest = 0;
+        for (Item it : items) {
+            byRowX.computeIfAbsent(it.row(), r -> new java.util.ArrayList<>()).add(it);
+            widest = Math.max(widest, it.width());
+        }
+        maxItemWidth = widest;
+        for (var e : byRowX.entrySet()) {
+            e.getValue().sort(java.util.Comparator.comparingDouble(Item::x)); // stable: index order at equal x
+            e.setValue(Collections.unmodifiableList(e.getValue()));
+        }
         for (Level level : Level.values()) {
             boxes(level, keys == null ? new String[items.size()] : keys.get(level));
         }
         room = rooms(items);
+        double most = 0;
+        List<Item> off = new java.util.ArrayList<>();
+        for (Item it : items) {
+            if (it.row() != Row.HOST) {
+                most = Math.max(most, room[it.index()]);
+                off.add(it);
+            }
+        }
+        maxRoomOffHosts = most;
+        offHosts = Collections.unmodifiableList(off);
     }
 
     /** For each item, how far its nearest neighbour on the same line (row and y) is, in world units. */
@@ -137,13 +164,8 @@ public final class MapLayout {
     private void boxes(Level level, String[] key) {
         int[] of = new int[items.size()];
         List<Group> out = new java.util.ArrayList<>();
-        Map<Row, List<Item>> byRow = new java.util.EnumMap<>(Row.class);
-        for (Item it : items) {
-            byRow.computeIfAbsent(it.row(), r -> new java.util.ArrayList<>()).add(it);
-        }
-        for (var e : byRow.entrySet()) {
+        for (var e : byRowX.entrySet()) {
             List<Item> row = e.getValue();
-            row.sort(java.util.Comparator.comparingDouble(Item::x));
             int start = 0;
             for (int i = 1; i <= row.size(); i++) {
                 if (i < row.size() && java.util.Objects.equals(key[row.get(i).index()], key[row.get(start).index()])) {
@@ -168,6 +190,45 @@ public final class MapLayout {
         }
         groups.put(level, Collections.unmodifiableList(out));
         groupOf.put(level, of);
+    }
+
+    /** The items of one row in order of x (empty when the row has none). */
+    public List<Item> rowItems(Row row) {
+        return byRowX.getOrDefault(row, List.of());
+    }
+
+    /**
+     * The position in {@link #rowItems} of the first item of {@code row} whose x is at least {@code x} (the row's
+     * size when none is).
+     */
+    public int firstAtOrAfter(Row row, double x) {
+        List<Item> r = rowItems(row);
+        int lo = 0;
+        int hi = r.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (r.get(mid).x() < x) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The items not on the host row (switches, routers), in index order: a tenth of a large fabric's items. */
+    public List<Item> itemsOffHosts() {
+        return offHosts;
+    }
+
+    /** The most {@link #room} any switch (any item not on the host row) has, in world units. */
+    public double maxRoomOffHosts() {
+        return maxRoomOffHosts;
+    }
+
+    /** The widest item's width, in world units. */
+    public double maxItemWidth() {
+        return maxItemWidth;
     }
 
     /** The boxes of one level, every item in exactly one. */
