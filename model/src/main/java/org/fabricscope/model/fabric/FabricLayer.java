@@ -1,7 +1,6 @@
 package org.fabricscope.model.fabric;
 
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,7 @@ public final class FabricLayer {
     private final List<String> sources;
     private final List<LinkChange> linkChanges;
     private final LidIndex byLid;
-    private final Map<Long, FabricNode> byPortGuid = new HashMap<>();
+    private final LongIndex<FabricNode> byPortGuid = new LongIndex<>();
 
     /** {@code nodes}: each node once, in the order they are to be listed. */
     FabricLayer(List<FabricNode> nodes, List<Cable> cables, Map<String, Host> hosts, List<String> sources) {
