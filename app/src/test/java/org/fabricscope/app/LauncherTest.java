@@ -115,6 +115,39 @@ class LauncherTest {
     }
 
     @Test
+    void aClassDataArchiveOlderThanTheJarIsMadeAgainAndANewerOneIsKept() throws Exception {
+        // the stand-in JVM writes the archive it is asked to dump, and logs each dump
+        Files.createDirectories(root.resolve("sample-fabrics/rail-2su-hdr"));
+        Path dumps = root.resolve("dumps.txt");
+        Files.writeString(root.resolve("jdk/bin/java"), "#!/bin/sh\necho \"java $*\"\nfor a in \"$@\"; do case \"$a\" in\n"
+                + "  -Xshare:dump) dump=1 ;;\n  -XX:SharedArchiveFile=*) f=\"${a#*=}\" ;;\nesac; done\n"
+                + "[ -n \"$dump\" ] && echo dump >> " + dumps + " && echo archive > \"$f\"\nexit 0\n");
+        Ran first = launch("--version");
+        assertEquals(0, first.status(), first.err());
+        List<Path> archives;
+        try (var s = Files.list(root.resolve("app/target"))) {
+            archives = s.filter(f -> f.getFileName().toString().matches("fabricscope-cli-\\d+\\.jsa")).toList();
+        }
+        assertEquals(1, archives.size(), "one archive, named after the JVM: " + archives);
+        Path archive = archives.get(0);
+        assertTrue(first.out().contains("-XX:SharedArchiveFile=" + archive), first.out());
+        assertEquals(1, Files.readAllLines(dumps).size());
+
+        launch("--version");
+        assertEquals(1, Files.readAllLines(dumps).size(), "an archive newer than the jar is kept");
+
+        // the jar rebuilt after the archive (./mvnw verify): the archive no longer matches it and is made again
+        Path jar = root.resolve("app/target/fabricscope-app.jar");
+        Files.setLastModifiedTime(archive, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+        Ran again = launch("--version");
+        assertEquals(0, again.status(), again.err());
+        assertEquals(2, Files.readAllLines(dumps).size(), "made again");
+        assertTrue(Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) >= 0);
+        assertTrue(again.out().contains("-XX:SharedArchiveFile=" + archive), again.out());
+    }
+
+    @Test
     void runningOutOfMemoryIsOneLineNotAStackTrace() throws Exception {
         Path big = root.resolve("big.ibnetdiscover.txt");
         try (Writer w = Files.newBufferedWriter(big)) {
