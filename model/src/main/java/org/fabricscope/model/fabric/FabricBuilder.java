@@ -108,8 +108,9 @@ public class FabricBuilder {
             return;
         }
         n.description = description;
-        Matcher m = MANAGED_SWITCH_DESC.matcher(description.strip());
-        if (m.matches()) {
+        String d = description.strip();
+        Matcher m = d.startsWith("MF0;") ? MANAGED_SWITCH_DESC.matcher(d) : null; // the pattern's own start: skip the rest
+        if (m != null && m.matches()) {
             n.switchName = m.group(1);
             n.switchModel = m.group(2);
         } else {
