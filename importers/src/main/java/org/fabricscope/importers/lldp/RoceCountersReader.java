@@ -41,7 +41,10 @@ public final class RoceCountersReader implements FormatReader {
     private static final Pattern STAT = Pattern.compile("^\\s+([A-Za-z0-9_.\\[\\]:-]+):\\s+(\\d{1,20})\\s*$");
     private static final Pattern HW = Pattern.compile("^/sys/class/infiniband/([^/\\s]+)/ports/(\\d{1,3})/hw_counters/([A-Za-z0-9_]+):(\\d{1,20})\\s*$");
     private static final Pattern FILE_NETDEV = Pattern.compile("^ethtool[-_]?(?:S[-_])?([A-Za-z0-9_.@-]+?)(?:\\.txt|\\.out|\\.log)?$");
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss zzz yyyy", Locale.ENGLISH);
+    /** date(1)'s default output; in a holder so that it is built (time-zone names and all) only when a file has one. */
+    private static final class Dates {
+        static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss zzz yyyy", Locale.ENGLISH);
+    }
 
     @Override
     public String id() {
@@ -163,7 +166,7 @@ public final class RoceCountersReader implements FormatReader {
             // not ISO-8601
         }
         try {
-            return ZonedDateTime.parse(t.replaceAll("\\s+", " "), DATE).toInstant();
+            return ZonedDateTime.parse(t.replaceAll("\\s+", " "), Dates.DATE).toInstant();
         } catch (DateTimeParseException e) {
             return null;
         }
