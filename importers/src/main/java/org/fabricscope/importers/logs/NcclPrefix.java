@@ -51,13 +51,17 @@ final class NcclPrefix {
         if (lv == null) {
             return false;
         }
-        for (int i = 0; i < c1; i++) {
-            if (Character.isWhitespace(l.charAt(i))) {
-                return false;
+        // a process's lines come in runs: the host read last (which held no white space), when it is this line's too
+        if (lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost)) {
+            host = lastHost;
+        } else {
+            for (int i = 0; i < c1; i++) {
+                if (Character.isWhitespace(l.charAt(i))) {
+                    return false;
+                }
             }
+            host = l.substring(0, c1);
         }
-        // a process's lines come in runs: the host read last, when it is this line's too
-        host = lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost) ? lastHost : l.substring(0, c1);
         // an NCCL line: a pid past int range is reported, not skipped quietly; up to 9 digits always fit
         pid = c2 - c1 - 1 <= 9 ? IntScan.digits(l, c1 + 1, c2) : NcclLogParser.num(l.substring(c1 + 1, c2), "pid");
         level = lv;

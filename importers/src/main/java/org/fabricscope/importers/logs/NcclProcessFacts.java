@@ -1,5 +1,7 @@
 package org.fabricscope.importers.logs;
 
+import java.util.regex.Pattern;
+
 import org.fabricscope.model.training.NcclProcess;
 import org.fabricscope.model.training.TrainingLogBuilder;
 
@@ -14,6 +16,9 @@ import org.fabricscope.model.training.TrainingLogBuilder;
  * src/plugin/profiler.cc ({@code PROFILER/Plugin: Loaded %s (v%d)}), NCCL 2.12 to 2.28.
  */
 final class NcclProcessFacts {
+    /** The {@code :} after {@code NET/Plugin} and the spaces around it (compiled once: a plugin line per process). */
+    private static final Pattern LEADING_COLON = Pattern.compile("^\\s*:\\s*");
+
     private NcclProcessFacts() {
     }
 
@@ -64,7 +69,7 @@ final class NcclProcessFacts {
         if (key == null) {
             return false;
         }
-        String rest = msg.substring(slash + "/Plugin".length()).replaceFirst("^\\s*:\\s*", "").strip();
+        String rest = LEADING_COLON.matcher(msg.substring(slash + "/Plugin".length())).replaceFirst("").strip();
         String value = null;
         if (rest.startsWith("Loaded net plugin ")) {
             value = rest.substring("Loaded net plugin ".length());
