@@ -13,11 +13,12 @@ import org.fabricscope.model.training.TreeNode;
  * <li>A link: {@code Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s} and
  * {@code ... [send] via NET/%s/%d(%d)%s%s%s} (PXN), {@code ... [receive] via NET/%s/%d%s%s%s}
  * (NVIDIA/nccl v2.30.7 {@code src/transport/net.cc}; {@code %d[%lx]} busId brackets up to v2.18, the
- * {@code /%d} connection index from v2.12, {@code Channel %02d : ...} in v2.8 to v2.11),
+ * {@code /%d} connection index from v2.12, {@code Channel %02d : ...} in v2.7 to v2.11),
  * {@code Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/IPC%s%s}, {@code via P2P/%s%s%s},
  * {@code via P2P/direct pointer%s}, {@code via P2P/indirect/%d[%d]%s} ({@code src/transport/p2p.cc}),
- * {@code Channel %02d : %d[%d] -> %d[%d] via SHM/%s/%s} ({@code src/transport/shm.cc}), and v2.5-v2.7's
- * {@code Ring %02d : %d[%lx] -> %d[%lx] [send] via NET/%s/%d%s} (v2.5.7 {@code src/transport/net.cc}).
+ * {@code Channel %02d : %d[%d] -> %d[%d] via SHM/%s/%s} ({@code src/transport/shm.cc}), and v2.5-v2.6's
+ * {@code Ring %02d : %d[%lx] -> %d[%lx] [send] via NET/%s/%d%s} (v2.5.7 and v2.6.4 {@code src/transport/net.cc};
+ * v2.4's {@code Ring %02d : %d -> %d [send] via ...}, without brackets, was never read and is left to the expression).
  * <li>A tree line: {@code "Trees%s"} of {@code " [%d] %d/%d/%d->%d->%d"} per channel (v2.8 to v2.30
  * {@code src/init.cc}), and v2.5-v2.7's double tree {@code " [%d] %d/%d/%d->%d->%d|%d->%d->%d/%d/%d"}.
  * </ul>
