@@ -27,7 +27,7 @@ import org.fabricscope.model.training.TreeNode;
  * they wait on the process until then.
  */
 final class NcclChannelLines {
-    private static final Pattern CHANNEL = Pattern.compile(
+    static final Pattern CHANNEL = Pattern.compile(
             "^(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)\\[([0-9a-fA-F]+)\\] -> (\\d+)\\[([0-9a-fA-F]+)\\](?: \\[(send|receive)\\])? via (.+?)\\s*$");
     private static final Pattern NET_VIA = Pattern.compile("^NET/[^/]+/(\\d+)(?:\\((\\d+)\\))?");
     private static final Pattern TREE_ENTRY = Pattern.compile(
@@ -36,35 +36,49 @@ final class NcclChannelLines {
     private final TrainingLogBuilder log;
     /** The evidence of a raw line, citing the line being read. */
     private final Function<String, Evidence> evidenceOf;
+    /** The hand-written readers of links and {@code Trees} lines; null: every line goes to the expressions. */
+    private final NcclChannelScan scan;
 
     NcclChannelLines(TrainingLogBuilder log, Function<String, Evidence> evidenceOf) {
+        this(log, evidenceOf, true);
+    }
+
+    /** With {@code fast} false the expressions read every line (to hold the hand-written readers to them in tests). */
+    NcclChannelLines(TrainingLogBuilder log, Function<String, Evidence> evidenceOf, boolean fast) {
         this.log = log;
         this.evidenceOf = evidenceOf;
+        this.scan = fast ? new NcclChannelScan() : null;
     }
 
     /**
-     * Reads the message {@code msg} (first character {@code c0}) of process {@code p} if it is a
-     * channel, ring, tree or {@code Connected all} line; false when it is none of them.
+     * Reads the message of process {@code p} that starts at {@code at} in {@code l} (its first character
+     * {@code c0}) if it is a channel, ring, tree or {@code Connected all} line; false when it is none of them.
+     * Links and {@code Trees} lines go to {@link NcclChannelScan} first; what it does not read in full, to
+     * the expressions.
      */
-    boolean line(NcclProcessState p, char c0, String msg, String raw) {
+    boolean line(NcclProcessState p, char c0, String l, int at, String raw) {
         Matcher m;
-        if (c0 == 'C' && msg.startsWith("Channel ")) {
-            if (msg.indexOf(" via ") < 0) {
-                ringOrder(p, msg, raw);
-            } else if ((m = CHANNEL.matcher(msg)).find()) {
+        if (c0 == 'C' && l.startsWith("Channel ", at)) {
+            if (scan != null && scan.link(l, at + 8)) {
+                scanned(p, raw);
+            } else if (l.indexOf(" via ", at) < 0) {
+                ringOrder(p, l, at, raw);
+            } else if ((m = CHANNEL.matcher(l.substring(at))).find()) {
                 link(p, m, raw);
             }
-        } else if (c0 == 'R' && msg.startsWith("Ring ")) {
-            if (msg.indexOf(" via ") < 0) {
-                ringStep(p, msg, raw);
-            } else if ((m = CHANNEL.matcher(msg)).find()) { // 2.5-2.6: Ring 00 : 155[3d000] -> 157[b2000] via P2P/IPC
+        } else if (c0 == 'R' && l.startsWith("Ring ", at)) {
+            if (scan != null && scan.link(l, at + 5)) { // 2.5-2.6: Ring 00 : 155[3d000] -> 157[b2000] via P2P/IPC
+                scanned(p, raw);
+            } else if (l.indexOf(" via ", at) < 0) {
+                ringStep(p, l, at, raw);
+            } else if ((m = CHANNEL.matcher(l.substring(at))).find()) {
                 link(p, m, raw);
             }
-        } else if (c0 == 'T' && msg.startsWith("Tree")) {
-            trees(p, msg, raw);
-        } else if (c0 == 'C' && msg.startsWith("Connected all ")) {
-            boolean trees = msg.startsWith("trees", 14);
-            if (trees || msg.startsWith("rings", 14)) {
+        } else if (c0 == 'T' && l.startsWith("Tree", at)) {
+            trees(p, l, at, raw);
+        } else if (c0 == 'C' && l.startsWith("Connected all ", at)) {
+            boolean trees = l.startsWith("trees", at + 14);
+            if (trees || l.startsWith("rings", at + 14)) {
                 if (p.placed()) {
                     log.markConnected(p.currentComm, p.currentRank, trees);
                 } else if (trees) {
@@ -77,6 +91,17 @@ final class NcclChannelLines {
             return false;
         }
         return true;
+    }
+
+    /** The link {@link #scan} just read. */
+    private void scanned(NcclProcessState p, String raw) {
+        NcclChannelScan s = scan;
+        Transport t = Transport.ofVia(s.via);
+        if (t == null) {
+            return;
+        }
+        add(p, new ChannelLink(p.currentComm, s.channel, s.fromRank, s.toRank, t, s.via, s.device, s.proxyRank,
+                s.direction, s.fromDev, s.toDev, p.bracketIsBusId(s.fromDev), evidence(raw)));
     }
 
     private void link(NcclProcessState p, Matcher m, String raw) {
@@ -95,9 +120,12 @@ final class NcclChannelLines {
             }
         }
         String from = m.group(3);
-        ChannelLink c = new ChannelLink(p.currentComm, num(m.group(1), "channel"), num(m.group(2), "rank"),
+        add(p, new ChannelLink(p.currentComm, num(m.group(1), "channel"), num(m.group(2), "rank"),
                 num(m.group(4), "peer rank"), t, via, device, proxy, m.group(6), from, m.group(5), p.bracketIsBusId(from),
-                evidence(raw));
+                evidence(raw)));
+    }
+
+    private void add(NcclProcessState p, ChannelLink c) {
         if (p.placed()) {
             log.addChannel(c);
         } else {
@@ -105,24 +133,25 @@ final class NcclChannelLines {
         }
     }
 
-    private void trees(NcclProcessState p, String msg, String raw) {
-        Matcher m;
+    private void trees(NcclProcessState p, String l, int at, String raw) {
         List<TreeNode> out = new ArrayList<>();
         Evidence ev = evidence(raw); // one line, one Evidence, however many channels it lists
-        if (msg.startsWith("Trees")) {
-            m = TREE_ENTRY.matcher(msg);
-            while (m.find()) {
-                int channel = num(m.group(1), "channel");
-                int rank = num(m.group(5), "rank");
-                out.add(new TreeNode(p.currentComm, channel, 0, rank, signed(m.group(6), "tree parent"),
-                        downs(m.group(2), m.group(3), m.group(4)), ev));
-                if (m.group(7) != null) { // 2.7 double tree: |up->rank->down0/down1/down2
-                    out.add(new TreeNode(p.currentComm, channel, 1, rank, signed(m.group(7), "tree parent"),
-                            downs(m.group(8), m.group(9), m.group(10)), ev));
+        if (l.startsWith("Trees", at)) {
+            if (scan == null || !scan.trees(l, at + 5, p.currentComm, ev, out)) {
+                Matcher m = TREE_ENTRY.matcher(l.substring(at));
+                while (m.find()) {
+                    int channel = num(m.group(1), "channel");
+                    int rank = num(m.group(5), "rank");
+                    out.add(new TreeNode(p.currentComm, channel, 0, rank, signed(m.group(6), "tree parent"),
+                            downs(m.group(2), m.group(3), m.group(4)), ev));
+                    if (m.group(7) != null) { // 2.7 double tree: |up->rank->down0/down1/down2
+                        out.add(new TreeNode(p.currentComm, channel, 1, rank, signed(m.group(7), "tree parent"),
+                                downs(m.group(8), m.group(9), m.group(10)), ev));
+                    }
                 }
             }
         } else { // Tree 0 : up -> rank -> down0/down1/down2
-            IntScan sc = new IntScan(msg, 5);
+            IntScan sc = new IntScan(l, at + 5);
             int channel = sc.num("channel");
             sc.lit(" : ");
             int up = sc.num("tree parent");
@@ -135,7 +164,7 @@ final class NcclChannelLines {
             sc.lit("/");
             int d2 = sc.num("tree child");
             if (sc.ok) {
-                out.add(new TreeNode(p.currentComm, channel, 0, rank, up, downs(d0, d1, d2), ev));
+                out.add(new TreeNode(p.currentComm, channel, 0, rank, up, NcclChannelScan.downs(d0, d1, d2), ev));
             }
         }
         if (p.placed()) {
@@ -145,23 +174,13 @@ final class NcclChannelLines {
         }
     }
 
-    private static List<Integer> downs(String... d) {
-        return downs(signed(d[0], "tree child"), signed(d[1], "tree child"), signed(d[2], "tree child"));
-    }
-
-    private static List<Integer> downs(int... d) {
-        List<Integer> out = new ArrayList<>(3);
-        for (int v : d) {
-            if (v >= 0) {
-                out.add(v);
-            }
-        }
-        return out;
+    private static List<Integer> downs(String d0, String d1, String d2) {
+        return NcclChannelScan.downs(signed(d0, "tree child"), signed(d1, "tree child"), signed(d2, "tree child"));
     }
 
     /** {@code Channel 00/02 :    0   1   2   3}: a full ring, printed by rank 0. */
-    private void ringOrder(NcclProcessState p, String msg, String raw) {
-        IntScan sc = new IntScan(msg, 8);
+    private void ringOrder(NcclProcessState p, String l, int at, String raw) {
+        IntScan sc = new IntScan(l, at + 8);
         int channel = sc.num("channel");
         sc.lit("/");
         int n = sc.num("channel count");
@@ -182,8 +201,8 @@ final class NcclChannelLines {
     }
 
     /** {@code Ring 00 : 3 -> 0 -> 1}: a rank's previous and next rank on one ring. */
-    private void ringStep(NcclProcessState p, String msg, String raw) {
-        IntScan sc = new IntScan(msg, 5);
+    private void ringStep(NcclProcessState p, String l, int at, String raw) {
+        IntScan sc = new IntScan(l, at + 5);
         int channel = sc.num("channel");
         sc.lit(" : ");
         int prev = sc.num("rank");

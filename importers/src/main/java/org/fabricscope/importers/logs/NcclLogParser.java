@@ -93,12 +93,18 @@ public final class NcclLogParser {
      */
     public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics,
                          LineCitation citation) {
+        this(log, incident, diagnostics, citation, true);
+    }
+
+    /** With {@code fastChannels} false, the channel lines are read by the regular expressions alone (tests). */
+    NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics,
+                  LineCitation citation, boolean fastChannels) {
         this.log = log;
         this.scan = incident == null ? null : new SignatureScan(incident);
         this.diagnostics = diagnostics;
         this.citation = citation;
         this.torch = new TorchLines(log, diagnostics, citation);
-        this.channels = new NcclChannelLines(log, this::evidence);
+        this.channels = new NcclChannelLines(log, this::evidence, fastChannels);
         this.steps = new StepTimeScan(log, citation);
     }
 
@@ -200,7 +206,7 @@ public final class NcclLogParser {
         if (at > 0 && prefix.scan(l, at, lastHost)) {
             torch.interrupt(source);
             steps.ncclHost(source, prefix.host);
-            ncclLine(prefix.host, prefix.pid, prefix.level, prefix.message, raw);
+            ncclLine(prefix.host, prefix.pid, prefix.level, l, prefix.at, raw);
             return;
         }
         if (l.startsWith("NCCL version ")) { // the unprefixed version line (rank 0 only, in older versions)
@@ -292,80 +298,113 @@ public final class NcclLogParser {
         return d.lookingAt() ? raw.substring(d.end()) : raw;
     }
 
-    private void ncclLine(String host, int pid, String level, String msg, String raw) {
+    /**
+     * One NCCL line of process {@code host:pid}: its message is {@code l} from {@code at} on. The message is
+     * read in place; it is cut out only for the lines that become part of the model (most lines are not).
+     */
+    private void ncclLine(String host, int pid, String level, String l, int at, String raw) {
         NcclProcessState p = process(host, pid);
         p.source = source;
         if (p.version == null && !sourceVersions.isEmpty()) {
             p.version = sourceVersions.get(source);
         }
         if (level.equals("WARN") || level.equals("ERROR")) {
-            NcclWarnings.warn(log, process(host, pid).env, host, pid, msg, evidence(raw));
+            NcclWarnings.warn(log, process(host, pid).env, host, pid, l.substring(at), evidence(raw));
             return;
         }
         Matcher m;
-        if (msg.indexOf("Connection closed by localRank") >= 0 && (m = CLOSED_BY_LOCAL_RANK.matcher(msg)).find()) {
+        String msg;
+        if (l.indexOf("Connection closed by localRank", at) >= 0
+                && (m = CLOSED_BY_LOCAL_RANK.matcher(msg = l.substring(at))).find()) {
             // the proxy service thread of a process whose peer on this host went away (or shut down): an INFO line
             log.addEvent(new NcclEvent(NcclEvent.Kind.SOCKET_CLOSED, host, pid, -1, msg.strip(),
                     Map.of("peer", "localRank " + m.group(1), "localRank", m.group(1), "info", "true"), evidence(raw)));
             return;
         }
-        NcclProcessFacts.read(log, host, pid, msg);
-        char c0 = msg.isEmpty() ? ' ' : msg.charAt(0);
-        if (channels.line(p, c0, msg, raw)) {
+        NcclProcessFacts.read(log, host, pid, l, at);
+        char c0 = at < l.length() ? l.charAt(at) : ' ';
+        if (channels.line(p, c0, l, at, raw)) {
             return;
         }
-        if (c0 == 'N' && msg.startsWith("NCCL version ")) {
-            if ((m = VERSION.matcher(msg)).find()) {
+        if (c0 == 'N' && l.startsWith("NCCL version ", at)) {
+            if ((m = VERSION.matcher(l.substring(at))).find()) {
                 p.version = m.group(1);
             }
-        } else if (c0 == 'N' && msg.startsWith("NET/")) {
-            if (msg.indexOf("GPU Direct RDMA") > 0) {
-                gdr(host, pid, msg, raw);
-            } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
-                p.noIbDevice = true;
-                log.noIbDevice(host, pid, evidence(raw));
-            } else if ((m = NET_IB_USING.matcher(msg)).find()) {
-                Matcher d = NET_DEVICE.matcher(m.group(1));
-                List<String> devices = new ArrayList<>();
-                while (d.find()) {
-                    String dev = d.group(1); // mlx5_0:1/IB: the HCA port is an InfiniBand port number, 8 bits
-                    Numbers.port(dev.substring(dev.lastIndexOf(':') + 1, dev.lastIndexOf('/')));
-                    devices.add(dev);
-                }
-                p.netDevices.addAll(devices);
-                Matcher o = OOB.matcher(msg);
-                if (o.find()) {
-                    p.oob = o.group(1);
-                }
-            } else if ((m = NET_SOCKET_USING.matcher(msg)).find()) {
-                if (p.netDevices.isEmpty()) {
-                    Matcher d = SOCKET_DEVICE.matcher(m.group(1));
-                    while (d.find()) {
-                        p.netDevices.add("socket " + d.group(1));
-                    }
-                }
-            }
-        } else if (c0 == 'G' && msg.startsWith("GPU Direct RDMA")) {
-            gdr(host, pid, msg, raw);
-        } else if (c0 == 'U' && msg.startsWith("Using network ")) {
-            if ((m = USING_NETWORK.matcher(msg)).find()) {
+        } else if (c0 == 'N' && l.startsWith("NET/", at)) {
+            netLine(p, host, pid, l.substring(at), raw);
+        } else if (c0 == 'G' && l.startsWith("GPU Direct RDMA", at)) {
+            gdr(host, pid, l.substring(at), raw);
+        } else if (c0 == 'U' && l.startsWith("Using network ", at)) {
+            if ((m = USING_NETWORK.matcher(l.substring(at))).find()) {
                 p.network = m.group(1);
             }
-        } else if (c0 == 'N' && msg.startsWith("NCCL_") && msg.contains(" set ")) {
-            if ((m = ENV.matcher(msg)).find()) {
+        } else if (c0 == 'N' && l.startsWith("NCCL_", at) && l.indexOf(" set ", at) >= 0) {
+            if ((m = ENV.matcher(l.substring(at))).find()) {
                 p.env.put(m.group(1), m.group(2).strip());
                 log.processEnv(host, pid, m.group(1), m.group(2).strip());
             }
-        } else if (c0 == 'F' && msg.startsWith("Failed to initialize NET plugin ")) {
+        } else if (c0 == 'F' && l.startsWith("Failed to initialize NET plugin ", at)) {
             // 2.19+: the plugin NCCL_NET (or the default order) asked for found no device or failed to start
-            String net = msg.substring("Failed to initialize NET plugin ".length()).strip();
+            String net = l.substring(at + "Failed to initialize NET plugin ".length()).strip();
             log.netInitFailed(host, pid, net.isEmpty() || net.length() > 64 ? "?" : net, evidence(raw));
-        } else if (c0 == 'c' && msg.startsWith("comm 0x") && msg.indexOf(" nNodes ") > 0) {
-            if ((m = COMM_INFO.matcher(msg)).find()) {
+        } else if (c0 == 'c' && l.startsWith("comm 0x", at) && l.indexOf(" nNodes ", at) > at) {
+            if ((m = COMM_INFO.matcher(l.substring(at))).find()) {
                 p.nNodes = num(m.group(4), "nNodes");
             }
-        } else if (msg.contains(" - Init ")) {
-            if ((m = INIT.matcher(msg)).find()) {
+        } else {
+            initOrAbort(p, host, pid, l, at, raw);
+        }
+    }
+
+    /** A {@code NET/...} message: GPU Direct RDMA per HCA, no IB device, the IB or socket devices in use. */
+    private void netLine(NcclProcessState p, String host, int pid, String msg, String raw) {
+        Matcher m;
+        if (msg.indexOf("GPU Direct RDMA") > 0) {
+            gdr(host, pid, msg, raw);
+        } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
+            p.noIbDevice = true;
+            log.noIbDevice(host, pid, evidence(raw));
+        } else if ((m = NET_IB_USING.matcher(msg)).find()) {
+            Matcher d = NET_DEVICE.matcher(m.group(1));
+            List<String> devices = new ArrayList<>();
+            while (d.find()) {
+                String dev = d.group(1); // mlx5_0:1/IB: the HCA port is an InfiniBand port number, 8 bits
+                Numbers.port(dev.substring(dev.lastIndexOf(':') + 1, dev.lastIndexOf('/')));
+                devices.add(dev);
+            }
+            p.netDevices.addAll(devices);
+            Matcher o = OOB.matcher(msg);
+            if (o.find()) {
+                p.oob = o.group(1);
+            }
+        } else if ((m = NET_SOCKET_USING.matcher(msg)).find()) {
+            if (p.netDevices.isEmpty()) {
+                Matcher d = SOCKET_DEVICE.matcher(m.group(1));
+                while (d.find()) {
+                    p.netDevices.add("socket " + d.group(1));
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code ... - Init START|COMPLETE} (a rank of a communicator) or {@code ... - Abort START|COMPLETE}; one
+     * look for {@code " - "} serves both, where two scans of every unknown line for each word did.
+     */
+    private void initOrAbort(NcclProcessState p, String host, int pid, String l, int at, String raw) {
+        boolean init = false;
+        boolean abort = false;
+        for (int q = l.indexOf(" - ", at); q >= 0; q = l.indexOf(" - ", q + 1)) {
+            if (l.startsWith("Init ", q + 3)) {
+                init = true;
+                break;
+            }
+            abort |= l.startsWith("Abort ", q + 3);
+        }
+        Matcher m;
+        String msg;
+        if (init) {
+            if ((m = INIT.matcher(msg = l.substring(at))).find()) {
                 boolean complete = m.group(8).equals("COMPLETE");
                 // every number first: a line with one out of range changes no state
                 int nranks = num(m.group(3), "nranks");
@@ -389,8 +428,8 @@ public final class NcclLogParser {
                     p.nNodes = -1;
                 }
             }
-        } else if (msg.contains(" - Abort ")) {
-            if ((m = ABORT.matcher(msg)).find()) {
+        } else if (abort) {
+            if ((m = ABORT.matcher(msg = l.substring(at))).find()) {
                 Map<String, String> f = new LinkedHashMap<>();
                 f.put("action", m.group(4).equals("COMPLETE") ? "abort-complete" : "abort-start");
                 f.put("comm", m.group(1));

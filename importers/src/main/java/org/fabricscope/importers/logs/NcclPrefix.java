@@ -2,14 +2,16 @@ package org.fabricscope.importers.logs;
 
 /**
  * The prefix NCCL prints before each message, {@code host:pid:tid [dev] [file:line [(func)]] NCCL LEVEL },
- * scanned by hand (no regular expression, and no substring but the host's and the message's): the
- * fields of the last line scanned. Not thread-safe: one per parser.
+ * scanned by hand (no regular expression, and no substring but the host's): the fields of the last
+ * line scanned. The message is not cut out: it is read in place, from {@link #at} to the line's end.
+ * Not thread-safe: one per parser.
  */
 final class NcclPrefix {
     String host;
     int pid;
     String level;
-    String message;
+    /** Where the message starts in the line scanned (its length when there is none). */
+    int at;
 
     /**
      * Scans {@code host:pid:tid [dev] } and the level after {@code NCCL} at {@code at}; false when it is
@@ -49,17 +51,21 @@ final class NcclPrefix {
         if (lv == null) {
             return false;
         }
-        for (int i = 0; i < c1; i++) {
-            if (Character.isWhitespace(l.charAt(i))) {
-                return false;
+        // a process's lines come in runs: the host read last (which held no white space), when it is this line's too
+        if (lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost)) {
+            host = lastHost;
+        } else {
+            for (int i = 0; i < c1; i++) {
+                if (Character.isWhitespace(l.charAt(i))) {
+                    return false;
+                }
             }
+            host = l.substring(0, c1);
         }
-        // a process's lines come in runs: the host read last, when it is this line's too
-        host = lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost) ? lastHost : l.substring(0, c1);
         // an NCCL line: a pid past int range is reported, not skipped quietly; up to 9 digits always fit
         pid = c2 - c1 - 1 <= 9 ? IntScan.digits(l, c1 + 1, c2) : NcclLogParser.num(l.substring(c1 + 1, c2), "pid");
         level = lv;
-        message = end < 0 ? "" : l.substring(end + 1);
+        this.at = end < 0 ? l.length() : end + 1;
         return true;
     }
 

@@ -1,5 +1,7 @@
 package org.fabricscope.importers.logs;
 
+import java.util.regex.Pattern;
+
 import org.fabricscope.model.training.NcclProcess;
 import org.fabricscope.model.training.TrainingLogBuilder;
 
@@ -14,22 +16,33 @@ import org.fabricscope.model.training.TrainingLogBuilder;
  * src/plugin/profiler.cc ({@code PROFILER/Plugin: Loaded %s (v%d)}), NCCL 2.12 to 2.28.
  */
 final class NcclProcessFacts {
+    /** The {@code :} after {@code NET/Plugin} and the spaces around it (compiled once: a plugin line per process). */
+    private static final Pattern LEADING_COLON = Pattern.compile("^\\s*:\\s*");
+
     private NcclProcessFacts() {
     }
 
     /** Records the fact a message states, if it states one; whether it did. */
     static boolean read(TrainingLogBuilder log, String host, int pid, String msg) {
-        char c0 = msg.isEmpty() ? ' ' : msg.charAt(0);
-        if (c0 == 'c' && msg.startsWith("cudaDriverVersion ")) {
-            String v = msg.substring("cudaDriverVersion ".length()).strip();
+        return read(log, host, pid, msg, 0);
+    }
+
+    /**
+     * Records the fact the message {@code l} from {@code at} on states, if it states one; whether it did.
+     * The message is read in place: it is cut out only when it states a fact.
+     */
+    static boolean read(TrainingLogBuilder log, String host, int pid, String l, int at) {
+        char c0 = at < l.length() ? l.charAt(at) : ' ';
+        if (c0 == 'c' && l.startsWith("cudaDriverVersion ", at)) {
+            String v = l.substring(at + "cudaDriverVersion ".length()).strip();
             if (!v.isEmpty() && v.length() <= 12 && v.chars().allMatch(Character::isDigit)) {
                 log.processFact(host, pid, NcclProcess.CUDA_DRIVER, driver(v));
                 return true;
             }
             return false;
         }
-        if (c0 == 'N' && msg.startsWith("NCCL version ")) {
-            String v = firstToken(msg.substring("NCCL version ".length()));
+        if (c0 == 'N' && l.startsWith("NCCL version ", at)) {
+            String v = firstToken(l.substring(at + "NCCL version ".length()));
             int plus = v.indexOf("+cuda");
             log.processFact(host, pid, NcclProcess.NCCL_VERSION, plus < 0 ? v : v.substring(0, plus));
             if (plus >= 0) {
@@ -37,14 +50,15 @@ final class NcclProcessFacts {
             }
             return true;
         }
-        if (c0 == 'U' && msg.startsWith("Using network ")) {
-            log.processFact(host, pid, NcclProcess.NETWORK, firstToken(msg.substring("Using network ".length())));
+        if (c0 == 'U' && l.startsWith("Using network ", at)) {
+            log.processFact(host, pid, NcclProcess.NETWORK, firstToken(l.substring(at + "Using network ".length())));
             return true;
         }
-        int slash = msg.indexOf("/Plugin");
+        int slash = pluginSlash(l, at);
         if (slash <= 0 || slash > 9) {
             return false;
         }
+        String msg = l.substring(at);
         String kind = msg.substring(0, slash);
         String key = switch (kind) {
             case "NET" -> NcclProcess.NET_PLUGIN;
@@ -55,7 +69,7 @@ final class NcclProcessFacts {
         if (key == null) {
             return false;
         }
-        String rest = msg.substring(slash + "/Plugin".length()).replaceFirst("^\\s*:\\s*", "").strip();
+        String rest = LEADING_COLON.matcher(msg.substring(slash + "/Plugin".length())).replaceFirst("").strip();
         String value = null;
         if (rest.startsWith("Loaded net plugin ")) {
             value = rest.substring("Loaded net plugin ".length());
@@ -81,6 +95,21 @@ final class NcclProcessFacts {
         } catch (NumberFormatException e) {
             return digits;
         }
+    }
+
+    /**
+     * Where the message's first {@code /Plugin} starts, counted from {@code at}, when that is at most 9 (the
+     * longest kind, {@code PROFILER}, is 8); -1 otherwise. The same answer as {@code indexOf} for every value
+     * the caller accepts, without a scan of the whole line.
+     */
+    private static int pluginSlash(String l, int at) {
+        int last = Math.min(at + 9, l.length() - 1);
+        for (int k = at; k <= last; k++) {
+            if (l.charAt(k) == '/' && l.startsWith("/Plugin", k)) {
+                return k - at;
+            }
+        }
+        return -1;
     }
 
     private static String firstToken(String s) {

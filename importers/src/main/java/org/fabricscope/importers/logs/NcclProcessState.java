@@ -52,14 +52,12 @@ final class NcclProcessState {
     /** Whether the bracket in a channel line is a busId: NCCL up to 2.18 (decided by the bracket when the version is unknown). */
     boolean bracketIsBusId(String bracket) {
         if (version != null) {
-            int dot = version.indexOf('.');
-            int dot2 = version.indexOf('.', dot + 1);
-            try {
-                int major = Integer.parseInt(version.substring(0, dot));
-                int minor = Integer.parseInt(version.substring(dot + 1, dot2 < 0 ? version.length() : dot2));
-                return major < 2 || (major == 2 && minor <= 18);
-            } catch (RuntimeException e) {
-                // fall through to the bracket's look
+            if (!version.equals(busIdVersion)) { // read once per version, not once per channel line
+                busIdVersion = version;
+                busIdByVersion = busIdByVersion(version);
+            }
+            if (busIdByVersion != null) {
+                return busIdByVersion;
             }
         }
         if (bracket.length() >= 4) {
@@ -71,5 +69,22 @@ final class NcclProcessState {
             }
         }
         return false;
+    }
+
+    /** The version {@link #busIdByVersion} was read from. */
+    private String busIdVersion;
+    /** Whether a version up to 2.18 printed the brackets; null when the version does not say. */
+    private Boolean busIdByVersion;
+
+    private static Boolean busIdByVersion(String version) {
+        int dot = version.indexOf('.');
+        int dot2 = version.indexOf('.', dot + 1);
+        try {
+            int major = Integer.parseInt(version.substring(0, dot));
+            int minor = Integer.parseInt(version.substring(dot + 1, dot2 < 0 ? version.length() : dot2));
+            return major < 2 || (major == 2 && minor <= 18);
+        } catch (RuntimeException e) {
+            return null; // the bracket's look decides
+        }
     }
 }

@@ -42,8 +42,16 @@ public final class TrainingLogBuilder {
         }
     }
 
+    /** The process named last: a log states a process's facts in a run of lines, so its key is built once a run. */
+    private Proc lastProc;
+
     private Proc proc(String host, int pid) {
-        return processes.computeIfAbsent(host + ":" + pid, k -> new Proc(host, pid));
+        Proc p = lastProc;
+        if (p == null || p.pid != pid || !p.host.equals(host)) {
+            p = processes.computeIfAbsent(host + ":" + pid, k -> new Proc(host, pid));
+            lastProc = p;
+        }
+        return p;
     }
 
     /** A process printed {@code NET/IB : No device found} (the first such line is kept). */
