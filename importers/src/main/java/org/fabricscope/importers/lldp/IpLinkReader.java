@@ -94,13 +94,12 @@ public final class IpLinkReader implements FormatReader {
 
     @Override
     public void read(InputStream in, ReadContext ctx) throws IOException {
-        byte[] bytes = readAll(in, MAX_BYTES);
-        if (bytes == null) {
+        List<String> lines = readLines(in, MAX_BYTES);
+        if (lines == null) {
             ctx.report(Diagnostic.warning(ctx.source(), 0, "file larger than " + MAX_BYTES
                     + " bytes (IpLinkReader.MAX_BYTES): not read; split it per host"));
             return;
         }
-        List<String> lines = new ArrayList<>(List.of(new String(bytes, StandardCharsets.UTF_8).split("\r?\n", -1)));
         LldpFabric fabric = ctx.state(LldpFabric.class, LldpFabric::new);
         for (LldpSections.Section s : LldpSections.split(lines, LldpSections.hostFromPath(ctx.source()))) {
             if (ctx.cancellation().isCancelled()) {
@@ -124,6 +123,61 @@ public final class IpLinkReader implements FormatReader {
                 ifaces.forEach(draft::iface);
             }
         }
+    }
+
+    /**
+     * The stream's lines (split at {@code \n}, a {@code \r} before it dropped, the text after the last one a line of
+     * its own, as {@code split("\r?\n", -1)} splits), or null once more than {@code max} bytes were read. Decoded
+     * as it is read: the lines are the only copy of the file held, where reading it whole first held its bytes, a
+     * String of them and the lines at once (three copies of up to 64 MiB).
+     */
+    static List<String> readLines(InputStream in, long max) throws IOException {
+        long[] count = {0};
+        InputStream counted = new java.io.FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    count[0]++;
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                if (n > 0) {
+                    count[0] += n;
+                }
+                return n;
+            }
+        };
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        char[] buf = new char[16 * 1024];
+        // not closed here: the stream is the caller's (a bundle's member must not close the bundle)
+        java.io.Reader r = new java.io.InputStreamReader(counted, StandardCharsets.UTF_8);
+        int n;
+        while ((n = r.read(buf)) > 0) {
+            if (count[0] > max) {
+                return null;
+            }
+            for (int i = 0; i < n; i++) {
+                char c = buf[i];
+                if (c == '\n') {
+                    int end = line.length();
+                    lines.add(line.substring(0, end > 0 && line.charAt(end - 1) == '\r' ? end - 1 : end));
+                    line.setLength(0);
+                } else {
+                    line.append(c);
+                }
+            }
+        }
+        if (count[0] > max) {
+            return null;
+        }
+        lines.add(line.toString());
+        return lines;
     }
 
     /**

@@ -65,6 +65,31 @@ class RoceFileSizeLimitTest {
     }
 
     @Test
+    void readLinesSplitsAsSplitDidAndStopsPastItsLimit() throws IOException {
+        String[] texts = {"", "\n", "a", "a\n", "a\r\nb\r\n", "a\rb\nc", "\n\n x \n", "caf\u00e9 \u2014 ok\r\n",
+            "x".repeat(40_000) + "\r\n" + "y".repeat(40_000)};
+        for (String t : texts) {
+            byte[] b = t.getBytes(StandardCharsets.UTF_8);
+            assertEquals(List.of(t.split("\r?\n", -1)), IpLinkReader.readLines(new ByteArrayInputStream(b), b.length),
+                    "as split splits " + t.length() + " chars");
+        }
+        byte[] bad = {'a', (byte) 0xC3, '\n', (byte) 0xFF, 'b'};
+        assertEquals(List.of(new String(bad, StandardCharsets.UTF_8).split("\r?\n", -1)),
+                IpLinkReader.readLines(new ByteArrayInputStream(bad), bad.length), "malformed bytes replaced as before");
+        byte[] ten = "0123\n56789".getBytes(StandardCharsets.UTF_8);
+        assertEquals(List.of("0123", "56789"), IpLinkReader.readLines(new ByteArrayInputStream(ten), 10));
+        assertNull(IpLinkReader.readLines(new ByteArrayInputStream(ten), 9));
+        boolean[] closed = {false};
+        IpLinkReader.readLines(new ByteArrayInputStream(ten) {
+            @Override
+            public void close() {
+                closed[0] = true;
+            }
+        }, 10);
+        assertTrue(!closed[0], "the caller's stream is left open");
+    }
+
+    @Test
     void overlargeFilesAreNotReadAndTheLimitIsNamed() {
         List<Diagnostic> ip = importOne("gpu-node-01/ip.json", "[{\"ifindex\": 1, \"ifname\": \"lo\", \"mtu\": 65536}]\n",
                 IpLinkReader.MAX_BYTES + 1);
