@@ -350,7 +350,7 @@ public class FabricBuilder {
         classifyAdapters();
         Map<String, Host> hosts = groupHosts();
         TierClassifier.assign(nodes, cables);
-        Diagnostic repeats = lids.summary();
+        Diagnostic repeats = lids.summary(sources.isEmpty() ? "" : sources.get(sources.size() - 1));
         if (repeats != null) {
             diagnostics.add(repeats);
         }

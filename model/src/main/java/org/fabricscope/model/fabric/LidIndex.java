@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Guids;
 
 /**
  * Which node answers on each LID: a switch on its port-0 LID, a CA on each port's LID and the
@@ -66,24 +67,38 @@ final class LidIndex {
         return repeats.size();
     }
 
-    /** "LG001-01 and LG001-02": two of the nodes that claim a repeated LID. */
+    /**
+     * "LG001-01 and LG001-02": two of the nodes that claim a repeated LID, with their GUIDs when their names are
+     * the same.
+     */
     String claimants(int lid) {
         FabricNode a = lid <= 0 || lid >= owner.length ? null : owner[lid];
         FabricNode b = repeats.get(lid);
-        return a == null || b == null ? "" : a.displayName() + " and " + b.displayName();
+        if (a == null || b == null) {
+            return "";
+        }
+        if (a.displayName().equals(b.displayName())) {
+            return a.displayName() + " (" + Guids.format(a.guid()) + ") and " + b.displayName() + " (" + Guids.format(b.guid()) + ")";
+        }
+        return a.displayName() + " and " + b.displayName();
     }
 
     /**
      * One diagnostic for all repeated LIDs (null when none): how many, the first as an example, and what
-     * follows: anything named by LID alone is not placed on either node.
+     * follows: anything named by LID alone is not placed on either node. It cites where one of the two nodes
+     * was read, or {@code fallback} (a file read) when neither carries where.
      */
-    Diagnostic summary() {
+    Diagnostic summary(String fallback) {
         if (repeats.isEmpty()) {
             return null;
         }
         var first = repeats.entrySet().iterator().next();
-        Evidence at = first.getValue().evidence;
-        return Diagnostic.info(at == null ? "" : at.source(), at == null ? 0 : at.line(),
+        FabricNode a = owner[first.getKey()];
+        FabricNode b = first.getValue();
+        Evidence at = b.evidence != null ? b.evidence : b.nameEvidence != null ? b.nameEvidence
+                : a.evidence != null ? a.evidence : a.nameEvidence;
+        String source = at != null && !at.source().isEmpty() ? at.source() : fallback;
+        return Diagnostic.info(source, at != null && source.equals(at.source()) ? at.line() : 0,
                 repeats.size() + (repeats.size() == 1 ? " LID is" : " LIDs are") + " claimed by more than one node, for example LID "
                         + first.getKey() + " by " + claimants(first.getKey())
                         + ": the files come from several subnets (one per plane or rail) or from different times."
