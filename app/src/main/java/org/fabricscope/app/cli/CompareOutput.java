@@ -39,16 +39,6 @@ final class CompareOutput {
         };
     }
 
-    private static String title(String layer) {
-        return switch (layer) {
-            case Change.FABRIC -> "Fabric";
-            case Change.HOSTS -> "Hosts";
-            case Change.TRAINING -> "Training";
-            case Change.KUBERNETES -> "Kubernetes";
-            default -> layer;
-        };
-    }
-
     private static String inputs(CompareCommand.Side s) {
         return String.join(", ", s.inputs().stream().map(java.nio.file.Path::toString).toList());
     }
@@ -68,7 +58,7 @@ final class CompareOutput {
                 counterText(s);
             }
             List<Change> changes = c.changes(layer);
-            s.append('\n').append(title(layer)).append(": ").append(count(changes.size())).append('\n');
+            s.append('\n').append(Change.layerTitle(layer)).append(": ").append(count(changes.size())).append('\n');
             for (Change ch : changes) {
                 s.append(String.format(Locale.ROOT, "  %-8s %s%n", ch.kind(), ch.text()));
             }
@@ -127,7 +117,7 @@ final class CompareOutput {
                 }
             }
             List<Change> changes = c.changes(layer);
-            s.append("## ").append(title(layer)).append("\n\n");
+            s.append("## ").append(Change.layerTitle(layer)).append("\n\n");
             if (changes.isEmpty()) {
                 s.append("No change.\n\n");
                 continue;

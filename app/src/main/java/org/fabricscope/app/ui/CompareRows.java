@@ -76,7 +76,7 @@ record CompareRows(List<Group> groups, List<Mark> marks, String summary) {
                 rows.add(r);
                 marks.addAll(r.marks());
             }
-            groups.add(group(layer, title(layer), rows, has(layer, before), has(layer, after)));
+            groups.add(group(layer, Change.layerTitle(layer), rows, has(layer, before), has(layer, after)));
             if (layer.equals(Change.FABRIC)) {
                 List<Row> counters = new ArrayList<>();
                 Map<String, List<Mark>> perPort = new LinkedHashMap<>();
@@ -111,16 +111,6 @@ record CompareRows(List<Group> groups, List<Mark> marks, String summary) {
         String empty = !rows.isEmpty() ? "" : inBefore && inAfter ? "no differences"
                 : !inBefore && !inAfter ? "not in either capture" : "not in both captures (only the " + (inBefore ? "old" : "new") + " one has it)";
         return new Group(layer, rows.isEmpty() ? title : title + " (" + rows.size() + ")", rows, empty);
-    }
-
-    private static String title(String layer) {
-        return switch (layer) {
-            case Change.FABRIC -> "Fabric";
-            case Change.HOSTS -> "Hosts";
-            case Change.TRAINING -> "Training";
-            case Change.KUBERNETES -> "Kubernetes";
-            default -> layer;
-        };
     }
 
     /** Whether a capture holds the layer at all: "no differences" needs both. */

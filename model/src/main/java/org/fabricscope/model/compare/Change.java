@@ -20,6 +20,17 @@ public record Change(String layer, String kind, String subject, String field, St
     public static final String MOVED = "moved";
     public static final String CHANGED = "changed";
 
+    /** A layer's name as the compare view and the CLI's compare output head it ("Fabric"); another layer as it is. */
+    public static String layerTitle(String layer) {
+        return switch (layer) {
+            case FABRIC -> "Fabric";
+            case HOSTS -> "Hosts";
+            case TRAINING -> "Training";
+            case KUBERNETES -> "Kubernetes";
+            default -> layer;
+        };
+    }
+
     public Change {
         Objects.requireNonNull(layer, "layer");
         Objects.requireNonNull(kind, "kind");
