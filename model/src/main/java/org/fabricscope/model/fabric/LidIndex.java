@@ -101,7 +101,7 @@ final class LidIndex {
         return Diagnostic.info(source, at != null && source.equals(at.source()) ? at.line() : 0,
                 repeats.size() + (repeats.size() == 1 ? " LID is" : " LIDs are") + " claimed by more than one node, for example LID "
                         + first.getKey() + " by " + claimants(first.getKey())
-                        + ": the files come from several subnets (one per plane or rail) or from different times."
+                        + ": the files come from several subnets (one per plane or rail), from different times, or contradict themselves."
                         + " What is named by LID alone (perfquery counters, LIDs in NCCL logs) is not placed on either node;"
                         + " GUIDs and names still are");
     }
