@@ -13,7 +13,9 @@ import java.util.Map;
  * allowable errors", CACM 13(7), 1970, with one hash), and only where the filter says yes are the
  * literals of that anchor compared in place. Shorter literals, and those with characters outside
  * Latin-1, are looked for with {@link String#indexOf}. Exact: a literal is reported if and only if the
- * text holds it. (An Aho-Corasick automaton over the catalogue's 10,000 states made every character a
+ * text holds it. The window rolls over the text's characters copied as bytes into a buffer the caller
+ * keeps ({@link Bytes}), not over {@code charAt}: a third of the time on the lines of a 7,700-rank NCCL log,
+ * and the signature scan is the slower of the two threads that read a log (BENCHMARKS.md, issue 27). (An Aho-Corasick automaton over the catalogue's 10,000 states made every character a
  * miss in a 7 MB table: twice the cost of parsing the line.) Immutable; safe to share between threads.
  */
 final class LiteralIndex {
@@ -110,16 +112,47 @@ final class LiteralIndex {
         return (key * 0x9E3779B1) >>> 16;
     }
 
+    /** A buffer for {@link #find}'s copy of the text; one per thread (a {@link SignatureCatalogue.Matcher} keeps one). */
+    static final class Bytes {
+        private byte[] b = new byte[512];
+
+        /**
+         * The low byte of each of the text's characters: a character past Latin-1 may then look like
+         * an ASCII one to the filter, never to the comparison in place, so the result stays exact.
+         */
+        @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly this copy, without allocating
+        byte[] of(CharSequence text, int len) {
+            if (b.length < len) {
+                b = new byte[Math.max(len, b.length * 2)];
+            }
+            if (text instanceof String s) {
+                s.getBytes(0, len, b, 0);
+            } else {
+                for (int i = 0; i < len; i++) {
+                    b[i] = (byte) text.charAt(i);
+                }
+            }
+            return b;
+        }
+    }
+
+    /** {@link #find(CharSequence, boolean[], int[], Bytes)} with a buffer of its own. */
+    int find(CharSequence text, boolean[] hit, int[] found) {
+        return find(text, hit, found, new Bytes());
+    }
+
     /**
      * Marks in {@code hit} every literal the text holds; returns how many were marked. {@code hit}
      * must be cleared by the caller (only the returned entries of {@code found} are set).
      */
-    int find(CharSequence text, boolean[] hit, int[] found) {
+    int find(CharSequence text, boolean[] hit, int[] found, Bytes buffer) {
         int count = 0;
         int window = 0;
         final long[] f = filter;
-        for (int i = 0, len = text.length(); i < len; i++) {
-            window = window << 8 | text.charAt(i) & 0xFF;
+        final int len = text.length();
+        final byte[] b = buffer.of(text, len);
+        for (int i = 0; i < len; i++) {
+            window = window << 8 | b[i] & 0xFF;
             if (i < GRAM - 1) {
                 continue;
             }

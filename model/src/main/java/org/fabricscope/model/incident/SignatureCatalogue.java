@@ -185,6 +185,7 @@ public final class SignatureCatalogue {
         private final int[] found;
         private final boolean[] tried;
         private final int[] candidates;
+        private final LiteralIndex.Bytes bytes = new LiteralIndex.Bytes();
 
         private Matcher(Signature[] signatures, LiteralIndex index, int[] owner) {
             this.signatures = signatures;
@@ -222,7 +223,7 @@ public final class SignatureCatalogue {
         }
 
         private List<Hit> match(CharSequence text) {
-            int n = index.find(text, hit, found);
+            int n = index.find(text, hit, found, bytes);
             if (n == 0) {
                 return List.of();
             }

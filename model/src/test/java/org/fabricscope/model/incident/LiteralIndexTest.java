@@ -11,10 +11,13 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class LiteralIndexTest {
-    private static Set<Integer> find(LiteralIndex index, String text) {
+    /** One buffer for all of a test's texts, as a Matcher keeps one for all the lines it is given. */
+    private final LiteralIndex.Bytes buffer = new LiteralIndex.Bytes();
+
+    private Set<Integer> find(LiteralIndex index, String text) {
         boolean[] hit = new boolean[index.size()];
         int[] found = new int[index.size()];
-        int n = index.find(text, hit, found);
+        int n = index.find(text, hit, found, buffer);
         Set<Integer> out = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             out.add(found[i]);
@@ -115,6 +118,32 @@ class LiteralIndexTest {
                 }
             }
             assertEquals(expected, find(index, text), text);
+        }
+    }
+
+    @Test
+    void oneBufferServesLongAndShortTextsAndAnyCharSequence() {
+        // the Matcher's buffer is reused line after line: a short text after a long one must not see the
+        // long one's bytes past its end, and a text longer than the buffer grows it
+        LiteralIndex index = new LiteralIndex(List.of("NCCL WARN", "out of memory", "RAS "));
+        LiteralIndex.Bytes buffer = new LiteralIndex.Bytes();
+        String pad = "x".repeat(5000);
+        String[] texts = {pad + " NCCL WARN at the end", "NCCL WA", "RN", pad + "out of memory" + pad, "RAS", "RAS ",
+            "out of memor", ""};
+        List<Set<Integer>> expected = List.of(Set.of(0), Set.of(), Set.of(), Set.of(1), Set.of(), Set.of(2), Set.of(),
+            Set.of());
+        for (int round = 0; round < 2; round++) {
+            for (int t = 0; t < texts.length; t++) {
+                CharSequence text = round == 0 ? texts[t] : new StringBuilder(texts[t]);
+                boolean[] hit = new boolean[index.size()];
+                int[] found = new int[index.size()];
+                int n = index.find(text, hit, found, buffer);
+                Set<Integer> got = new TreeSet<>();
+                for (int i = 0; i < n; i++) {
+                    got.add(found[i]);
+                }
+                assertEquals(expected.get(t), got, texts[t].length() > 100 ? "a long text" : texts[t]);
+            }
         }
     }
 
