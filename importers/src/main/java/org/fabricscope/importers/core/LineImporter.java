@@ -16,6 +16,11 @@ public abstract class LineImporter {
     protected String source;
     protected int lineNumber;
     private int badLines;
+    /**
+     * The texts of the lines this file's evidence cites, packed (a fabric of 100,000 endpoints cites each
+     * node's line and both ends of each cable: 700,000 lines); one per file read.
+     */
+    private org.fabricscope.model.core.LineStore cited;
 
     /** Stops reporting each bad line after this many in one file, and says how many more there were. */
     private static final int MAX_REPORTED_BAD_LINES = 50;
@@ -30,6 +35,7 @@ public abstract class LineImporter {
         this.builder = builder;
         this.source = source;
         this.badLines = 0;
+        this.cited = new org.fabricscope.model.core.LineStore();
         begin();
         String l;
         while ((l = lines.next()) != null) {
@@ -90,7 +96,10 @@ public abstract class LineImporter {
     }
 
     protected final org.fabricscope.model.core.Evidence evidence(String text) {
-        return org.fabricscope.model.core.Evidence.at(source, lineNumber, text.strip());
+        if (cited == null) { // lines given without read()
+            cited = new org.fabricscope.model.core.LineStore();
+        }
+        return org.fabricscope.model.core.Evidence.at(source, lineNumber, text.strip(), cited);
     }
 
     /** Parses a decimal int, or -1. */

@@ -11,5 +11,15 @@ import org.fabricscope.model.core.Evidence;
 public interface LineCitation {
     LineCitation FILE = Evidence::at;
 
+    /**
+     * Lines of a file whose texts are packed in one {@link org.fabricscope.model.core.LineStore} (a parser
+     * of a log of thousands of ranks cites hundreds of thousands of lines): one per file read, used by one
+     * thread.
+     */
+    static LineCitation packedFile() {
+        org.fabricscope.model.core.LineStore store = new org.fabricscope.model.core.LineStore();
+        return (source, line, text) -> Evidence.at(source, line, text, store);
+    }
+
     Evidence cite(String source, int line, String text);
 }

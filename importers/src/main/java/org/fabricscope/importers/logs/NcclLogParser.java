@@ -84,11 +84,11 @@ public final class NcclLogParser {
      * {@link LineScanner} per source, closed by {@link #finish(String)}); null scans nothing.
      */
     public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics) {
-        this(log, incident, diagnostics, LineCitation.FILE);
+        this(log, incident, diagnostics, LineCitation.packedFile());
     }
 
     /**
-     * A parser whose evidence {@code citation} makes: lines of a file ({@link LineCitation#FILE}), or
+     * A parser whose evidence {@code citation} makes: lines of a file ({@link LineCitation#packedFile()}), or
      * lines of a live stream with their times (the live job's followed pod logs).
      */
     public NcclLogParser(TrainingLogBuilder log, IncidentLogBuilder incident, List<Diagnostic> diagnostics,

@@ -37,6 +37,16 @@ public sealed interface Evidence permits Evidence.FileLine, Evidence.Query, Evid
         return new FileLine(source, line, text);
     }
 
+    /**
+     * A line of a file whose text is packed in {@code store} (one per file read: see {@link LineStore}),
+     * or held as it is when the store does not take it.
+     */
+    static FileLine at(String source, int line, String text, LineStore store) {
+        String t = text == null ? "" : text;
+        int handle = store.add(t);
+        return handle < 0 ? new FileLine(source, line, t) : new FileLine(source, line, null, store, handle);
+    }
+
     /** What {@code query} to {@code source} returned at {@code time} (null: not known). */
     static Query query(String source, String query, Instant time, String text) {
         return new Query(source, query, time, text);
@@ -47,11 +57,44 @@ public sealed interface Evidence permits Evidence.FileLine, Evidence.Query, Evid
         return new StreamLine(source, line, time, text);
     }
 
-    /** A line of a file: its name, its line number (0: the whole file) and its text. */
-    record FileLine(String source, int line, String text) implements Evidence {
-        public FileLine {
-            source = source == null ? "" : source;
-            text = text == null ? "" : text;
+    /**
+     * A line of a file: its name, its line number (0: the whole file) and its text. A value (equal when
+     * all three are), as the record it once was; its text is held as a string, or packed in a
+     * {@link LineStore} ({@link #at(String, int, String, LineStore)}) and decoded when asked for.
+     */
+    final class FileLine implements Evidence {
+        private final String source;
+        private final int line;
+        /** The text, or null when it is in {@link #store}. */
+        private final String text;
+        private final LineStore store;
+        private final int handle;
+
+        public FileLine(String source, int line, String text) {
+            this(source, line, text == null ? "" : text, null, -1);
+        }
+
+        private FileLine(String source, int line, String text, LineStore store, int handle) {
+            this.source = source == null ? "" : source;
+            this.line = line;
+            this.text = text;
+            this.store = store;
+            this.handle = handle;
+        }
+
+        @Override
+        public String source() {
+            return source;
+        }
+
+        @Override
+        public int line() {
+            return line;
+        }
+
+        @Override
+        public String text() {
+            return text != null ? text : store.text(handle);
         }
 
         @Override
@@ -67,6 +110,21 @@ public sealed interface Evidence permits Evidence.FileLine, Evidence.Query, Evid
         @Override
         public String where() {
             return source + ":" + line;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof FileLine f && line == f.line && source.equals(f.source) && text().equals(f.text());
+        }
+
+        @Override
+        public int hashCode() {
+            return (source.hashCode() * 31 + Integer.hashCode(line)) * 31 + text().hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "FileLine[source=" + source + ", line=" + line + ", text=" + text() + "]";
         }
     }
 

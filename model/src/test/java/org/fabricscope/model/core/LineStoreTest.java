@@ -1,0 +1,90 @@
+package org.fabricscope.model.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+/** Texts packed in a {@link LineStore} come back as they went in, and evidence that holds them is the same value. */
+class LineStoreTest {
+    @Test
+    void everyTextComesBackTheSame() {
+        LineStore store = new LineStore();
+        String[] texts = {"", "h:1:2 [0] NCCL INFO Channel 02/1 : 0[1] -> 8[1] [send] via NET/IB/0(1)/GDRDMA",
+            "Fehler: Zeitüberschreitung \u00ff\u00e9", "\u4e2d\u6587 \ud83d\ude00 emoji and CJK", "\u0000 a NUL and \r a CR",
+            "\ufffd replacement"};
+        List<Integer> handles = new ArrayList<>();
+        for (String t : texts) {
+            handles.add(store.add(t));
+        }
+        for (int i = 0; i < texts.length; i++) {
+            assertTrue(handles.get(i) >= 0, texts[i]);
+            assertEquals(texts[i], store.text(handles.get(i)));
+        }
+    }
+
+    @Test
+    void aTextThatWouldNotComeBackIsNotTaken() {
+        LineStore store = new LineStore();
+        assertEquals(-1, store.add("a lone surrogate \ud800 here"), "UTF-8 would turn it into '?'");
+        assertEquals(-1, store.add("x".repeat(LineStore.CHUNK)), "longer than the largest chunk");
+        int h = store.add("still taken after");
+        assertEquals("still taken after", store.text(h));
+    }
+
+    @Test
+    void manyTextsAcrossGrowingChunks() {
+        Random r = new Random(3);
+        LineStore store = new LineStore();
+        List<String> texts = new ArrayList<>();
+        List<Integer> handles = new ArrayList<>();
+        long chars = 0;
+        while (chars < 5L * LineStore.CHUNK) { // past several full-size chunks
+            int n = r.nextInt(10) == 0 ? 2000 + r.nextInt(60_000) : r.nextInt(200);
+            StringBuilder b = new StringBuilder(n);
+            for (int i = 0; i < n; i++) {
+                int kind = r.nextInt(50);
+                b.append(kind == 0 ? '\u00e9' : kind == 1 ? '\u4e2d' : (char) (' ' + r.nextInt(95)));
+            }
+            String t = b.toString();
+            texts.add(t);
+            handles.add(store.add(t));
+            chars += n;
+        }
+        for (int i = 0; i < texts.size(); i++) {
+            assertTrue(handles.get(i) >= 0);
+            assertEquals(texts.get(i), store.text(handles.get(i)), "text " + i);
+        }
+        assertTrue(store.bytes() < 8L * LineStore.CHUNK, "chunks are filled, not one a text: " + store.bytes());
+    }
+
+    @Test
+    void aFewLinesDoNotCostAMegabyte() {
+        LineStore store = new LineStore();
+        store.add("one cited line");
+        assertEquals(LineStore.FIRST, store.bytes());
+    }
+
+    @Test
+    void packedEvidenceIsTheSameValueAsHeldEvidence() {
+        LineStore store = new LineStore();
+        Evidence held = Evidence.at("nccl.log", 7, "NCCL WARN Call to ibv_poll_cq failed");
+        Evidence packed = Evidence.at("nccl.log", 7, "NCCL WARN Call to ibv_poll_cq failed", store);
+        assertEquals(held, packed);
+        assertEquals(packed, held);
+        assertEquals(held.hashCode(), packed.hashCode());
+        assertEquals(held.toString(), packed.toString());
+        assertEquals("nccl.log:7", packed.where());
+        assertEquals("file", packed.kind());
+        assertNotEquals(held, Evidence.at("nccl.log", 8, "NCCL WARN Call to ibv_poll_cq failed", store));
+        assertEquals("other", packed.withText("other").text());
+        Evidence notTaken = Evidence.at("nccl.log", 9, "lone \udc00", store);
+        assertEquals("lone \udc00", notTaken.text(), "held as it is when the store does not take it");
+        assertEquals(Evidence.at(null, 0, null), Evidence.at(null, 0, null, store), "nulls read as empty, as before");
+    }
+}
