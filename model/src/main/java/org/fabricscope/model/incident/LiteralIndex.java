@@ -13,10 +13,13 @@ import java.util.Map;
  * allowable errors", CACM 13(7), 1970, with one hash), and only where the filter says yes are the
  * literals of that anchor compared in place. Shorter literals, and those with characters outside
  * Latin-1, are looked for with {@link String#indexOf}. Exact: a literal is reported if and only if the
- * text holds it. The window rolls over the text's characters copied as bytes into a buffer the caller
- * keeps ({@link Bytes}), not over {@code charAt}: a third of the time on the lines of a 7,700-rank NCCL log,
- * and the signature scan is the slower of the two threads that read a log (BENCHMARKS.md, issue 27). (An Aho-Corasick automaton over the catalogue's 10,000 states made every character a
+ * text holds it. (An Aho-Corasick automaton over the catalogue's 10,000 states made every character a
  * miss in a 7 MB table: twice the cost of parsing the line.) Immutable; safe to share between threads.
+ * <p>
+ * The window rolls over the text's characters copied as bytes into a buffer the caller keeps
+ * ({@link Bytes}), not over {@code charAt}: the signature scan is the busier of the two threads that read
+ * a log, and this took its time a line on a 7,700-rank NCCL log from 228 to 165 ns (medians of four JVMs;
+ * BENCHMARKS.md, issue 27).
  */
 final class LiteralIndex {
     private static final int GRAM = 4;
@@ -114,25 +117,21 @@ final class LiteralIndex {
 
     /** A buffer for {@link #find}'s copy of the text; one per thread (a {@link SignatureCatalogue.Matcher} keeps one). */
     static final class Bytes {
-        private byte[] b = new byte[512];
+        byte[] b = new byte[512];
+    }
 
-        /**
-         * The low byte of each of the text's characters: a character past Latin-1 may then look like
-         * an ASCII one to the filter, never to the comparison in place, so the result stays exact.
-         */
-        @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly this copy, without allocating
-        byte[] of(CharSequence text, int len) {
-            if (b.length < len) {
-                b = new byte[Math.max(len, b.length * 2)];
+    /**
+     * The low byte of each of the text's characters: a character past Latin-1 may then look like an ASCII
+     * one to the filter, never to the comparison in place, so the result stays exact.
+     */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly this copy, without allocating
+    private static void copy(CharSequence text, byte[] into, int len) {
+        if (text instanceof String s) {
+            s.getBytes(0, len, into, 0);
+        } else {
+            for (int i = 0; i < len; i++) {
+                into[i] = (byte) text.charAt(i);
             }
-            if (text instanceof String s) {
-                s.getBytes(0, len, b, 0);
-            } else {
-                for (int i = 0; i < len; i++) {
-                    b[i] = (byte) text.charAt(i);
-                }
-            }
-            return b;
         }
     }
 
@@ -150,35 +149,21 @@ final class LiteralIndex {
         int window = 0;
         final long[] f = filter;
         final int len = text.length();
-        final byte[] b = buffer.of(text, len);
-        for (int i = 0; i < len; i++) {
-            window = window << 8 | b[i] & 0xFF;
-            if (i < GRAM - 1) {
-                continue;
-            }
-            int bit = (window * 0x9E3779B1) >>> 16;
-            if ((f[bit >>> 6] & 1L << bit) == 0) {
-                continue;
-            }
-            int slot = bit & mask;
-            int[][] candidates = null;
-            while (used[slot]) {
-                if (keys[slot] == window) {
-                    candidates = values[slot];
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
-            if (candidates == null) {
-                continue;
-            }
-            int gramStart = i - GRAM + 1;
-            for (int[] c : candidates) {
-                int l = c[0];
-                int start = gramStart - c[1];
-                if (!hit[l] && start >= 0 && regionMatches(text, start, literals[l])) {
-                    hit[l] = true;
-                    found[count++] = l;
+        byte[] b = buffer.b;
+        if (b.length < len) {
+            b = buffer.b = new byte[len + 256];
+        }
+        copy(text, b, len);
+        // the hot loop only rolls the window and asks the filter; what the filter lets through is looked
+        // up out of line (one loop body the compiler keeps small and fast: with the look-up inside, the
+        // same code ran at 115 or at 195 ns a line from one JVM to the next)
+        if (len >= GRAM) {
+            window = (b[0] & 0xFF) << 16 | (b[1] & 0xFF) << 8 | b[2] & 0xFF;
+            for (int i = GRAM - 1; i < len; i++) {
+                window = window << 8 | b[i] & 0xFF;
+                int bit = (window * 0x9E3779B1) >>> 16;
+                if ((f[bit >>> 6] & 1L << bit) != 0) {
+                    count = lookUp(window, bit, i - GRAM + 1, text, hit, found, count);
                 }
             }
         }
@@ -190,6 +175,26 @@ final class LiteralIndex {
                     found[count++] = l;
                 }
             }
+        }
+        return count;
+    }
+
+    /** Marks the literals anchored on {@code gram} (which starts at {@code gramStart}) that the text holds there. */
+    private int lookUp(int gram, int bit, int gramStart, CharSequence text, boolean[] hit, int[] found, int count) {
+        int slot = bit & mask;
+        while (used[slot]) {
+            if (keys[slot] == gram) {
+                for (int[] c : values[slot]) {
+                    int l = c[0];
+                    int start = gramStart - c[1];
+                    if (!hit[l] && start >= 0 && regionMatches(text, start, literals[l])) {
+                        hit[l] = true;
+                        found[count++] = l;
+                    }
+                }
+                return count;
+            }
+            slot = (slot + 1) & mask;
         }
         return count;
     }
