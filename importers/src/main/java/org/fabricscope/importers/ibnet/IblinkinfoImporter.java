@@ -212,16 +212,18 @@ public final class IblinkinfoImporter extends LineImporter {
 
     @Override
     protected void end() {
+        org.fabricscope.model.fabric.NodeLookup known = null; // indexed once, on the first peer to look for
         for (PendingLink pl : links) {
             if (pl.local.cable() != null) {
                 continue; // ibnetdiscover (or the other end's line) already placed this cable
             }
             FabricNode remote = lids.get(pl.remoteLid);
             if (remote == null) {
-                remote = builder.findNodeByLid(pl.remoteLid);
-            }
-            if (remote == null) {
-                remote = builder.findNodeByName(pl.remoteName);
+                known = known != null ? known : builder.lookup();
+                remote = known.byLid(pl.remoteLid);
+                if (remote == null) {
+                    remote = known.byName(pl.remoteName);
+                }
             }
             if (remote == null) {
                 builder.diagnostic(org.fabricscope.model.core.Diagnostic.info(source, pl.evidence.line(),

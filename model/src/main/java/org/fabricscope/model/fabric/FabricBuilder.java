@@ -58,6 +58,11 @@ public class FabricBuilder {
         return n != null ? n : byPortGuid.get(guid);
     }
 
+    /** Nodes by LID and by name, indexed once over the nodes added so far: for resolving many peers. */
+    public NodeLookup lookup() {
+        return new NodeLookup(nodes);
+    }
+
     /** First node whose trimmed description or switch name equals {@code name}, or null. */
     public FabricNode findNodeByName(String name) {
         String key = name.strip();
