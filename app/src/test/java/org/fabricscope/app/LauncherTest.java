@@ -115,6 +115,29 @@ class LauncherTest {
     }
 
     @Test
+    void versionAloneRunsTheJarThatIsThereAndOtherCommandsRebuildFromChangedSources() throws Exception {
+        // a source newer than the last build; the copy has no Maven wrapper, so a build fails and says so
+        Path src = Files.createDirectories(root.resolve("model/src/main/java"));
+        Files.writeString(src.resolve("Changed.java"), "class Changed {}\n");
+        Files.setLastModifiedTime(root.resolve("app/target/.built"),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        for (String v : List.of("--version", "-V")) {
+            Ran version = launch(v);
+            assertEquals(0, version.status(), version.err());
+            assertTrue(version.out().contains("-jar " + root.resolve("app/target/fabricscope-app.jar") + " " + v), version.out());
+            assertFalse(version.err().contains("building"), "no look for changed sources: " + version.err());
+        }
+        Ran checks = launch("checks");
+        assertEquals(1, checks.status(), checks.out());
+        assertTrue(checks.err().contains("building (first run or sources changed)"), checks.err());
+        // without a built jar, --version builds first like any command
+        Files.delete(root.resolve("app/target/fabricscope-app.jar"));
+        Ran fresh = launch("--version");
+        assertEquals(1, fresh.status(), fresh.out());
+        assertTrue(fresh.err().contains("building (first run or sources changed)"), fresh.err());
+    }
+
+    @Test
     void aClassDataArchiveOlderThanTheJarIsMadeAgainAndANewerOneIsKept() throws Exception {
         // the stand-in JVM writes the archive it is asked to dump, and logs each dump
         Files.createDirectories(root.resolve("sample-fabrics/rail-2su-hdr"));
