@@ -135,11 +135,6 @@ final class LiteralIndex {
         }
     }
 
-    /** {@link #find(CharSequence, boolean[], int[], Bytes)} with a buffer of its own. */
-    int find(CharSequence text, boolean[] hit, int[] found) {
-        return find(text, hit, found, new Bytes());
-    }
-
     /**
      * Marks in {@code hit} every literal the text holds; returns how many were marked. {@code hit}
      * must be cleared by the caller (only the returned entries of {@code found} are set).
