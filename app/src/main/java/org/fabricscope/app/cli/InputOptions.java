@@ -92,6 +92,21 @@ final class InputOptions {
         return new Loaded(r, org.fabricscope.model.analysis.Analysis.of(r.model(), t), List.copyOf(problems));
     }
 
+    /**
+     * What {@code summary} works on: the import, its counts and every diagnostic. No check runs: counting
+     * needs none, and the checks were a fifth of the CLI's time on Selene (BENCHMARKS.md "CLI start-up").
+     */
+    record Counted(ImportResult result, org.fabricscope.model.analysis.FabricSummary summary, List<Diagnostic> diagnostics) {
+    }
+
+    /** Imports the paths, reads the thresholds and counts; fails with status 1 when nothing could be read. */
+    Counted count() {
+        ImportResult r = importPaths();
+        List<Diagnostic> problems = new ArrayList<>(r.model().diagnostics());
+        ErrorThresholds t = thresholds(r, problems);
+        return new Counted(r, org.fabricscope.model.analysis.FabricSummary.of(r.model(), t), List.copyOf(problems));
+    }
+
     /** Imports the paths and the live read; fails with status 1 when nothing could be read. */
     ImportResult importPaths() {
         validate();

@@ -33,8 +33,8 @@ final class SummaryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws JsonProcessingException {
-        InputOptions.Loaded in = input.load();
-        FabricSummary s = in.analysis().summary();
+        InputOptions.Counted in = input.count();
+        FabricSummary s = in.summary();
         List<Diagnostic> all = in.diagnostics();
         var out = spec.commandLine().getOut();
         if (json) {
