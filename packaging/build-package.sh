@@ -119,8 +119,9 @@ compress="--compress=2"
 "$jdk/bin/jlink" \
   --add-modules "$modules" \
   --output "$out/runtime" \
-  --strip-debug --no-header-files --no-man-pages --strip-native-commands \
+  --strip-debug --no-header-files --no-man-pages \
   "$compress"
+# bin/java is kept (no --strip-native-commands): bin/fabricscope-cli is a script that runs it (below)
 step "runtime: $(du -sh "$out/runtime" | cut -f1)"
 
 # ---- 5. jpackage: the app-image ----------------------------------------------------------------
@@ -129,13 +130,12 @@ step "runtime: $(du -sh "$out/runtime" | cut -f1)"
 fx_module_path="$(for j in "$input"/lib/javafx-*-linux.jar; do printf '$APPDIR/lib/%s:' "$(basename "$j")"; done)"
 fx_module_path="${fx_module_path%:}"
 
-# CLI launcher (bin/fabricscope-cli): no JavaFX modules resolved, the quick-start JIT/GC settings
-# of ./fabricscope; no arguments prints the help. (Its `gui` command still works: JavaFX then
-# loads from the class path, with a JavaFX warning; use bin/FabricScope for the GUI.)
-cat > "$out/fabricscope-cli.properties" <<'EOF'
-java-options=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC
-arguments=--help
-EOF
+# CLI (bin/fabricscope-cli): a script, installed after the app-image is made (step 5), not a jpackage
+# launcher: jpackage's Linux launcher asks rpm and dpkg which package owns it on every start, 0.4-1.3 s
+# that scripts calling the CLI many times paid each call. It runs the runtime's bin/java with the
+# quick-start JIT/GC settings of ./fabricscope and the class-data archive the postinst makes; no
+# arguments prints the help. (Its `gui` command still works: JavaFX then loads from the class path,
+# with a JavaFX warning; use bin/FabricScope for the GUI.)
 
 common=(
   --name "$name"
@@ -153,10 +153,12 @@ step "jpackage app-image"
   --runtime-image "$out/runtime" \
   --java-options "--module-path $fx_module_path" \
   --java-options "--add-modules javafx.controls,javafx.fxml" \
-  "${default_args[@]}" \
-  --add-launcher "fabricscope-cli=$out/fabricscope-cli.properties"
-# The capture script (POSIX sh, no Java): bin/fabricscope-capture beside the launchers.
+  "${default_args[@]}"
+# The capture script (POSIX sh, no Java) and the CLI script beside the GUI launcher.
 install -m 0755 "$here/fabricscope-capture" "$out/$name/bin/fabricscope-capture"
+install -m 0755 "$here/fabricscope-cli" "$out/$name/bin/fabricscope-cli"
+install -m 0755 "$here/fabricscope-entry" "$out/$name/bin/fabricscope"   # /usr/bin/fabricscope: the window or the CLI
+install -m 0755 "$here/make-cli-archive" "$out/$name/lib/make-cli-archive"   # run by the postinst
 step "app-image: $out/$name ($(du -sh "$out/$name" | cut -f1))"
 
 # ---- 6. jpackage: the .deb ---------------------------------------------------------------------
@@ -171,7 +173,8 @@ command -v fakeroot >/dev/null || die "fakeroot not found: apt-get install faker
 # in cairo, pango, gdk-pixbuf, X11 and GL; on Debian 13 / Ubuntu 24.04 libgtk-3-0t64 provides it.
 # deb-resources/ replaces jpackage's postinst/prerm: jpackage (17 and 25 alike) makes a menu entry
 # for every launcher, fabricscope-cli included; ours installs the GUI's only and links
-# /usr/bin/fabricscope -> bin/FabricScope, /usr/bin/fabricscope-cli -> bin/fabricscope-cli and
+# /usr/bin/fabricscope -> bin/fabricscope (the window by bin/FabricScope, other commands by bin/fabricscope-cli),
+# /usr/bin/fabricscope-cli -> bin/fabricscope-cli and
 # /usr/bin/fabricscope-capture -> bin/fabricscope-capture.
 step "jpackage deb"
 "$jdk/bin/jpackage" --type deb "${common[@]}" \

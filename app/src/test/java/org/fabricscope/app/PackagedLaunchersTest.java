@@ -1,0 +1,96 @@
+package org.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The installed package's scripts ({@code packaging/fabricscope-cli}, {@code packaging/fabricscope-entry}),
+ * run by sh in a copy of the app-image's layout whose JVM and jpackage launcher are stand-ins that print
+ * their arguments, reached through a link as {@code /usr/bin} reaches them: the CLI runs the runtime's
+ * {@code java} with the archive when the postinst made one, without it for {@code --version} alone or when
+ * there is none, and the help with no arguments; the entry sends the window to the jpackage launcher and
+ * every other command to the CLI.
+ */
+class PackagedLaunchersTest {
+    @TempDir
+    Path root;
+    Path top;
+
+    record Ran(int status, String out) {
+    }
+
+    @BeforeEach
+    void layout() throws IOException {
+        Path packaging = Path.of(System.getProperty("user.dir")).getParent().resolve("packaging");
+        top = root.resolve("opt/fabricscope");
+        Path bin = Files.createDirectories(top.resolve("bin"));
+        Files.copy(packaging.resolve("fabricscope-cli"), bin.resolve("fabricscope-cli"));
+        Files.copy(packaging.resolve("fabricscope-entry"), bin.resolve("fabricscope"));
+        stub(bin.resolve("FabricScope"), "FabricScope");
+        stub(Files.createDirectories(top.resolve("lib/runtime/bin")).resolve("java"), "java");
+        Files.createDirectories(top.resolve("lib/app"));
+        Files.createFile(top.resolve("lib/app/fabricscope-app.jar"));
+        for (Path f : List.of(bin.resolve("fabricscope-cli"), bin.resolve("fabricscope"))) {
+            Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        Path usrBin = Files.createDirectories(root.resolve("usr/bin"));
+        Files.createSymbolicLink(usrBin.resolve("fabricscope"), bin.resolve("fabricscope"));
+        Files.createSymbolicLink(usrBin.resolve("fabricscope-cli"), bin.resolve("fabricscope-cli"));
+    }
+
+    private static void stub(Path p, String name) throws IOException {
+        Files.writeString(p, "#!/bin/sh\necho \"" + name + " $*\"\n");
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private Ran run(String link, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("sh", root.resolve("usr/bin").resolve(link).toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("FABRICSCOPE_JAVA_OPTS");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "returned");
+        return new Ran(p.exitValue(), out);
+    }
+
+    @Test
+    void theCliRunsTheRuntimesJavaWithTheArchiveWhenThereIsOne() throws Exception {
+        String java = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC ";
+        String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
+        Ran without = run("fabricscope-cli", "summary", "dumps");
+        assertEquals(0, without.status(), without.out());
+        assertEquals(java + jar + " summary dumps\n", without.out(), "no archive made: it starts without one");
+
+        Path jsa = Files.createFile(top.resolve("lib/app/fabricscope-cli.jsa"));
+        Ran with = run("fabricscope-cli", "summary", "dumps");
+        assertTrue(with.out().startsWith(java + "-XX:SharedArchiveFile=" + jsa + " "), with.out());
+        assertTrue(with.out().endsWith(jar + " summary dumps\n"), with.out());
+        assertFalse(run("fabricscope-cli", "--version").out().contains("SharedArchiveFile"), "--version alone: no archive");
+        assertTrue(run("fabricscope-cli").out().endsWith(jar + " --help\n"), "no arguments: the help");
+    }
+
+    @Test
+    void theEntrySendsTheWindowToTheJpackageLauncherAndTheRestToTheCli() throws Exception {
+        assertEquals("FabricScope \n", run("fabricscope").out(), "no arguments: the window on the bundled sample");
+        assertEquals("FabricScope gui dumps\n", run("fabricscope", "gui", "dumps").out());
+        assertEquals("FabricScope open incident.fsession\n", run("fabricscope", "open", "incident.fsession").out());
+        Ran cli = run("fabricscope", "diagnose", "--json", "dumps");
+        assertTrue(cli.out().startsWith("java "), cli.out());
+        assertTrue(cli.out().endsWith(" diagnose --json dumps\n"), cli.out());
+    }
+}
