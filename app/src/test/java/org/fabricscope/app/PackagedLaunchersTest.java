@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * run by sh in a copy of the app-image's layout whose JVM and jpackage launcher are stand-ins that print
  * their arguments, reached through a link as {@code /usr/bin} reaches them: the CLI runs the runtime's
  * {@code java} with the archive when the postinst made one, without it for {@code --version} alone or when
- * there is none, and the help with no arguments; the entry sends the window to the jpackage launcher and
- * every other command to the CLI.
+ * there is none, and the help with no arguments; the entry starts the window with JavaFX on the module path
+ * (the bundled sample with no arguments) and sends every other command to the CLI.
  */
 class PackagedLaunchersTest {
     @TempDir
@@ -85,12 +85,20 @@ class PackagedLaunchersTest {
     }
 
     @Test
-    void theEntrySendsTheWindowToTheJpackageLauncherAndTheRestToTheCli() throws Exception {
-        assertEquals("FabricScope \n", run("fabricscope").out(), "no arguments: the window on the bundled sample");
-        assertEquals("FabricScope gui dumps\n", run("fabricscope", "gui", "dumps").out());
-        assertEquals("FabricScope open incident.fsession\n", run("fabricscope", "open", "incident.fsession").out());
+    void theEntryStartsTheWindowWithJavaFxAndSendsTheRestToTheCli() throws Exception {
+        String fx = "--module-path " + top.resolve("lib/app/lib/javafx-base-21-linux.jar") + ":"
+                + top.resolve("lib/app/lib/javafx-graphics-21-linux.jar") + " --add-modules javafx.controls,javafx.fxml";
+        String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
+        assertEquals("FabricScope \n", run("fabricscope").out(), "no JavaFX jars where expected: jpackage's launcher");
+        Path lib = Files.createDirectories(top.resolve("lib/app/lib"));
+        Files.createFile(lib.resolve("javafx-base-21-linux.jar"));
+        Files.createFile(lib.resolve("javafx-graphics-21-linux.jar"));
+        assertEquals("java " + fx + " " + jar + " gui\n", run("fabricscope").out(), "no sample bundled: an empty window");
+        Path sample = Files.createDirectories(top.resolve("lib/app/samples/rail-2su-hdr"));
+        assertEquals("java " + fx + " " + jar + " gui " + sample + "\n", run("fabricscope").out(), "the bundled sample");
+        assertEquals("java " + fx + " " + jar + " gui dumps\n", run("fabricscope", "gui", "dumps").out());
+        assertEquals("java " + fx + " " + jar + " open incident.fsession\n", run("fabricscope", "open", "incident.fsession").out());
         Ran cli = run("fabricscope", "diagnose", "--json", "dumps");
-        assertTrue(cli.out().startsWith("java "), cli.out());
-        assertTrue(cli.out().endsWith(" diagnose --json dumps\n"), cli.out());
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + jar + " diagnose --json dumps\n", cli.out());
     }
 }
