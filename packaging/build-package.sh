@@ -171,7 +171,8 @@ command -v fakeroot >/dev/null || die "fakeroot not found: apt-get install faker
 # jpackage adds the libraries the runtime links against (libc6, zlib ...) found with dpkg -S;
 # JavaFX's natives are inside the jars, so GTK 3 (glass) must be named by hand. libgtk-3-0 pulls
 # in cairo, pango, gdk-pixbuf, X11 and GL; on Debian 13 / Ubuntu 24.04 libgtk-3-0t64 provides it.
-# deb-resources/ replaces jpackage's postinst/prerm: jpackage (17 and 25 alike) makes a menu entry
+# deb-resources/ replaces jpackage's desktop file (FabricScope.desktop: Exec is bin/fabricscope, which starts the
+# window without jpackage's launcher and its package-manager queries) and its postinst/prerm: jpackage (17 and 25 alike) makes a menu entry
 # for every launcher, fabricscope-cli included; ours installs the GUI's only and links
 # /usr/bin/fabricscope -> bin/fabricscope (the window by bin/FabricScope, other commands by bin/fabricscope-cli),
 # /usr/bin/fabricscope-cli -> bin/fabricscope-cli and
