@@ -166,7 +166,7 @@ public final class BundleReader {
                     readCompressed(new BufferedInputStream(gzip, 65536), name, ".gz", gzip::compressedBytes, out);
                 }
                 case XZ -> {
-                    CountingInput raw = new CountingInput(in);
+                    org.fabricscope.importers.core.CountingInputStream raw = new org.fabricscope.importers.core.CountingInputStream(in);
                     readCompressed(new BufferedInputStream(new XZInputStream(raw, XZ_MEMORY_LIMIT_KIB), 65536), name, ".xz",
                             raw::count, out);
                 }
@@ -437,44 +437,6 @@ public final class BundleReader {
 
         long compressedBytes() {
             return earlier + last;
-        }
-    }
-
-    /** Counts the bytes read through it (an xz stream's compressed bytes, for the expansion ratio). */
-    private static final class CountingInput extends java.io.FilterInputStream {
-        private long count;
-
-        CountingInput(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long k = super.skip(n);
-            count += Math.max(0, k);
-            return k;
-        }
-
-        long count() {
-            return count;
         }
     }
 

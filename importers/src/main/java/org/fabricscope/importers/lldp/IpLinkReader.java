@@ -132,26 +132,7 @@ public final class IpLinkReader implements FormatReader {
      * String of them and the lines at once (three copies of up to 64 MiB).
      */
     static List<String> readLines(InputStream in, long max) throws IOException {
-        long[] count = {0};
-        InputStream counted = new java.io.FilterInputStream(in) {
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b >= 0) {
-                    count[0]++;
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                int n = super.read(b, off, len);
-                if (n > 0) {
-                    count[0] += n;
-                }
-                return n;
-            }
-        };
+        org.fabricscope.importers.core.CountingInputStream counted = new org.fabricscope.importers.core.CountingInputStream(in);
         List<String> lines = new ArrayList<>();
         StringBuilder line = new StringBuilder();
         char[] buf = new char[16 * 1024];
@@ -159,7 +140,7 @@ public final class IpLinkReader implements FormatReader {
         java.io.Reader r = new java.io.InputStreamReader(counted, StandardCharsets.UTF_8);
         int n;
         while ((n = r.read(buf)) > 0) {
-            if (count[0] > max) {
+            if (counted.count() > max) {
                 return null;
             }
             for (int i = 0; i < n; i++) {
@@ -173,7 +154,7 @@ public final class IpLinkReader implements FormatReader {
                 }
             }
         }
-        if (count[0] > max) {
+        if (counted.count() > max) {
             return null;
         }
         lines.add(line.toString());
