@@ -163,6 +163,7 @@ public final class KubeConnector {
         final String api = server == null ? "" : server;
         try {
             KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+                    .withHttpClientFactory(new ClosingHttpClients())
                     .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("fabricscope-read-only", new ReadOnly(api)))
                     .build();
             return new KubeConnection(client, context, namespace, server, requestTimeout.toMillis(),

@@ -1,0 +1,67 @@
+package org.fabricscope.app.live.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+
+/**
+ * Work handed to the JDK HTTP client after the Kubernetes client closed (a watch's reconnect, an informer's retry
+ * racing a disconnect) must not throw on the thread that hands it over.
+ */
+@EnableKubernetesMockClient(crud = true, https = false)
+class ClosingHttpClientsTest {
+    KubernetesMockServer server;
+    KubernetesClient client;
+
+    private HttpRequest version() {
+        return HttpRequest.newBuilder(URI.create(server.url("/version"))).build();
+    }
+
+    @Test
+    void theClientWorksAndClosingItStopsItsThreads() {
+        ClosingHttpClients factory = new ClosingHttpClients();
+        KubernetesClient k = new KubernetesClientBuilder().withConfig(client.getConfiguration()).withHttpClientFactory(factory)
+                .build();
+        assertEquals(0, k.nodes().list().getItems().size());
+        assertFalse(factory.executors().isEmpty());
+        assertTrue(factory.executors().stream().noneMatch(ClosingHttpClients.QuietAfterClose::isShutdown));
+        k.close();
+        assertTrue(factory.executors().stream().allMatch(ClosingHttpClients.QuietAfterClose::isShutdown));
+    }
+
+    @Test
+    void aRequestAfterCloseIsDroppedNotThrown() {
+        ClosingHttpClients factory = new ClosingHttpClients();
+        HttpClient jdk = factory.createNewHttpClientBuilder().build();
+        ClosingHttpClients.QuietAfterClose executor = factory.executors().get(0);
+        executor.shutdownNow();
+        var late = jdk.sendAsync(version(), HttpResponse.BodyHandlers.discarding());
+        assertTrue(executor.dropped() >= 1, "the request's first hand-off was dropped");
+        assertFalse(late.isDone() && !late.isCompletedExceptionally(), "nothing answered through the closed client");
+    }
+
+    @Test
+    void aPlainPoolThrowsThere() {
+        // what the stock factory's executor does with the same late request: the exception the class exists for
+        ExecutorService pool = Executors.newCachedThreadPool();
+        HttpClient jdk = HttpClient.newBuilder().executor(pool).build();
+        pool.shutdownNow();
+        assertThrows(RejectedExecutionException.class, () -> jdk.sendAsync(version(), HttpResponse.BodyHandlers.discarding()));
+    }
+}
