@@ -85,6 +85,28 @@ class PackagedLaunchersTest {
     }
 
     @Test
+    void theCliUsesTheC2CompilerPastSixtyFourMebibytesOfInput() throws Exception {
+        String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
+        Path small = Files.writeString(root.resolve("small.log"), "NCCL INFO\n");
+        Path dir = Files.createDirectories(root.resolve("dumps"));
+        try (var f = new java.io.RandomAccessFile(dir.resolve("big.log").toFile(), "rw")) {
+            f.setLength(40L << 20); // sparse: du -b counts what the file says it holds
+        }
+        try (var f = new java.io.RandomAccessFile(dir.resolve("big2.log").toFile(), "rw")) {
+            f.setLength(30L << 20);
+        }
+        Files.createSymbolicLink(dir.resolve("gone"), root.resolve("nowhere")); // a dangling link: the rest still counts
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + jar + " summary " + small + "\n",
+                run("fabricscope-cli", "summary", small.toString()).out(), "a small input: C1");
+        assertEquals("java -XX:+UseSerialGC " + jar + " diagnose --json " + dir + "\n",
+                run("fabricscope-cli", "diagnose", "--json", dir.toString()).out(), "70 MiB in a folder: C2");
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + jar + " summary " + dir.resolve("big.log") + "\n",
+                run("fabricscope-cli", "summary", dir.resolve("big.log").toString()).out(), "40 MiB: C1");
+        assertTrue(run("fabricscope", "summary", dir.toString()).out().startsWith("java -XX:+UseSerialGC "),
+                "through /usr/bin/fabricscope too");
+    }
+
+    @Test
     void theEntryStartsTheWindowWithJavaFxAndSendsTheRestToTheCli() throws Exception {
         String fx = "--module-path " + top.resolve("lib/app/lib/javafx-base-21-linux.jar") + ":"
                 + top.resolve("lib/app/lib/javafx-graphics-21-linux.jar") + " --add-modules javafx.controls,javafx.fxml";
