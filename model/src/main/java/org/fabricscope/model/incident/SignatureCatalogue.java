@@ -209,7 +209,8 @@ public final class SignatureCatalogue {
         public Hit first(CharSequence text) {
             List<Hit> all = match(text);
             Hit best = null;
-            for (Hit h : all) {
+            for (int i = 0; i < all.size(); i++) { // by index: most lines match nothing, and an iterator is garbage
+                Hit h = all.get(i);
                 if (best == null || h.signature().literal().length() > best.signature().literal().length()) {
                     best = h;
                 }
