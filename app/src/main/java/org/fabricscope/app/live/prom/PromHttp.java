@@ -25,6 +25,8 @@ import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
 
+import org.fabricscope.app.live.source.QuietAfterClose;
+
 /**
  * GETs of a Prometheus server's read-only API ({@link #PATHS}), each within {@link PromLimits#REQUEST} and
  * all within the read's overall deadline. The reply's body is read on a worker thread, so a server that
@@ -64,7 +66,7 @@ final class PromHttp implements AutoCloseable {
             return t;
         });
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(PromLimits.CONNECT)
-                .followRedirects(HttpClient.Redirect.NEVER).executor(readers);
+                .followRedirects(HttpClient.Redirect.NEVER).executor(new QuietAfterClose(readers));
         if (target.caFile() != null) {
             b.sslContext(PromAuth.trusting(target.caFile()));
         }
@@ -83,6 +85,9 @@ final class PromHttp implements AutoCloseable {
         }
         URI uri = target.url().resolve(path + q);
         String shown = target.base() + "/" + path;
+        if (readers.isShutdown()) {
+            throw new PromException(shown + ": not read, the connection to Prometheus is closed");
+        }
         long budget = Math.min(perRequest.toMillis(), Duration.between(Instant.now(), deadline).toMillis());
         if (budget <= 0) {
             throw new PromException(shown + ": no time left of the read's " + seconds(PromLimits.ONE_SHOT) + " (PromLimits.ONE_SHOT)");
@@ -107,7 +112,13 @@ final class PromHttp implements AutoCloseable {
             throw new PromException(failure(shown, e.getCause(), budget));
         }
         InputStream in = response.body();
-        Future<byte[]> body = readers.submit(() -> readBounded(in, maxBytes));
+        Future<byte[]> body;
+        try {
+            body = readers.submit(() -> readBounded(in, maxBytes));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            abandon(in);
+            throw new PromException(shown + ": reply not read, the connection to Prometheus was closed");
+        }
         try {
             byte[] bytes = body.get(Math.max(1, (until - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
             if (bytes == null) {

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
+import org.fabricscope.app.live.source.QuietAfterClose;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -40,16 +41,16 @@ class ClosingHttpClientsTest {
                 .build();
         assertEquals(0, k.nodes().list().getItems().size());
         assertFalse(factory.executors().isEmpty());
-        assertTrue(factory.executors().stream().noneMatch(ClosingHttpClients.QuietAfterClose::isShutdown));
+        assertTrue(factory.executors().stream().noneMatch(QuietAfterClose::isShutdown));
         k.close();
-        assertTrue(factory.executors().stream().allMatch(ClosingHttpClients.QuietAfterClose::isShutdown));
+        assertTrue(factory.executors().stream().allMatch(QuietAfterClose::isShutdown));
     }
 
     @Test
     void aRequestAfterCloseIsDroppedNotThrown() {
         ClosingHttpClients factory = new ClosingHttpClients();
         HttpClient jdk = factory.createNewHttpClientBuilder().build();
-        ClosingHttpClients.QuietAfterClose executor = factory.executors().get(0);
+        QuietAfterClose executor = factory.executors().get(0);
         executor.shutdownNow();
         var late = jdk.sendAsync(version(), HttpResponse.BodyHandlers.discarding());
         assertTrue(executor.dropped() >= 1, "the request's first hand-off was dropped");

@@ -147,6 +147,18 @@ class PromHostileServerTest {
     }
 
     @Test
+    void aReadAfterCloseSaysTheConnectionIsClosed() throws Exception {
+        // a poll that races the source's close: one clear line, not a RejectedExecutionException from the HTTP client
+        int port = http(200, "application/json", "{\"status\":\"success\",\"data\":{\"version\":\"2.42.0\"}}");
+        PromApi a = api(port);
+        a.buildInfo();
+        a.close();
+        String m = failure(1000, a::buildInfo);
+        assertEquals("http://127.0.0.1:" + port + "/api/v1/status/buildinfo: not read, the connection to Prometheus is closed",
+                m);
+    }
+
+    @Test
     void aRefusedPortSaysSo() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
