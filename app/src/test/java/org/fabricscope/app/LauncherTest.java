@@ -72,6 +72,10 @@ class LauncherTest {
         assertEquals(0, r.status(), "out: " + r.out() + " err: " + r.err());
         assertTrue(r.out().contains("-jar " + root.resolve("app/target/fabricscope-app.jar") + " diagnose " + inputs), r.out());
         assertTrue(r.out().contains("-XX:TieredStopAtLevel=1"), "a small input: the C1 compiler only: " + r.out());
+        Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        boolean madvise = Files.isReadable(thp) && Files.readString(thp).contains("[madvise]");
+        assertEquals(madvise, r.out().contains("-XX:+UseTransparentHugePages"),
+                "huge pages asked for exactly where the kernel gives them on request: " + r.out());
     }
 
     @Test
@@ -126,6 +130,7 @@ class LauncherTest {
             assertEquals(0, version.status(), version.err());
             assertTrue(version.out().contains("-jar " + root.resolve("app/target/fabricscope-app.jar") + " " + v), version.out());
             assertFalse(version.err().contains("building"), "no look for changed sources: " + version.err());
+            assertFalse(version.out().contains("TransparentHugePages"), "--version alone: nothing to gain: " + version.out());
         }
         Ran checks = launch("checks");
         assertEquals(1, checks.status(), checks.out());

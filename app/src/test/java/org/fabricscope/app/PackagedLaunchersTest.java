@@ -51,6 +51,15 @@ class PackagedLaunchersTest {
         Files.createSymbolicLink(usrBin.resolve("fabricscope-cli"), bin.resolve("fabricscope-cli"));
     }
 
+    /**
+     * What the scripts add for transparent huge pages on this machine: the option, with its space, exactly when the
+     * kernel hands them out on request (its mode "madvise"); nothing under "always", "never" or without the file.
+     */
+    private static String thp() throws IOException {
+        Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        return Files.isReadable(mode) && Files.readString(mode).contains("[madvise]") ? "-XX:+UseTransparentHugePages " : "";
+    }
+
     private static void stub(Path p, String name) throws IOException {
         Files.writeString(p, "#!/bin/sh\necho \"" + name + " $*\"\n");
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -70,7 +79,7 @@ class PackagedLaunchersTest {
 
     @Test
     void theCliRunsTheRuntimesJavaWithTheArchiveWhenThereIsOne() throws Exception {
-        String java = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC ";
+        String java = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp();
         String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
         Ran without = run("fabricscope-cli", "summary", "dumps");
         assertEquals(0, without.status(), without.out());
@@ -80,7 +89,9 @@ class PackagedLaunchersTest {
         Ran with = run("fabricscope-cli", "summary", "dumps");
         assertTrue(with.out().startsWith(java + "-XX:SharedArchiveFile=" + jsa + " "), with.out());
         assertTrue(with.out().endsWith(jar + " summary dumps\n"), with.out());
-        assertFalse(run("fabricscope-cli", "--version").out().contains("SharedArchiveFile"), "--version alone: no archive");
+        String version = run("fabricscope-cli", "--version").out();
+        assertFalse(version.contains("SharedArchiveFile") || version.contains("TransparentHugePages"),
+                "--version alone: no archive, no huge pages: " + version);
         assertTrue(run("fabricscope-cli").out().endsWith(jar + " --help\n"), "no arguments: the help");
     }
 
@@ -96,11 +107,11 @@ class PackagedLaunchersTest {
             f.setLength(30L << 20);
         }
         Files.createSymbolicLink(dir.resolve("gone"), root.resolve("nowhere")); // a dangling link: the rest still counts
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + jar + " summary " + small + "\n",
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp() + jar + " summary " + small + "\n",
                 run("fabricscope-cli", "summary", small.toString()).out(), "a small input: C1");
-        assertEquals("java -XX:+UseSerialGC " + jar + " diagnose --json " + dir + "\n",
+        assertEquals("java -XX:+UseSerialGC " + thp() + jar + " diagnose --json " + dir + "\n",
                 run("fabricscope-cli", "diagnose", "--json", dir.toString()).out(), "70 MiB in a folder: C2");
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + jar + " summary " + dir.resolve("big.log") + "\n",
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp() + jar + " summary " + dir.resolve("big.log") + "\n",
                 run("fabricscope-cli", "summary", dir.resolve("big.log").toString()).out(), "40 MiB: C1");
         assertTrue(run("fabricscope", "summary", dir.toString()).out().startsWith("java -XX:+UseSerialGC "),
                 "through /usr/bin/fabricscope too");
@@ -108,7 +119,7 @@ class PackagedLaunchersTest {
 
     @Test
     void theEntryStartsTheWindowWithJavaFxAndSendsTheRestToTheCli() throws Exception {
-        String fx = "--module-path " + top.resolve("lib/app/lib/javafx-base-21-linux.jar") + ":"
+        String fx = thp() + "--module-path " + top.resolve("lib/app/lib/javafx-base-21-linux.jar") + ":"
                 + top.resolve("lib/app/lib/javafx-graphics-21-linux.jar") + " --add-modules javafx.controls,javafx.fxml";
         String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
         assertEquals("FabricScope \n", run("fabricscope").out(), "no JavaFX jars where expected: jpackage's launcher");
@@ -121,6 +132,6 @@ class PackagedLaunchersTest {
         assertEquals("java " + fx + " " + jar + " gui dumps\n", run("fabricscope", "gui", "dumps").out());
         assertEquals("java " + fx + " " + jar + " open incident.fsession\n", run("fabricscope", "open", "incident.fsession").out());
         Ran cli = run("fabricscope", "diagnose", "--json", "dumps");
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + jar + " diagnose --json dumps\n", cli.out());
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp() + jar + " diagnose --json dumps\n", cli.out());
     }
 }
