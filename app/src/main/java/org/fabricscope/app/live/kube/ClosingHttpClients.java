@@ -34,7 +34,13 @@ final class ClosingHttpClients extends JdkHttpClientFactory {
         return HttpClient.newBuilder().executor(executor);
     }
 
-    /** fabric8 calls this as the Kubernetes client closes (its stock factory shuts its one executor down here). */
+    /**
+     * fabric8 calls this as the Kubernetes client closes (its stock factory shuts that client's executor down here).
+     * Every executor this factory made is shut: fabric8 7.8 builds one JDK client per Kubernetes client, and the
+     * clients it derives from it (other timeouts, log follows) share that JDK client and its executor, so closing
+     * any of them already ends them all in the stock factory too. The JDK client that closes is not named to us
+     * ({@code JdkHttpClientImpl.getHttpClient} is package-private).
+     */
     @Override
     protected void closeHttpClient(JdkHttpClientImpl client) {
         executors.forEach(QuietAfterClose::shutdownNow);
