@@ -79,6 +79,19 @@ class LauncherTest {
     }
 
     @Test
+    void pastSixtyFourMebibytesOfInputTheC2CompilerRuns() throws Exception {
+        try (var f = new java.io.RandomAccessFile(inputs.resolve("big.log").toFile(), "rw")) {
+            f.setLength(65L << 20); // sparse: du -b counts what the file says it holds
+        }
+        Files.createSymbolicLink(inputs.resolve("gone.log"), Path.of("/var/log/pods/nowhere/0.log"));
+        Ran big = launch("summary", inputs.toString());
+        assertEquals(0, big.status(), big.err());
+        assertFalse(big.out().contains("TieredStopAtLevel"), "65 MiB and a dangling link: C2: " + big.out());
+        Ran small = launch("summary", inputs.resolve("pod_ns_trainer-0.log").toString());
+        assertTrue(small.out().contains("-XX:TieredStopAtLevel=1"), small.out());
+    }
+
+    @Test
     void specialFilesAndBrokenLinksAsArgumentsReachTheJar() throws Exception {
         Path dangling = Files.createSymbolicLink(root.resolve("dangling"), root.resolve("nowhere"));
         Path loop = Files.createSymbolicLink(root.resolve("loop"), root.resolve("loop"));
