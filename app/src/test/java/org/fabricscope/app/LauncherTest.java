@@ -92,6 +92,23 @@ class LauncherTest {
     }
 
     @Test
+    void theJvmsRealPathIsRememberedAndLookedUpAgainWhenItNamesAnotherFile() throws Exception {
+        Path cache = root.resolve("app/target/.java-real");
+        Path java = root.resolve("jdk/bin/java").toRealPath();
+        assertEquals(0, launch("summary", inputs.toString()).status());
+        assertEquals(java + "\n", Files.readString(cache), "remembered");
+        // another JVM than the one remembered (a switched JDK): looked up again, not trusted
+        Path other = Files.writeString(root.resolve("other-java"), "#!/bin/sh\n");
+        Files.writeString(cache, other + "\n");
+        assertEquals(0, launch("summary", inputs.toString()).status());
+        assertEquals(java + "\n", Files.readString(cache));
+        Files.writeString(cache, "garbage\u0000\n");
+        Ran r = launch("summary", inputs.toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(java + "\n", Files.readString(cache), "an unreadable line: looked up again");
+    }
+
+    @Test
     void specialFilesAndBrokenLinksAsArgumentsReachTheJar() throws Exception {
         Path dangling = Files.createSymbolicLink(root.resolve("dangling"), root.resolve("nowhere"));
         Path loop = Files.createSymbolicLink(root.resolve("loop"), root.resolve("loop"));
