@@ -1,5 +1,6 @@
 package org.fabricscope.app.live.kube;
 
+import java.lang.reflect.Method;
 import java.net.http.HttpClient;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,14 +13,30 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientImpl;
 
 /**
- * fabric8's JDK HTTP client, whose executor goes quiet once the Kubernetes client is closed ({@link QuietAfterClose}).
+ * fabric8's JDK HTTP client, whose executor goes quiet once its client is closed ({@link QuietAfterClose}).
  * fabric8's own factory shuts a plain pool down on close, and a watch or retry still in flight then throws
  * {@link java.util.concurrent.RejectedExecutionException} on a JDK client thread (it failed a window test in CI).
+ *
+ * <p>One factory serves one Kubernetes client, but may build more than one JDK client: an OIDC token refresh builds
+ * its own from the factory and closes it when the refresh is done. So a close shuts only the closing client's
+ * executor, as the stock factory does.
  */
 final class ClosingHttpClients extends JdkHttpClientFactory {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
-    /** The executors of the JDK clients built here: one factory serves one Kubernetes client. */
+    /** {@code JdkHttpClientImpl.getHttpClient()}: package-private in fabric8 7.8; null where it cannot be reached. */
+    private static final Method JDK_CLIENT = jdkClientAccessor();
+    /** The executors of the JDK clients built here and not yet closed. */
     private final List<QuietAfterClose> executors = new CopyOnWriteArrayList<>();
+
+    private static Method jdkClientAccessor() {
+        try {
+            Method m = JdkHttpClientImpl.class.getDeclaredMethod("getHttpClient");
+            m.setAccessible(true);
+            return m;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // another fabric8: a closed client's idle threads then end on their own within a minute
+        }
+    }
 
     @Override
     protected HttpClient.Builder createNewHttpClientBuilder() {
@@ -34,18 +51,24 @@ final class ClosingHttpClients extends JdkHttpClientFactory {
         return HttpClient.newBuilder().executor(executor);
     }
 
-    /**
-     * fabric8 calls this as the Kubernetes client closes (its stock factory shuts that client's executor down here).
-     * Every executor this factory made is shut: fabric8 7.8 builds one JDK client per Kubernetes client, and the
-     * clients it derives from it (other timeouts, log follows) share that JDK client and its executor, so closing
-     * any of them already ends them all in the stock factory too. The JDK client that closes is not named to us
-     * ({@code JdkHttpClientImpl.getHttpClient} is package-private).
-     */
+    /** fabric8 calls this as a JDK client built here closes (with every client derived from it, which share it). */
     @Override
     protected void closeHttpClient(JdkHttpClientImpl client) {
-        executors.forEach(QuietAfterClose::shutdownNow);
+        if (JDK_CLIENT == null) {
+            return;
+        }
+        try {
+            ((HttpClient) JDK_CLIENT.invoke(client)).executor().filter(QuietAfterClose.class::isInstance)
+                    .map(QuietAfterClose.class::cast).ifPresent(e -> {
+                        e.shutdownNow();
+                        executors.remove(e);
+                    });
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // not reached: its idle threads end on their own (a cached pool's keep-alive)
+        }
     }
 
+    /** The executors of the JDK clients built here that are still open. */
     List<QuietAfterClose> executors() {
         return List.copyOf(executors);
     }

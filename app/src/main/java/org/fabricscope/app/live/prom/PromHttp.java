@@ -104,6 +104,9 @@ final class PromHttp implements AutoCloseable {
             response = sent.get(budget, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             sent.cancel(true);
+            if (readers.isShutdown()) { // closed while it was being sent: its hand-off was dropped, not refused
+                throw new PromException(shown + ": not read, the connection to Prometheus is closed");
+            }
             throw new PromException(shown + " did not answer within " + millis(budget) + " (PromLimits.REQUEST)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

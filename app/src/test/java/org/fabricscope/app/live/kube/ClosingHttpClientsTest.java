@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,10 +41,30 @@ class ClosingHttpClientsTest {
         KubernetesClient k = new KubernetesClientBuilder().withConfig(client.getConfiguration()).withHttpClientFactory(factory)
                 .build();
         assertEquals(0, k.nodes().list().getItems().size());
-        assertFalse(factory.executors().isEmpty());
-        assertTrue(factory.executors().stream().noneMatch(QuietAfterClose::isShutdown));
+        List<QuietAfterClose> open = factory.executors();
+        assertFalse(open.isEmpty());
+        assertTrue(open.stream().noneMatch(QuietAfterClose::isShutdown));
         k.close();
-        assertTrue(factory.executors().stream().allMatch(QuietAfterClose::isShutdown));
+        assertTrue(open.stream().allMatch(QuietAfterClose::isShutdown));
+        assertTrue(factory.executors().isEmpty());
+    }
+
+    @Test
+    void anotherClientOfTheFactoryClosingLeavesTheFirstWorking() {
+        // what an OIDC token refresh does: a client of its own from the factory, closed once the token is read
+        ClosingHttpClients factory = new ClosingHttpClients();
+        KubernetesClient k = new KubernetesClientBuilder().withConfig(client.getConfiguration()).withHttpClientFactory(factory)
+                .build();
+        assertEquals(0, k.nodes().list().getItems().size());
+        io.fabric8.kubernetes.client.http.HttpClient.Builder b = factory.newBuilder();
+        io.fabric8.kubernetes.client.http.HttpClient refresh = b.build();
+        assertEquals(2, factory.executors().size());
+        refresh.close();
+        assertEquals(1, factory.executors().size(), "only the closed client's threads stop");
+        client.nodes().resource(KubeFixtures.node("gpu-01", "rdma/rdma", "4")).create();
+        assertEquals(1, k.nodes().list().getItems().size(), "the Kubernetes client still answers");
+        k.close();
+        assertTrue(factory.executors().isEmpty());
     }
 
     @Test
