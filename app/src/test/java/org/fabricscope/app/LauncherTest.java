@@ -56,6 +56,7 @@ class LauncherTest {
         Map<String, String> env = pb.environment();
         env.put("JAVA_HOME", root.resolve("jdk").toString());
         env.remove("FABRICSCOPE_JAVA_OPTS");
+        env.put("FABRICSCOPE_THP_DIR", root.resolve("thp").toString());
         Path out = root.resolve("out.txt");
         Path err = root.resolve("err.txt");
         Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
@@ -72,10 +73,26 @@ class LauncherTest {
         assertEquals(0, r.status(), "out: " + r.out() + " err: " + r.err());
         assertTrue(r.out().contains("-jar " + root.resolve("app/target/fabricscope-app.jar") + " diagnose " + inputs), r.out());
         assertTrue(r.out().contains("-XX:TieredStopAtLevel=1"), "a small input: the C1 compiler only: " + r.out());
-        Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
-        boolean madvise = Files.isReadable(thp) && Files.readString(thp).contains("[madvise]");
-        assertEquals(madvise, r.out().contains("-XX:+UseTransparentHugePages"),
-                "huge pages asked for exactly where the kernel gives them on request: " + r.out());
+    }
+
+    @Test
+    void hugePagesAreAskedForOnlyWhereTheKernelGivesThemOnRequestAndTheyAreTwoMebibytes() throws Exception {
+        Path thp = Files.createDirectories(root.resolve("thp"));
+        assertFalse(launch("summary", inputs.toString()).out().contains("TransparentHugePages"), "no such folder");
+        Files.writeString(thp.resolve("enabled"), "always [madvise] never\n");
+        assertTrue(launch("summary", inputs.toString()).out().contains("-XX:+UseTransparentHugePages"), "madvise, no size file");
+        Files.writeString(thp.resolve("hpage_pmd_size"), "2097152\n");
+        assertTrue(launch("summary", inputs.toString()).out().contains("-XX:+UseTransparentHugePages"), "madvise, 2 MiB");
+        assertFalse(launch("--version").out().contains("TransparentHugePages"), "--version alone: nothing to gain");
+        Files.writeString(thp.resolve("hpage_pmd_size"), "536870912\n");
+        assertFalse(launch("summary", inputs.toString()).out().contains("TransparentHugePages"), "512 MiB pages (arm64, 64K)");
+        Files.writeString(thp.resolve("hpage_pmd_size"), "2097152\n");
+        for (String mode : List.of("[always] madvise never", "always madvise [never]")) {
+            Files.writeString(thp.resolve("enabled"), mode + "\n");
+            Ran r = launch("summary", inputs.toString());
+            assertEquals(0, r.status(), r.err());
+            assertFalse(r.out().contains("TransparentHugePages"), mode);
+        }
     }
 
     @Test

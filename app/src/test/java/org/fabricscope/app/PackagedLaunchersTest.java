@@ -46,18 +46,26 @@ class PackagedLaunchersTest {
         for (Path f : List.of(bin.resolve("fabricscope-cli"), bin.resolve("fabricscope"))) {
             Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
+        thpMode("always [madvise] never", "2097152"); // Debian's default on x86
         Path usrBin = Files.createDirectories(root.resolve("usr/bin"));
         Files.createSymbolicLink(usrBin.resolve("fabricscope"), bin.resolve("fabricscope"));
         Files.createSymbolicLink(usrBin.resolve("fabricscope-cli"), bin.resolve("fabricscope-cli"));
     }
 
-    /**
-     * What the scripts add for transparent huge pages on this machine: the option, with its space, exactly when the
-     * kernel hands them out on request (its mode "madvise"); nothing under "always", "never" or without the file.
-     */
-    private static String thp() throws IOException {
-        Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
-        return Files.isReadable(mode) && Files.readString(mode).contains("[madvise]") ? "-XX:+UseTransparentHugePages " : "";
+    /** What the scripts add for transparent huge pages under the kernel settings {@link #thpMode} writes. */
+    private static final String THP = "-XX:+UseTransparentHugePages ";
+
+    /** The kernel's THP settings as the scripts see them (FABRICSCOPE_THP_DIR); null: no such folder. */
+    private void thpMode(String enabled, String pmdSize) throws IOException {
+        Path dir = root.resolve("thp");
+        if (enabled == null) {
+            Files.deleteIfExists(dir.resolve("enabled"));
+            Files.deleteIfExists(dir.resolve("hpage_pmd_size"));
+            return;
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("enabled"), enabled + "\n");
+        Files.writeString(dir.resolve("hpage_pmd_size"), pmdSize + "\n");
     }
 
     private static void stub(Path p, String name) throws IOException {
@@ -70,6 +78,7 @@ class PackagedLaunchersTest {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().remove("FABRICSCOPE_JAVA_OPTS");
+        pb.environment().put("FABRICSCOPE_THP_DIR", root.resolve("thp").toString());
         Process p = pb.start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
@@ -79,7 +88,7 @@ class PackagedLaunchersTest {
 
     @Test
     void theCliRunsTheRuntimesJavaWithTheArchiveWhenThereIsOne() throws Exception {
-        String java = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp();
+        String java = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP;
         String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
         Ran without = run("fabricscope-cli", "summary", "dumps");
         assertEquals(0, without.status(), without.out());
@@ -107,19 +116,33 @@ class PackagedLaunchersTest {
             f.setLength(30L << 20);
         }
         Files.createSymbolicLink(dir.resolve("gone"), root.resolve("nowhere")); // a dangling link: the rest still counts
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp() + jar + " summary " + small + "\n",
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP + jar + " summary " + small + "\n",
                 run("fabricscope-cli", "summary", small.toString()).out(), "a small input: C1");
-        assertEquals("java -XX:+UseSerialGC " + thp() + jar + " diagnose --json " + dir + "\n",
+        assertEquals("java -XX:+UseSerialGC " + THP + jar + " diagnose --json " + dir + "\n",
                 run("fabricscope-cli", "diagnose", "--json", dir.toString()).out(), "70 MiB in a folder: C2");
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp() + jar + " summary " + dir.resolve("big.log") + "\n",
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP + jar + " summary " + dir.resolve("big.log") + "\n",
                 run("fabricscope-cli", "summary", dir.resolve("big.log").toString()).out(), "40 MiB: C1");
         assertTrue(run("fabricscope", "summary", dir.toString()).out().startsWith("java -XX:+UseSerialGC "),
                 "through /usr/bin/fabricscope too");
     }
 
     @Test
+    void hugePagesAreAskedForOnlyWhereTheKernelGivesThemOnRequestAndTheyAreTwoMebibytes() throws Exception {
+        String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
+        String c1 = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC ";
+        assertEquals(c1 + THP + jar + " checks\n", run("fabricscope-cli", "checks").out(), "madvise, 2 MiB");
+        for (String[] kernel : new String[][] {{"[always] madvise never", "2097152"}, {"always madvise [never]", "2097152"},
+                {"always [madvise] never", "536870912"}, {null, null}}) {
+            thpMode(kernel[0], kernel[1]);
+            String what = kernel[0] + " / " + kernel[1];
+            assertEquals(c1 + jar + " checks\n", run("fabricscope-cli", "checks").out(), what);
+            assertFalse(run("fabricscope", "gui").out().contains("TransparentHugePages"), what);
+        }
+    }
+
+    @Test
     void theEntryStartsTheWindowWithJavaFxAndSendsTheRestToTheCli() throws Exception {
-        String fx = thp() + "--module-path " + top.resolve("lib/app/lib/javafx-base-21-linux.jar") + ":"
+        String fx = THP + "--module-path " + top.resolve("lib/app/lib/javafx-base-21-linux.jar") + ":"
                 + top.resolve("lib/app/lib/javafx-graphics-21-linux.jar") + " --add-modules javafx.controls,javafx.fxml";
         String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
         assertEquals("FabricScope \n", run("fabricscope").out(), "no JavaFX jars where expected: jpackage's launcher");
@@ -132,6 +155,6 @@ class PackagedLaunchersTest {
         assertEquals("java " + fx + " " + jar + " gui dumps\n", run("fabricscope", "gui", "dumps").out());
         assertEquals("java " + fx + " " + jar + " open incident.fsession\n", run("fabricscope", "open", "incident.fsession").out());
         Ran cli = run("fabricscope", "diagnose", "--json", "dumps");
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + thp() + jar + " diagnose --json dumps\n", cli.out());
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP + jar + " diagnose --json dumps\n", cli.out());
     }
 }

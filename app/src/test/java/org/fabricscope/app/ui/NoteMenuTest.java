@@ -43,6 +43,14 @@ class NoteMenuTest {
         stage.show();
     }
 
+    /** A test that failed with the dialog up leaves no modal window over the next one. */
+    @org.junit.jupiter.api.AfterEach
+    void closeDialogs() throws Exception {
+        WaitForAsyncUtils.asyncFx(() -> Window.getWindows().stream().filter(Window::isShowing)
+                .filter(w -> w.getScene() != null && w.getScene().getRoot() instanceof DialogPane).toList()
+                .forEach(Window::hide)).get(10, TimeUnit.SECONDS);
+    }
+
     /** The leaf's first port shown in the inspector; its row's menu open. */
     private ContextMenu portRowMenu(FxRobot robot) throws Exception {
         Path fabric = Path.of("src", "test", "resources", "fabrics", "two-tier.ibnetdiscover.txt");
@@ -115,11 +123,11 @@ class NoteMenuTest {
         assertTrue(shown.isVisible() && shown.getText().contains("cable reseated"), shown.getText());
     }
 
-    /** The note dialog's pane while it shows, else null. */
-    private static DialogPane dialog() {
-        return Window.getWindows().stream().filter(Window::isShowing).map(Window::getScene)
+    /** The note dialog's pane while it shows, else null (looked for on the FX thread). */
+    private static DialogPane dialog() throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> Window.getWindows().stream().filter(Window::isShowing).map(Window::getScene)
                 .filter(sc -> sc != null && sc.getRoot() instanceof DialogPane).map(sc -> (DialogPane) sc.getRoot()).findFirst()
-                .orElse(null);
+                .orElse(null)).get(10, TimeUnit.SECONDS);
     }
 
     private static void saveScreenshot(DialogPane pane, String name) {
