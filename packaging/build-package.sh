@@ -159,6 +159,7 @@ install -m 0755 "$here/fabricscope-capture" "$out/$name/bin/fabricscope-capture"
 install -m 0755 "$here/fabricscope-cli" "$out/$name/bin/fabricscope-cli"
 install -m 0755 "$here/fabricscope-entry" "$out/$name/bin/fabricscope"   # /usr/bin/fabricscope: the window or the CLI
 install -m 0755 "$here/make-cli-archive" "$out/$name/lib/make-cli-archive"   # run by the postinst
+install -m 0644 "$here/java-huge-pages" "$out/$name/lib/java-huge-pages"      # sourced by both scripts
 step "app-image: $out/$name ($(du -sh "$out/$name" | cut -f1))"
 
 # ---- 6. jpackage: the .deb ---------------------------------------------------------------------

@@ -38,6 +38,8 @@ class LauncherTest {
     void layout() throws IOException {
         Path script = Path.of(System.getProperty("user.dir")).getParent().resolve("fabricscope");
         Files.copy(script, root.resolve("fabricscope"));
+        Files.copy(script.resolveSibling("packaging").resolve("java-huge-pages"),
+                Files.createDirectories(root.resolve("packaging")).resolve("java-huge-pages"));
         Path target = Files.createDirectories(root.resolve("app/target"));
         Files.createFile(target.resolve("fabricscope-app.jar"));
         Files.createFile(target.resolve(".built"));

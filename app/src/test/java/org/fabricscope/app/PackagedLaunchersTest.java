@@ -42,6 +42,7 @@ class PackagedLaunchersTest {
         stub(bin.resolve("FabricScope"), "FabricScope");
         stub(Files.createDirectories(top.resolve("lib/runtime/bin")).resolve("java"), "java");
         Files.createDirectories(top.resolve("lib/app"));
+        Files.copy(packaging.resolve("java-huge-pages"), top.resolve("lib/java-huge-pages"));
         Files.createFile(top.resolve("lib/app/fabricscope-app.jar"));
         for (Path f : List.of(bin.resolve("fabricscope-cli"), bin.resolve("fabricscope"))) {
             Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
