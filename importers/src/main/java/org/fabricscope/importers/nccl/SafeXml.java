@@ -7,6 +7,8 @@ import java.io.InputStream;
 import javax.xml.XMLConstants;
 import javax.xml.stream.XMLInputFactory;
 
+import org.fabricscope.importers.core.CountingInputStream;
+
 /**
  * StAX set up for untrusted XML: no DTD processing, no external entities, no external DTD or
  * schema access, entity references left unreplaced (so a reference is seen, never expanded), and
@@ -50,7 +52,7 @@ final class SafeXml {
      * unchecked (NCCL writes ASCII).
      */
     static Utf8Check checked(InputStream in) throws IOException {
-        java.io.BufferedInputStream b = new java.io.BufferedInputStream(new Capped(in), 8192);
+        java.io.BufferedInputStream b = new java.io.BufferedInputStream(new CountingInputStream(in, MAX_BYTES, TooLarge::new), 8192);
         b.mark(256);
         byte[] head = b.readNBytes(256);
         b.reset();
@@ -167,42 +169,12 @@ final class SafeXml {
         }
     }
 
-    /** Thrown by {@link Capped} when a file is larger than {@link #MAX_BYTES}. */
+    /** Thrown while a file is read, once it is larger than {@link #MAX_BYTES}. */
     static final class TooLarge extends IOException {
         private static final long serialVersionUID = 1L;
 
         TooLarge() {
             super("file is larger than " + (MAX_BYTES >> 20) + " MiB");
-        }
-    }
-
-    /** Counts bytes and fails past the cap. */
-    static final class Capped extends FilterInputStream {
-        private long count;
-
-        Capped(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0 && ++count > MAX_BYTES) {
-                throw new TooLarge();
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buf, int off, int len) throws IOException {
-            int n = super.read(buf, off, len);
-            if (n > 0) {
-                count += n;
-                if (count > MAX_BYTES) {
-                    throw new TooLarge();
-                }
-            }
-            return n;
         }
     }
 }
