@@ -86,10 +86,9 @@ final class InputOptions {
 
     /** Imports the paths and reads the thresholds; fails with status 1 when nothing could be read. */
     Loaded load() {
-        ImportResult r = importPaths();
-        List<Diagnostic> problems = new ArrayList<>(r.model().diagnostics());
-        ErrorThresholds t = thresholds(r, problems);
-        return new Loaded(r, org.fabricscope.model.analysis.Analysis.of(r.model(), t), List.copyOf(problems));
+        Read r = read();
+        return new Loaded(r.result(), org.fabricscope.model.analysis.Analysis.of(r.result().model(), r.thresholds()),
+                r.diagnostics());
     }
 
     /**
@@ -101,10 +100,20 @@ final class InputOptions {
 
     /** Imports the paths, reads the thresholds and counts; fails with status 1 when nothing could be read. */
     Counted count() {
+        Read r = read();
+        return new Counted(r.result(), org.fabricscope.model.analysis.FabricSummary.of(r.result().model(), r.thresholds()),
+                r.diagnostics());
+    }
+
+    /** The import, the thresholds in force and every diagnostic of both: what {@link #load} and {@link #count} share. */
+    private record Read(ImportResult result, ErrorThresholds thresholds, List<Diagnostic> diagnostics) {
+    }
+
+    private Read read() {
         ImportResult r = importPaths();
         List<Diagnostic> problems = new ArrayList<>(r.model().diagnostics());
         ErrorThresholds t = thresholds(r, problems);
-        return new Counted(r, org.fabricscope.model.analysis.FabricSummary.of(r.model(), t), List.copyOf(problems));
+        return new Read(r, t, List.copyOf(problems));
     }
 
     /** Imports the paths and the live read; fails with status 1 when nothing could be read. */

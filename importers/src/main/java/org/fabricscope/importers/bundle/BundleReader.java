@@ -17,6 +17,7 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
+import org.fabricscope.importers.core.CountingInputStream;
 import org.fabricscope.importers.core.ImportSource;
 import org.tukaani.xz.MemoryLimitException;
 import org.tukaani.xz.XZInputStream;
@@ -166,7 +167,7 @@ public final class BundleReader {
                     readCompressed(new BufferedInputStream(gzip, 65536), name, ".gz", gzip::compressedBytes, out);
                 }
                 case XZ -> {
-                    org.fabricscope.importers.core.CountingInputStream raw = new org.fabricscope.importers.core.CountingInputStream(in);
+                    CountingInputStream raw = new CountingInputStream(in);
                     readCompressed(new BufferedInputStream(new XZInputStream(raw, XZ_MEMORY_LIMIT_KIB), 65536), name, ".xz",
                             raw::count, out);
                 }

@@ -15,6 +15,7 @@ import org.fabricscope.model.core.Guids;
 import org.fabricscope.model.fabric.LinkSpeed;
 import org.fabricscope.model.fabric.LinkWidth;
 import org.fabricscope.model.fabric.NodeKind;
+import org.fabricscope.model.fabric.NodeLookup;
 import org.fabricscope.model.fabric.PhysState;
 import org.fabricscope.model.fabric.Port;
 import org.fabricscope.model.fabric.PortState;
@@ -212,7 +213,7 @@ public final class IblinkinfoImporter extends LineImporter {
 
     @Override
     protected void end() {
-        org.fabricscope.model.fabric.NodeLookup known = null; // indexed once, on the first peer to look for
+        NodeLookup known = null; // indexed once, on the first peer to look for
         for (PendingLink pl : links) {
             if (pl.local.cable() != null) {
                 continue; // ibnetdiscover (or the other end's line) already placed this cable

@@ -1,5 +1,6 @@
 package org.fabricscope.importers.lldp;
 
+import org.fabricscope.importers.core.CountingInputStream;
 import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportCancelledException;
@@ -132,7 +133,7 @@ public final class IpLinkReader implements FormatReader {
      * String of them and the lines at once (three copies of up to 64 MiB).
      */
     static List<String> readLines(InputStream in, long max) throws IOException {
-        org.fabricscope.importers.core.CountingInputStream counted = new org.fabricscope.importers.core.CountingInputStream(in);
+        CountingInputStream counted = new CountingInputStream(in);
         List<String> lines = new ArrayList<>();
         StringBuilder line = new StringBuilder();
         char[] buf = new char[16 * 1024];

@@ -2,8 +2,6 @@ package org.fabricscope.app.live.kube;
 
 import java.lang.reflect.Method;
 import java.net.http.HttpClient;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,8 +23,6 @@ final class ClosingHttpClients extends JdkHttpClientFactory {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
     /** {@code JdkHttpClientImpl.getHttpClient()}: package-private in fabric8 7.8; null where it cannot be reached. */
     private static final Method JDK_CLIENT = jdkClientAccessor();
-    /** The executors of the JDK clients built here and not yet closed. */
-    private final List<QuietAfterClose> executors = new CopyOnWriteArrayList<>();
 
     private static Method jdkClientAccessor() {
         try {
@@ -47,29 +43,29 @@ final class ClosingHttpClients extends JdkHttpClientFactory {
             t.setDaemon(true);
             return t;
         }));
-        executors.add(executor);
         return HttpClient.newBuilder().executor(executor);
     }
 
     /** fabric8 calls this as a JDK client built here closes (with every client derived from it, which share it). */
     @Override
     protected void closeHttpClient(JdkHttpClientImpl client) {
-        if (JDK_CLIENT == null) {
-            return;
+        QuietAfterClose executor = executorOf(client);
+        if (executor != null) {
+            executor.shutdownNow();
         }
-        try {
-            ((HttpClient) JDK_CLIENT.invoke(client)).executor().filter(QuietAfterClose.class::isInstance)
-                    .map(QuietAfterClose.class::cast).ifPresent(e -> {
-                        e.shutdownNow();
-                        executors.remove(e);
-                    });
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            // not reached: its idle threads end on their own (a cached pool's keep-alive)
-        }
+        // else another fabric8 than 7.8: the closed client's idle threads end on their own (a cached pool's keep-alive)
     }
 
-    /** The executors of the JDK clients built here that are still open. */
-    List<QuietAfterClose> executors() {
-        return List.copyOf(executors);
+    /** The executor of a JDK client built here, or null where fabric8 does not let it be read. */
+    static QuietAfterClose executorOf(JdkHttpClientImpl client) {
+        if (JDK_CLIENT == null) {
+            return null;
+        }
+        try {
+            return ((HttpClient) JDK_CLIENT.invoke(client)).executor().filter(QuietAfterClose.class::isInstance)
+                    .map(QuietAfterClose.class::cast).orElse(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 }

@@ -86,7 +86,7 @@ final class PromHttp implements AutoCloseable {
         URI uri = target.url().resolve(path + q);
         String shown = target.base() + "/" + path;
         if (readers.isShutdown()) {
-            throw new PromException(shown + ": not read, the connection to Prometheus is closed");
+            throw closed(shown);
         }
         long budget = Math.min(perRequest.toMillis(), Duration.between(Instant.now(), deadline).toMillis());
         if (budget <= 0) {
@@ -105,7 +105,7 @@ final class PromHttp implements AutoCloseable {
         } catch (TimeoutException e) {
             sent.cancel(true);
             if (readers.isShutdown()) { // closed while it was being sent: its hand-off was dropped, not refused
-                throw new PromException(shown + ": not read, the connection to Prometheus is closed");
+                throw closed(shown);
             }
             throw new PromException(shown + " did not answer within " + millis(budget) + " (PromLimits.REQUEST)");
         } catch (InterruptedException e) {
@@ -118,9 +118,9 @@ final class PromHttp implements AutoCloseable {
         Future<byte[]> body;
         try {
             body = readers.submit(() -> readBounded(in, maxBytes));
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
+        } catch (java.util.concurrent.RejectedExecutionException e) {
             abandon(in);
-            throw new PromException(shown + ": reply not read, the connection to Prometheus was closed");
+            throw closed(shown);
         }
         try {
             byte[] bytes = body.get(Math.max(1, (until - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
@@ -201,6 +201,11 @@ final class PromHttp implements AutoCloseable {
 
     static String seconds(Duration d) {
         return d.toSeconds() + " s";
+    }
+
+    /** A read asked of, or caught by, a closed connection. */
+    private static PromException closed(String shown) {
+        return new PromException(shown + ": not read, the connection to Prometheus is closed");
     }
 
     private static String millis(long ms) {

@@ -2,6 +2,8 @@ package org.fabricscope.app.live.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +11,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientImpl;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 
@@ -35,43 +37,50 @@ class ClosingHttpClientsTest {
         return HttpRequest.newBuilder(URI.create(server.url("/version"))).build();
     }
 
+    private KubernetesClient kube(ClosingHttpClients factory) {
+        return new KubernetesClientBuilder().withConfig(client.getConfiguration()).withHttpClientFactory(factory).build();
+    }
+
+    private static QuietAfterClose executorOf(Object fabric8Client) {
+        QuietAfterClose e = ClosingHttpClients.executorOf((JdkHttpClientImpl) fabric8Client);
+        assertNotNull(e, "fabric8's JDK client is readable and runs on our executor");
+        return e;
+    }
+
     @Test
     void theClientWorksAndClosingItStopsItsThreads() {
-        ClosingHttpClients factory = new ClosingHttpClients();
-        KubernetesClient k = new KubernetesClientBuilder().withConfig(client.getConfiguration()).withHttpClientFactory(factory)
-                .build();
+        KubernetesClient k = kube(new ClosingHttpClients());
         assertEquals(0, k.nodes().list().getItems().size());
-        List<QuietAfterClose> open = factory.executors();
-        assertFalse(open.isEmpty());
-        assertTrue(open.stream().noneMatch(QuietAfterClose::isShutdown));
+        QuietAfterClose open = executorOf(k.getHttpClient());
+        assertFalse(open.isShutdown());
         k.close();
-        assertTrue(open.stream().allMatch(QuietAfterClose::isShutdown));
-        assertTrue(factory.executors().isEmpty());
+        assertTrue(open.isShutdown());
     }
 
     @Test
     void anotherClientOfTheFactoryClosingLeavesTheFirstWorking() {
         // what an OIDC token refresh does: a client of its own from the factory, closed once the token is read
         ClosingHttpClients factory = new ClosingHttpClients();
-        KubernetesClient k = new KubernetesClientBuilder().withConfig(client.getConfiguration()).withHttpClientFactory(factory)
-                .build();
+        KubernetesClient k = kube(factory);
         assertEquals(0, k.nodes().list().getItems().size());
         io.fabric8.kubernetes.client.http.HttpClient.Builder b = factory.newBuilder();
         io.fabric8.kubernetes.client.http.HttpClient refresh = b.build();
-        assertEquals(2, factory.executors().size());
+        QuietAfterClose main = executorOf(k.getHttpClient());
+        QuietAfterClose own = executorOf(refresh);
+        assertNotSame(main, own);
         refresh.close();
-        assertEquals(1, factory.executors().size(), "only the closed client's threads stop");
+        assertTrue(own.isShutdown() && !main.isShutdown(), "only the closed client's threads stop");
         client.nodes().resource(KubeFixtures.node("gpu-01", "rdma/rdma", "4")).create();
         assertEquals(1, k.nodes().list().getItems().size(), "the Kubernetes client still answers");
         k.close();
-        assertTrue(factory.executors().isEmpty());
+        assertTrue(main.isShutdown());
     }
 
     @Test
     void aRequestAfterCloseIsDroppedNotThrown() {
         ClosingHttpClients factory = new ClosingHttpClients();
         HttpClient jdk = factory.createNewHttpClientBuilder().build();
-        QuietAfterClose executor = factory.executors().get(0);
+        QuietAfterClose executor = (QuietAfterClose) jdk.executor().orElseThrow();
         executor.shutdownNow();
         var late = jdk.sendAsync(version(), HttpResponse.BodyHandlers.discarding());
         assertTrue(executor.dropped() >= 1, "the request's first hand-off was dropped");
