@@ -1,7 +1,6 @@
 package org.fabricscope.app.cli;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.fabricscope.importers.core.Cancellation;
@@ -26,7 +25,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code fabricscope bench}: times import and model building (then diagnosis and layout) over
- * warm-up and measured rounds. Used for BENCHMARKS.md; not a test.
+ * warm-up and measured rounds, each from a fresh import (the round before's result is let go first).
+ * Used for BENCHMARKS.md; not a test.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Time import+model, diagnosis and layout of the given dumps (warm JVM); prints min/median/max in ms.")
@@ -49,86 +49,86 @@ final class BenchCommand implements Callable<Integer> {
             throw new CliFailure(2, "bench times the import of files; it does not read a live cluster (--kube)");
         }
         input.importPaths();
-        long[] importNs = new long[rounds];
-        long[] diagNs = new long[rounds];
-        long[] layoutNs = new long[rounds];
-        long[] renderNs = new long[rounds];
-        long[] overviewNs = new long[rounds];
-        long[] pickNs = new long[rounds];
-        long[][] cpuNs = new long[6][rounds]; // the same phases' CPU time of the whole process (all threads, GC and JIT)
-        long picked = 0;
-        ImportResult r = null;
+        // per phase, per timed round: wall time, and the CPU time of the whole process (all threads, GC and JIT)
+        long[][] wallNs = new long[PHASES][rounds];
+        long[][] cpuNs = new long[PHASES][rounds];
+        long[] picked = {0};
+        String[] counts = {""};
         MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
         for (int i = -warmup; i < rounds; i++) {
-            long t0 = System.nanoTime();
-            long c0 = processCpuNs();
-            r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
-            long t1 = System.nanoTime();
-            long c1 = processCpuNs();
-            Analysis analysis = Analysis.of(r.model(), ErrorThresholds.defaults());
-            long t2 = System.nanoTime();
-            long c2 = processCpuNs();
-            MapLayout layout = TieredLayout.compute(r.model(), java.util.Set.of(), false);
-            long t3 = System.nanoTime();
-            long c3 = processCpuNs();
-            // one full-detail frame of the whole fabric, fitted into 1600x1000, as the map draws it
-            MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, analysis.thresholds(), analysis.ranks(),
-                    palette);
-            long t4 = System.nanoTime();
-            long c4 = processCpuNs();
-            double scale = Math.min(1600 / Math.max(1, layout.maxX() - layout.minX()),
-                    1000 / Math.max(1, layout.maxY() - layout.minY()));
-            MapRasterizer.render(layout, colours, 1600, 1000, scale, -layout.minX() * scale, -layout.minY() * scale);
-            long t5 = System.nanoTime();
-            long c5 = processCpuNs();
-            // the frame the map shows at that scale (semantic zoom): the overview where the fabric is too dense
-            MapRasterizer.render(new MapOverview(layout, colours), 1600, 1000, scale, -layout.minX() * scale,
-                    -layout.minY() * scale, false);
-            long t6 = System.nanoTime();
-            long c6 = processCpuNs();
-            // 1000 cable look-ups at fixed pseudo-random points of the fitted map, 4 px of tolerance, as a hover does
-            org.fabricscope.app.render.CablePicker picker = new org.fabricscope.app.render.CablePicker(layout);
-            java.util.Random rnd = new java.util.Random(42);
-            for (int k = 0; k < 1000; k++) {
-                picked += picker.pick(layout.minX() + rnd.nextDouble() * (layout.maxX() - layout.minX()),
-                        layout.minY() + rnd.nextDouble() * (layout.maxY() - layout.minY()), 4 / scale) == null ? 0 : 1;
-            }
-            long t7 = System.nanoTime();
-            long c7 = processCpuNs();
+            // one round per call: what a round made dies with it, so the next import runs without the round
+            // before's model (held, it promoted two models into the old generation and paid a full
+            // collection a round, which no user's import pays)
+            long[][] t = round(palette, picked, counts);
             if (i >= 0) {
-                pickNs[i] = t7 - t6;
-                importNs[i] = t1 - t0;
-                diagNs[i] = t2 - t1;
-                layoutNs[i] = t3 - t2 + (t4 - t3);
-                renderNs[i] = t5 - t4;
-                overviewNs[i] = t6 - t5;
-                long[] phaseCpu = {c1 - c0, c2 - c1, c4 - c2, c5 - c4, c6 - c5, c7 - c6};
-                for (int p = 0; p < phaseCpu.length; p++) {
-                    cpuNs[p][i] = phaseCpu[p];
+                for (int p = 0; p < PHASES; p++) {
+                    wallNs[p][i] = t[0][p + 1] - t[0][p];
+                    cpuNs[p][i] = t[1][p + 1] - t[1][p];
                 }
             }
         }
         var out = spec.commandLine().getOut();
-        out.printf("input: %s (%d nodes, %d cables)%n", input.paths, r.model().nodes().size(), r.model().cables().size());
+        out.printf("input: %s (%s)%n", input.paths, counts[0]);
         out.printf("java %s, %d cores, max heap %d MiB; %d warm-up + %d timed rounds%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, warmup, rounds);
-        List<Object[]> rows = List.of(new Object[] {"import+model", importNs}, new Object[] {"analysis", diagNs},
-                new Object[] {"layout+colours", layoutNs},
-                new Object[] {"render 1600x1000", renderNs}, new Object[] {"map at fit", overviewNs},
-                new Object[] {"1000 cable picks", pickNs});
-        for (int p = 0; p < rows.size(); p++) {
-            long[] v = ((long[]) rows.get(p)[1]).clone();
+        String[] names = {"import+model", "analysis", "layout+colours", "render 1600x1000", "map at fit", "1000 cable picks"};
+        for (int p = 0; p < PHASES; p++) {
+            long[] v = wallNs[p].clone();
             Arrays.sort(v);
             long[] c = cpuNs[p].clone();
             Arrays.sort(c);
             // CPU time is the number to compare on a loaded machine: wall time there counts the waits for a core
-            out.printf("%-18s min %8.1f ms   median %8.1f ms   max %8.1f ms   cpu median %8.1f ms%n", rows.get(p)[0], v[0] / 1e6,
+            out.printf("%-18s min %8.1f ms   median %8.1f ms   max %8.1f ms   cpu median %8.1f ms%n", names[p], v[0] / 1e6,
                     v[v.length / 2] / 1e6, v[v.length - 1] / 1e6, c[c.length / 2] / 1e6);
         }
-        out.printf("cable picks: %d of %d points were on a cable (picker built per round, in the time)%n", picked,
+        out.printf("cable picks: %d of %d points were on a cable (picker built per round, in the time)%n", picked[0],
                 1000L * (rounds + warmup));
         return 0;
+    }
+
+    /** Import, analysis, layout and colours, render, overview, picks. */
+    private static final int PHASES = 6;
+
+    /**
+     * One round: import, analysis, layout and colours, a full frame, the overview frame and 1000 cable picks.
+     * Returns the wall ({@code [0]}) and process CPU ({@code [1]}) clock before each phase and after the last.
+     */
+    private long[][] round(MapPalette palette, long[] picked, String[] counts) {
+        long[][] t = new long[2][PHASES + 1];
+        mark(t, 0);
+        ImportResult r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
+        mark(t, 1);
+        Analysis analysis = Analysis.of(r.model(), ErrorThresholds.defaults());
+        mark(t, 2);
+        MapLayout layout = TieredLayout.compute(r.model(), java.util.Set.of(), false);
+        MapColouring colours = MapColouring.compute(r.model(), layout, ColourMode.ERRORS, analysis.thresholds(), analysis.ranks(),
+                palette);
+        mark(t, 3);
+        // one full-detail frame of the whole fabric, fitted into 1600x1000, as the map draws it
+        double scale = Math.min(1600 / Math.max(1, layout.maxX() - layout.minX()),
+                1000 / Math.max(1, layout.maxY() - layout.minY()));
+        MapRasterizer.render(layout, colours, 1600, 1000, scale, -layout.minX() * scale, -layout.minY() * scale);
+        mark(t, 4);
+        // the frame the map shows at that scale (semantic zoom): the overview where the fabric is too dense
+        MapRasterizer.render(new MapOverview(layout, colours), 1600, 1000, scale, -layout.minX() * scale,
+                -layout.minY() * scale, false);
+        mark(t, 5);
+        // 1000 cable look-ups at fixed pseudo-random points of the fitted map, 4 px of tolerance, as a hover does
+        org.fabricscope.app.render.CablePicker picker = new org.fabricscope.app.render.CablePicker(layout);
+        java.util.Random rnd = new java.util.Random(42);
+        for (int k = 0; k < 1000; k++) {
+            picked[0] += picker.pick(layout.minX() + rnd.nextDouble() * (layout.maxX() - layout.minX()),
+                    layout.minY() + rnd.nextDouble() * (layout.maxY() - layout.minY()), 4 / scale) == null ? 0 : 1;
+        }
+        mark(t, 6);
+        counts[0] = r.model().nodes().size() + " nodes, " + r.model().cables().size() + " cables";
+        return t;
+    }
+
+    private static void mark(long[][] t, int at) {
+        t[0][at] = System.nanoTime();
+        t[1][at] = processCpuNs();
     }
 
     /** CPU time of the whole process so far (every thread: ours, the collector's, the compiler's), or 0 where unknown. */
