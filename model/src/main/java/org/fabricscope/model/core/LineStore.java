@@ -2,6 +2,7 @@ package org.fabricscope.model.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -9,9 +10,15 @@ import java.util.List;
  * array each. A log of thousands of ranks cites hundreds of thousands of lines (one per channel link,
  * ring and tree record); kept as strings they were two objects a line beside the evidence itself, and
  * the collector copied every one of them, young and old (BENCHMARKS.md, issue 27). Here a line is a
- * length, a flag and its bytes in a chunk (the first {@link #FIRST} bytes, each next one twice as large up to
+ * header and its bytes in a chunk (the first {@link #FIRST} bytes, each next one twice as large up to
  * {@link #CHUNK}, so that a file that cites a few lines does not pay for a megabyte), and is decoded again
- * when asked for.
+ * when asked for (which an import and its analysis never do: only what is shown or written is).
+ * <p>
+ * Lines cited one after the other mostly begin alike (the same host, pid and level, the same kind of
+ * message: 45 of 84 bytes on a 7,700-rank NCCL log), so each text keeps only what follows the beginning it
+ * shares with the text before (front coding, as the restart points of a LevelDB block): every
+ * {@link #RESTART}-th text, and the first of a chunk, is whole, and a text is decoded from the whole one
+ * before it on.
  * <p>
  * A text whose characters are all Latin-1 is kept one byte a character (as {@code String} itself keeps
  * it); any other in UTF-8, which gives back the same text as long as it holds no lone surrogate (one
@@ -23,14 +30,29 @@ public final class LineStore {
     static final int CHUNK = 1 << 20;
     /** Bytes of the first chunk. */
     static final int FIRST = 4096;
+    /** Every how many texts one is kept whole. */
+    static final int RESTART = 16;
     /** Chunks at most: a handle is an int ({@code chunk * CHUNK + offset}), so nearly 2 GB in all. */
     private static final int MAX_CHUNKS = Integer.MAX_VALUE / CHUNK;
-    /** Three bytes before each text: the flag (UTF-8 or Latin-1) in the top bit, the length in the rest. */
-    private static final int HEADER = 3;
+    /**
+     * Six bytes before each text: the flag (UTF-8 or Latin-1) in the top bit and the length of the bytes kept in
+     * the rest (three bytes); how many leading bytes it shares with the text before (one byte, at most 255); how
+     * far back the whole text its decoding starts from is (two bytes; 0 for a whole text).
+     */
+    private static final int HEADER = 6;
     private static final int UTF8 = 1 << 23;
+    private static final int MAX_SHARED = 255;
     private final List<byte[]> chunks = new ArrayList<>();
     private byte[] current;
     private int used;
+    /** The bytes of the text added last, whole, and whether they are UTF-8; where the whole text before it is. */
+    private byte[] last = new byte[256];
+    private int lastLength = -1;
+    private boolean lastUtf8;
+    private int restartAt;
+    private int sinceRestart;
+    /** The next text's bytes, whole (swapped with {@link #last} once it is kept). */
+    private byte[] next = new byte[256];
 
     /**
      * Keeps {@code text}; returns its handle for {@link #text}, or -1 when it is not kept (too long, a
@@ -38,46 +60,75 @@ public final class LineStore {
      */
     public int add(String text) {
         boolean latin1 = latin1(text);
-        byte[] utf8 = null;
-        int length = text.length();
-        if (!latin1) {
-            utf8 = text.getBytes(StandardCharsets.UTF_8);
+        int length;
+        if (latin1) {
+            length = text.length();
+            if (next.length < length) {
+                next = new byte[length + 256];
+            }
+            copyLatin1(text, next);
+        } else {
+            byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
             if (!new String(utf8, StandardCharsets.UTF_8).equals(text)) {
                 return -1; // a lone surrogate became '?': the text would not come back the same
             }
+            next = utf8.length <= next.length ? next : new byte[utf8.length + 256];
+            System.arraycopy(utf8, 0, next, 0, utf8.length);
             length = utf8.length;
         }
-        int need = HEADER + length;
-        if (need > CHUNK) {
+        if (HEADER + length > CHUNK) {
             return -1;
         }
-        if (current == null || used + need > current.length) {
+        // shared with the text before when both are in the same coding and this one need not be whole (every
+        // RESTART-th is; so is one whose whole text before is too far back for two bytes to say)
+        boolean whole = current == null || lastLength < 0 || lastUtf8 == latin1 || sinceRestart >= RESTART - 1
+                || used - restartAt > 0xFFFF;
+        int shared = 0;
+        if (!whole) {
+            int m = Arrays.mismatch(next, 0, length, last, 0, lastLength);
+            shared = Math.min(MAX_SHARED, m < 0 ? length : m);
+        }
+        if (current == null || used + HEADER + length - shared > current.length) {
             if (chunks.size() == MAX_CHUNKS) {
                 return -1;
             }
             int size = current == null ? FIRST : Math.min(CHUNK, current.length * 2);
-            current = new byte[Math.max(size, need)];
+            current = new byte[Math.max(size, HEADER + length)];
             chunks.add(current);
             used = 0;
+            whole = true; // a chunk's first text is whole: decoding never crosses chunks
+            shared = 0;
+        }
+        if (whole) {
+            restartAt = used;
+            sinceRestart = 0;
+        } else {
+            sinceRestart++;
         }
         int at = used;
-        int head = (latin1 ? 0 : UTF8) | length;
+        int kept = length - shared;
+        int head = (latin1 ? 0 : UTF8) | kept;
+        int back = at - restartAt;
         current[at] = (byte) (head >>> 16);
         current[at + 1] = (byte) (head >>> 8);
         current[at + 2] = (byte) head;
-        if (latin1) {
-            copyLatin1(text, current, at + HEADER);
-        } else {
-            System.arraycopy(utf8, 0, current, at + HEADER, length);
-        }
-        used += need;
+        current[at + 3] = (byte) shared;
+        current[at + 4] = (byte) (back >>> 8);
+        current[at + 5] = (byte) back;
+        System.arraycopy(next, shared, current, at + HEADER, kept);
+        used += HEADER + kept;
+        byte[] t = last;
+        last = next;
+        next = t;
+        lastLength = length;
+        lastUtf8 = !latin1;
         return (chunks.size() - 1) * CHUNK + at;
     }
 
-    /** Each character as its one byte, straight into the chunk (no array of its own on the way). */
+    /** Each character as its one byte (no array of its own on the way). */
     @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly this copy, for Latin-1 text
-    private static void copyLatin1(String text, byte[] into, int at) {
-        text.getBytes(0, text.length(), into, at);
+    private static void copyLatin1(String text, byte[] into) {
+        text.getBytes(0, text.length(), into, 0);
     }
 
     private static boolean latin1(String s) {
@@ -89,14 +140,29 @@ public final class LineStore {
         return true;
     }
 
-    /** The text kept under {@code handle} (as {@link #add} returned it). */
+    /** The text kept under {@code handle} (as {@link #add} returned it), decoded from the whole text before it on. */
     public String text(int handle) {
         byte[] chunk = chunks.get(handle / CHUNK);
         int at = handle % CHUNK;
-        int head = (chunk[at] & 0xFF) << 16 | (chunk[at + 1] & 0xFF) << 8 | chunk[at + 2] & 0xFF;
-        int length = head & (UTF8 - 1);
-        return new String(chunk, at + HEADER, length,
-                (head & UTF8) != 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+        int e = at - ((chunk[at + 4] & 0xFF) << 8 | chunk[at + 5] & 0xFF);
+        byte[] buf = new byte[64];
+        int length = 0;
+        int head;
+        while (true) {
+            head = (chunk[e] & 0xFF) << 16 | (chunk[e + 1] & 0xFF) << 8 | chunk[e + 2] & 0xFF;
+            int kept = head & (UTF8 - 1);
+            int shared = chunk[e + 3] & 0xFF;
+            if (buf.length < shared + kept) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, shared + kept));
+            }
+            System.arraycopy(chunk, e + HEADER, buf, shared, kept);
+            length = shared + kept;
+            if (e == at) {
+                break;
+            }
+            e += HEADER + kept;
+        }
+        return new String(buf, 0, length, (head & UTF8) != 0 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
     }
 
     /** Bytes held, the unused end of the last chunk included. */

@@ -64,6 +64,58 @@ class LineStoreTest {
     }
 
     @Test
+    void textsThatBeginAsTheOneBeforeComeBackTheSame() {
+        // each text keeps a random beginning of the one before (past 255 bytes now and then, in either coding,
+        // Latin-1 or UTF-8), across restarts and chunks; each is read back in a random order
+        Random r = new Random(5);
+        LineStore store = new LineStore();
+        List<String> texts = new ArrayList<>();
+        List<Integer> handles = new ArrayList<>();
+        String text = "h:1:2 [0] NCCL INFO ";
+        long bytes = 0;
+        while (bytes < 3L * LineStore.CHUNK) {
+            int keep = r.nextInt(8) == 0 ? text.length() : r.nextInt(text.length() + 1);
+            StringBuilder b = new StringBuilder(text.substring(0, keep));
+            int n = r.nextInt(20) == 0 ? 300 + r.nextInt(400) : r.nextInt(40);
+            for (int i = 0; i < n; i++) {
+                int kind = r.nextInt(60);
+                b.append(kind == 0 ? '\u00e9' : kind == 1 ? '\u4e2d' : (char) (' ' + r.nextInt(95)));
+            }
+            text = b.length() > 2000 ? b.substring(b.length() - 2000) : b.toString();
+            texts.add(text);
+            handles.add(store.add(text));
+            bytes += text.length();
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < texts.size(); i++) {
+            order.add(i);
+        }
+        java.util.Collections.shuffle(order, r);
+        for (int i : order) {
+            assertTrue(handles.get(i) >= 0);
+            assertEquals(texts.get(i), store.text(handles.get(i)), "text " + i);
+        }
+    }
+
+    @Test
+    void aBeginningSharedWithTheTextBeforeIsKeptOnce() {
+        LineStore store = new LineStore();
+        List<Integer> handles = new ArrayList<>();
+        long chars = 0;
+        for (int i = 0; i < 200_000; i++) { // enough that the last chunk's unused end does not count
+            String t = "job-worker-" + (i / 400) + ":1000:1000 [0] NCCL INFO Channel " + (i % 24) + "/0 : 0[0] -> 1[1] via P2P/IPC";
+            handles.add(store.add(t));
+            chars += t.length();
+        }
+        // 45 to 48 of each text's 76 characters are the text before's: kept whole, it took more than the characters
+        assertTrue(store.bytes() < chars * 6 / 10, store.bytes() + " bytes for " + chars + " characters");
+        assertEquals("job-worker-48:1000:1000 [0] NCCL INFO Channel 15/0 : 0[0] -> 1[1] via P2P/IPC",
+                store.text(handles.get(19_599)));
+        assertEquals("job-worker-499:1000:1000 [0] NCCL INFO Channel 7/0 : 0[0] -> 1[1] via P2P/IPC",
+                store.text(handles.get(199_999)));
+    }
+
+    @Test
     void aFewLinesDoNotCostAMegabyte() {
         LineStore store = new LineStore();
         store.add("one cited line");
