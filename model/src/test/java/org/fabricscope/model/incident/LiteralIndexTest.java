@@ -82,20 +82,11 @@ class LiteralIndexTest {
     @Test
     void agreesWithIndexOfOnRandomTexts() {
         Random r = new Random(7);
-        List<String> literals = new ArrayList<>();
-        for (int i = 0; i < 60; i++) {
-            literals.add(random(r, 1 + r.nextInt(5)));
-        }
+        List<String> literals = literals(r, 60, 5, ABC);
         LiteralIndex index = new LiteralIndex(literals);
         for (int t = 0; t < 2000; t++) {
             String text = random(r, r.nextInt(40));
-            Set<Integer> expected = new TreeSet<>();
-            for (int i = 0; i < literals.size(); i++) {
-                if (text.contains(literals.get(i))) {
-                    expected.add(i);
-                }
-            }
-            assertEquals(expected, find(index, text), text);
+            assertEquals(contained(literals, text), find(index, text), text);
         }
     }
 
@@ -104,20 +95,11 @@ class LiteralIndexTest {
         // 'a', its Latin-1 neighbour, a character whose low byte is 'a' (U+0161), CR and LF
         char[] alphabet = {'a', 'b', '\u00e3', '\u0161', '\r', '\n'};
         Random r = new Random(11);
-        List<String> literals = new ArrayList<>();
-        for (int i = 0; i < 80; i++) {
-            literals.add(random(r, 1 + r.nextInt(7), alphabet));
-        }
+        List<String> literals = literals(r, 80, 7, alphabet);
         LiteralIndex index = new LiteralIndex(literals);
         for (int t = 0; t < 3000; t++) {
             String text = random(r, r.nextInt(60), alphabet);
-            Set<Integer> expected = new TreeSet<>();
-            for (int i = 0; i < literals.size(); i++) {
-                if (text.contains(literals.get(i))) {
-                    expected.add(i);
-                }
-            }
-            assertEquals(expected, find(index, text), text);
+            assertEquals(contained(literals, text), find(index, text), text);
         }
     }
 
@@ -128,10 +110,7 @@ class LiteralIndexTest {
         // including where a wider character has the same low byte as the one it replaces
         char[] alphabet = {'a', 'b', 'c', ' ', '\u0161', '\u00e3'};
         Random r = new Random(13);
-        List<String> literals = new ArrayList<>();
-        for (int i = 0; i < 120; i++) {
-            literals.add(random(r, 1 + r.nextInt(9), alphabet));
-        }
+        List<String> literals = literals(r, 120, 9, alphabet);
         LiteralIndex index = new LiteralIndex(literals);
         String text = random(r, 30, alphabet);
         for (int t = 0; t < 5000; t++) {
@@ -141,13 +120,7 @@ class LiteralIndexTest {
             if (text.isEmpty()) {
                 text = random(r, 1 + r.nextInt(40), alphabet);
             }
-            Set<Integer> expected = new TreeSet<>();
-            for (int i = 0; i < literals.size(); i++) {
-                if (text.contains(literals.get(i))) {
-                    expected.add(i);
-                }
-            }
-            assertEquals(expected, find(index, text), text);
+            assertEquals(contained(literals, text), find(index, text), text);
         }
     }
 
@@ -181,6 +154,26 @@ class LiteralIndexTest {
         }
     }
 
+    /** {@code count} random literals of 1 to {@code longest} characters of the alphabet. */
+    private static List<String> literals(Random r, int count, int longest, char[] alphabet) {
+        List<String> literals = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            literals.add(random(r, 1 + r.nextInt(longest), alphabet));
+        }
+        return literals;
+    }
+
+    /** The literals the text holds, by {@link String#contains}: what the index must find. */
+    private static Set<Integer> contained(List<String> literals, String text) {
+        Set<Integer> expected = new TreeSet<>();
+        for (int i = 0; i < literals.size(); i++) {
+            if (text.contains(literals.get(i))) {
+                expected.add(i);
+            }
+        }
+        return expected;
+    }
+
     private static String random(Random r, int n, char[] alphabet) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < n; i++) {
@@ -190,10 +183,8 @@ class LiteralIndexTest {
     }
 
     private static String random(Random r, int n) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            b.append((char) ('a' + r.nextInt(3)));
-        }
-        return b.toString();
+        return random(r, n, ABC);
     }
+
+    private static final char[] ABC = {'a', 'b', 'c'};
 }
