@@ -25,7 +25,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code fabricscope bench}: times import and model building (then diagnosis and layout) over
- * warm-up and measured rounds, each from a fresh import (the round before's result is let go first).
+ * warm-up and measured rounds, each a fresh import into a collected heap (the round before's result is let
+ * go and collected first, outside the clock), as a single {@code summary} starts with an empty heap.
  * Used for BENCHMARKS.md; not a test.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -56,9 +57,11 @@ final class BenchCommand implements Callable<Integer> {
         String[] counts = {""};
         MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
         for (int i = -warmup; i < rounds; i++) {
-            // one round per call: what a round made dies with it, so the next import runs without the round
-            // before's model (held, it promoted two models into the old generation and paid a full
-            // collection a round, which no user's import pays)
+            // one round per call: what a round made dies with it, and is collected before the next round's
+            // clock starts, so that each import starts from an empty heap as a `summary` does (held, the round
+            // before's model promoted two models into the old generation; left as garbage, it still filled the
+            // old generation: either way a full collection came every round, which a single import never pays)
+            System.gc();
             long[][] t = round(palette, picked, counts);
             if (i >= 0) {
                 for (int p = 0; p < PHASES; p++) {
