@@ -6,7 +6,6 @@ import java.util.List;
 import org.fabricscope.app.common.CaptureName;
 import org.fabricscope.app.live.LiveJob;
 import org.fabricscope.app.nav.Navigation;
-import org.fabricscope.app.prefs.RecentFiles;
 import org.fabricscope.app.prefs.UserState;
 import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.TaskExecutor;
@@ -20,7 +19,6 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
@@ -54,7 +52,7 @@ public final class MainViewModel {
     private final UserState userState;
     private final ExportPictureViewModel pictures;
     private final CompareViewModel compare;
-    private final ObservableList<List<Path>> recent = FXCollections.observableArrayList();
+    private final RecentFilesModel recent;
     private boolean fitNext;
     private String summaryLine = "Ready";
     /** Appended to each load's summary while some flow files did not load (empty when all did). */
@@ -73,7 +71,7 @@ public final class MainViewModel {
         this.executor = executor;
         this.search = new SearchViewModel(executor, snapshot::get, status::set, this::navigate);
         this.userState = userState;
-        this.recent.setAll(userState.recentFiles().entries());
+        this.recent = new RecentFilesModel(userState.recentFiles(), executor, status::set);
         this.loader = new Loader(this, executor, dialogs);
         this.timeline = new TimelineViewModel(executor, n -> go(n, false));
         this.pairs = new PairMatrixViewModel(executor, n -> go(n, false));
@@ -113,26 +111,17 @@ public final class MainViewModel {
 
     /** Inputs were loaded (UI thread): they go to the top of File › Open Recent, written off the UI thread. */
     void opened(List<Path> paths) {
-        RecentFiles store = userState.recentFiles();
-        List<Path> copy = List.copyOf(paths);
-        executor.execute(BackgroundTask.of(ctx -> store.record(copy))
-                .onSuccess(recent::setAll)
-                .onFailure(e -> status.set("Could not remember the recent files: " + e.getMessage())));
+        recent.opened(paths);
     }
 
     /** File › Open Recent: the inputs opened together, newest first. */
     public ObservableList<List<Path>> recentFiles() {
-        return recent;
+        return recent.list();
     }
 
     /** File › Open Recent › Clear. */
     public void clearRecentFiles() {
-        RecentFiles store = userState.recentFiles();
         recent.clear();
-        executor.execute(BackgroundTask.of(ctx -> {
-            store.clear();
-            return store.entries();
-        }).onFailure(e -> status.set("Could not clear the recent files: " + e.getMessage())));
     }
 
     /** Where the window's geometry is remembered (null: nowhere). */
@@ -345,6 +334,7 @@ public final class MainViewModel {
 
     public void dispose() {
         live.disconnect();
+        recent.dispose();
         executor.shutdown();
     }
 
