@@ -49,6 +49,9 @@ final class BenchCommand implements Callable<Integer> {
         if (input.kube) {
             throw new CliFailure(2, "bench times the import of files; it does not read a live cluster (--kube)");
         }
+        if (rounds < 1 || warmup < 0) {
+            throw new CliFailure(2, "bench needs --rounds of at least 1 and --warmup of at least 0");
+        }
         input.importPaths();
         // per phase, per timed round: wall time, and the CPU time of the whole process (all threads, GC and JIT)
         long[][] wallNs = new long[PHASES][rounds];

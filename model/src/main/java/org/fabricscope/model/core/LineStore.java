@@ -16,9 +16,10 @@ import java.util.List;
  * <p>
  * Lines cited one after the other mostly begin alike (the same host, pid and level, the same kind of
  * message: 45 of 84 bytes on a 7,700-rank NCCL log), so each text keeps only what follows the beginning it
- * shares with the text before (front coding, as the restart points of a LevelDB block): every
- * {@link #RESTART}-th text, and the first of a chunk, is whole, and a text is decoded from the whole one
- * before it on.
+ * shares with the text before (front coding, as the restart points of a LevelDB block). A text is kept
+ * whole at least every {@link #RESTART} texts, and also when it is a chunk's first, when its coding differs
+ * from the text before's, or when the last whole text is too far back to point to; a text is decoded from the
+ * whole one before it on.
  * <p>
  * A text whose characters are all Latin-1 is kept one byte a character (as {@code String} itself keeps
  * it); any other in UTF-8, which gives back the same text as long as it holds no lone surrogate (one
@@ -63,6 +64,9 @@ public final class LineStore {
         int length;
         if (latin1) {
             length = text.length();
+            if (HEADER + length > CHUNK) {
+                return -1;
+            }
             if (next.length < length) {
                 next = new byte[length + 256];
             }

@@ -137,8 +137,9 @@ final class LiteralIndex {
         /** The index the text before was looked at with: another one's anchors are not these. */
         private LiteralIndex owner;
 
-        /** Makes room for a text of {@code len} characters. */
+        /** Makes room for a text of {@code len} characters (and forgets what a call that threw left half made). */
         private void fit(int len) {
+            nextCount = 0;
             if (b.length < len) {
                 b = new byte[len + 256];
             }

@@ -137,6 +137,38 @@ class LiteralIndexTest {
     }
 
     @Test
+    void aCallThatThrewLeavesNothingForTheNextText() {
+        // a text whose characters cannot all be read fails the call, after anchors were noted for the next text
+        LiteralIndex index = new LiteralIndex(List.of("QXYZ", "KLMN"));
+        String body = ".".repeat(48) + "QXYZ";
+        CharSequence failing = new CharSequence() {
+            private int reads;
+
+            @Override
+            public int length() {
+                return body.length();
+            }
+
+            @Override
+            public char charAt(int i) {
+                if (++reads > body.length()) { // the copy reads each once; the comparison in place fails
+                    throw new IllegalStateException("unreadable");
+                }
+                return body.charAt(i);
+            }
+
+            @Override
+            public CharSequence subSequence(int from, int to) {
+                return body.subSequence(from, to);
+            }
+        };
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> find(index, failing));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(Set.of(1), find(index, "KLMN."));
+        }
+    }
+
+    @Test
     void oneBufferServesLongAndShortTextsAndAnyCharSequence() {
         // the Matcher's buffer is reused line after line: a short text after a long one must not see the
         // long one's bytes past its end, and a text longer than the buffer grows it
