@@ -17,9 +17,8 @@ import java.util.List;
  * Lines cited one after the other mostly begin alike (the same host, pid and level, the same kind of
  * message: 45 of 84 bytes on a 7,700-rank NCCL log), so each text keeps only what follows the beginning it
  * shares with the text before (front coding, as the restart points of a LevelDB block). A text is kept
- * whole at least every {@link #RESTART} texts, and also when it is a chunk's first, when its coding differs
- * from the text before's, or when the last whole text is too far back to point to; a text is decoded from the
- * whole one before it on.
+ * whole at least every {@link #RESTART} texts, and also when it is a chunk's first or when the last whole text
+ * is too far back to point to; a text is decoded from the whole one before it on.
  * <p>
  * A text whose characters are all Latin-1 is kept one byte a character (as {@code String} itself keeps
  * it); any other in UTF-8, which gives back the same text as long as it holds no lone surrogate (one
@@ -46,10 +45,9 @@ public final class LineStore {
     private final List<byte[]> chunks = new ArrayList<>();
     private byte[] current;
     private int used;
-    /** The bytes of the text added last, whole, and whether they are UTF-8; where the whole text before it is. */
+    /** The bytes of the text added last, whole; where the whole text its decoding starts from is. */
     private byte[] last = new byte[256];
     private int lastLength = -1;
-    private boolean lastUtf8;
     private int restartAt;
     private int sinceRestart;
     /** The next text's bytes, whole (swapped with {@link #last} once it is kept). */
@@ -83,10 +81,10 @@ public final class LineStore {
         if (HEADER + length > CHUNK) {
             return -1;
         }
-        // shared with the text before when both are in the same coding and this one need not be whole (every
-        // RESTART-th is; so is one whose whole text before is too far back for two bytes to say)
-        boolean whole = current == null || lastLength < 0 || lastUtf8 == latin1 || sinceRestart >= RESTART - 1
-                || used - restartAt > 0xFFFF;
+        // bytes shared with the text before, whatever either's coding (decoding rebuilds the bytes, then reads them
+        // in the coding of the text asked for), unless this one is to be whole: every RESTART-th is, and so is one
+        // whose whole text before is too far back for two bytes to say
+        boolean whole = current == null || lastLength < 0 || sinceRestart >= RESTART - 1 || used - restartAt > 0xFFFF;
         int shared = 0;
         if (!whole) {
             int m = Arrays.mismatch(next, 0, length, last, 0, lastLength);
@@ -125,7 +123,6 @@ public final class LineStore {
         last = next;
         next = t;
         lastLength = length;
-        lastUtf8 = !latin1;
         return (chunks.size() - 1) * CHUNK + at;
     }
 
