@@ -12,11 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 
-import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.CurrentThreadTaskExecutor;
-import org.fabricscope.app.task.TaskExecutor;
+import org.fabricscope.app.task.HeldTaskExecutor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,32 +25,6 @@ class CompareCancelTest {
     private static final Path FAT_TREE = Path.of("..", "sample-fabrics", "fat-tree-3tier-small");
     private static final Path BEFORE = Path.of("..", "sample-fabrics", "compare", "fat-tree-before");
 
-    /** Holds each task until {@link #runAll}. */
-    private static final class Held implements TaskExecutor {
-        final List<BackgroundTask<?>> tasks = new ArrayList<>();
-
-        @Override
-        public <T> BackgroundTask<T> execute(BackgroundTask<T> task) {
-            tasks.add(task);
-            return task;
-        }
-
-        @Override
-        public Executor uiThread() {
-            return Runnable::run;
-        }
-
-        @Override
-        public void shutdown() {
-        }
-
-        void runAll() {
-            List<BackgroundTask<?>> now = new ArrayList<>(tasks);
-            tasks.clear();
-            now.forEach(t -> t.run(Runnable::run));
-        }
-    }
-
     @Test
     void cancelStopsTheComparisonAndAFinishedOneReportedProgress() {
         assumeTrue(Files.isDirectory(FAT_TREE) && Files.isDirectory(BEFORE), "run from the app module of the repository");
@@ -60,7 +32,7 @@ class CompareCancelTest {
         MainViewModel main = new MainViewModel(new CurrentThreadTaskExecutor(), dialogs);
         main.open(List.of(FAT_TREE), false, null);
         Snapshot loaded = main.snapshot();
-        Held held = new Held();
+        HeldTaskExecutor held = new HeldTaskExecutor();
         CompareViewModel cmp = new CompareViewModel(main, held, dialogs, n -> { });
 
         cmp.compareWith(List.of(BEFORE));

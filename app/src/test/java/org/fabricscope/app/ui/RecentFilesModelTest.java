@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 import org.fabricscope.app.prefs.RecentFiles;
-import org.fabricscope.app.task.BackgroundTask;
-import org.fabricscope.app.task.TaskExecutor;
+import org.fabricscope.app.task.HeldTaskExecutor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,36 +20,9 @@ class RecentFilesModelTest {
     @TempDir
     Path config;
 
-    /** Holds the tasks; the test runs them, and so hands their results back, in the order it likes. */
-    private static final class Held implements TaskExecutor {
-        final List<BackgroundTask<?>> tasks = new ArrayList<>();
-
-        @Override
-        public <T> BackgroundTask<T> execute(BackgroundTask<T> task) {
-            tasks.add(task);
-            return task;
-        }
-
-        @Override
-        public Executor uiThread() {
-            return Runnable::run;
-        }
-
-        @Override
-        public void shutdown() {
-        }
-
-        void runLastFirst() {
-            List<BackgroundTask<?>> now = new ArrayList<>(tasks);
-            tasks.clear();
-            Collections.reverse(now);
-            now.forEach(t -> t.run(Runnable::run));
-        }
-    }
-
     @Test
     void aClearAfterOpensEndsEmptyWhateverOrderTheTasksFinishIn() {
-        Held pool = new Held();
+        HeldTaskExecutor pool = new HeldTaskExecutor();
         List<String> status = new ArrayList<>();
         RecentFilesModel recent = new RecentFilesModel(new RecentFiles(config), pool, status::add);
         recent.opened(List.of(Path.of("/data/a.txt")));
@@ -68,7 +38,7 @@ class RecentFilesModelTest {
 
     @Test
     void opensEndNewestFirstWhateverOrderTheTasksFinishIn() {
-        Held pool = new Held();
+        HeldTaskExecutor pool = new HeldTaskExecutor();
         RecentFilesModel recent = new RecentFilesModel(new RecentFiles(config), pool, s -> { });
         for (String name : List.of("a.txt", "b.txt", "c.txt")) {
             recent.opened(List.of(Path.of("/data", name)));

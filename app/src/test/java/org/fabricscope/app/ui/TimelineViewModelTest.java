@@ -11,13 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 import org.fabricscope.app.nav.Navigation;
 import org.fabricscope.app.nav.Samples;
-import org.fabricscope.app.task.BackgroundTask;
 import org.fabricscope.app.task.CurrentThreadTaskExecutor;
-import org.fabricscope.app.task.TaskExecutor;
 import org.fabricscope.model.analysis.Analysis;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.fabric.FabricNode;
@@ -26,6 +23,7 @@ import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.SignatureCatalogue;
 import org.fabricscope.model.ranks.RankSite;
 import org.junit.jupiter.api.BeforeAll;
+import org.fabricscope.app.task.HeldTaskExecutor;
 import org.junit.jupiter.api.Test;
 
 /** The Timeline tab's view model without a stage: the incident worked out in the background, the header, selection, keys. */
@@ -127,29 +125,9 @@ class TimelineViewModelTest {
         assertTrue(TimelineViewModel.tooltip(vm.data(), vm.events().get(0)).contains("ROOT CAUSE: IB completion error"));
     }
 
-    /** Runs each task only when told, as the window's thread pool would later. */
-    private static final class Deferred implements TaskExecutor {
-        final List<BackgroundTask<?>> tasks = new ArrayList<>();
-
-        @Override
-        public <T> BackgroundTask<T> execute(BackgroundTask<T> task) {
-            tasks.add(task);
-            return task;
-        }
-
-        @Override
-        public Executor uiThread() {
-            return Runnable::run;
-        }
-
-        @Override
-        public void shutdown() {
-        }
-    }
-
     @Test
     void theIncidentIsWorkedOutInTheBackgroundAndALaterLoadWins() {
-        Deferred executor = new Deferred();
+        HeldTaskExecutor executor = new HeldTaskExecutor();
         TimelineViewModel vm = new TimelineViewModel(executor, shown::add);
         vm.show(analysis, a -> {
             throw new AssertionError("a load replaced before it ran is never reasoned over");
