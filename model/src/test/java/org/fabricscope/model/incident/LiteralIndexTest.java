@@ -81,24 +81,22 @@ class LiteralIndexTest {
 
     @Test
     void agreesWithIndexOfOnRandomTexts() {
-        Random r = new Random(7);
-        List<String> literals = literals(r, 60, 5, ABC);
-        LiteralIndex index = new LiteralIndex(literals);
-        for (int t = 0; t < 2000; t++) {
-            String text = random(r, r.nextInt(40));
-            assertEquals(contained(literals, text), find(index, text), text);
-        }
+        agreesWithContainsOnRandomTexts(new Random(7), ABC, 60, 5, 2000, 40);
     }
 
     @Test
     void agreesWithIndexOfOnRandomTextsOfLatinAndWiderCharacters() {
         // 'a', its Latin-1 neighbour, a character whose low byte is 'a' (U+0161), CR and LF
         char[] alphabet = {'a', 'b', '\u00e3', '\u0161', '\r', '\n'};
-        Random r = new Random(11);
-        List<String> literals = literals(r, 80, 7, alphabet);
+        agreesWithContainsOnRandomTexts(new Random(11), alphabet, 80, 7, 3000, 60);
+    }
+
+    /** {@code count} literals of up to {@code longest} characters, then {@code texts} random texts of under {@code longer} characters. */
+    private void agreesWithContainsOnRandomTexts(Random r, char[] alphabet, int count, int longest, int texts, int longer) {
+        List<String> literals = literals(r, count, longest, alphabet);
         LiteralIndex index = new LiteralIndex(literals);
-        for (int t = 0; t < 3000; t++) {
-            String text = random(r, r.nextInt(60), alphabet);
+        for (int t = 0; t < texts; t++) {
+            String text = random(r, r.nextInt(longer), alphabet);
             assertEquals(contained(literals, text), find(index, text), text);
         }
     }
@@ -212,10 +210,6 @@ class LiteralIndexTest {
             b.append(alphabet[r.nextInt(alphabet.length)]);
         }
         return b.toString();
-    }
-
-    private static String random(Random r, int n) {
-        return random(r, n, ABC);
     }
 
     private static final char[] ABC = {'a', 'b', 'c'};
