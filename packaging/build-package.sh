@@ -108,7 +108,8 @@ fx_modules="$(for j in "$input"/lib/javafx-*-linux.jar; do
 # JDK 21; folded into java.base since). Locale data (jdk.localedata) is left out on purpose:
 # the app's UI and reports are English-only.
 extra_modules=""
-"$jdk/bin/java" --list-modules | grep -q '^jdk\.crypto\.ec@' && extra_modules="jdk.crypto.ec"
+# grep reads the whole list (not -q): under pipefail, a java cut off by grep -q's early exit fails the pipe
+"$jdk/bin/java" --list-modules | grep '^jdk\.crypto\.ec@' >/dev/null && extra_modules="jdk.crypto.ec"
 modules="$(printf '%s\n' "$app_modules,$fx_modules,$extra_modules" | tr ',' '\n' | sed '/^$/d' \
   | sort -u | paste -sd, -)"
 step "runtime modules: $modules"

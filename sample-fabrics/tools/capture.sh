@@ -152,7 +152,7 @@ PARENT=$$
     if [ -f "$WORK/pids" ]; then
         while read -r pid name; do
             # only kill it if that pid is still the program we started
-            if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "^$name "; then
+            if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep "^$name " >/dev/null; then   # not -q: see pipefail
                 kill -9 "$pid" 2>/dev/null
             fi
         done <"$WORK/pids"
