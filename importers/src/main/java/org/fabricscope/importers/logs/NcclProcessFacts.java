@@ -54,10 +54,6 @@ final class NcclProcessFacts {
             log.processFact(host, pid, NcclProcess.NETWORK, firstToken(l.substring(at + "Using network ".length())));
             return true;
         }
-        // the plugin lines' kinds (below) start with one of these: every other message, most of a log, ends here
-        if (c0 != 'N' && c0 != 'T' && c0 != 'P') {
-            return false;
-        }
         int slash = pluginSlash(l, at);
         if (slash <= 0 || slash > 9) {
             return false;
