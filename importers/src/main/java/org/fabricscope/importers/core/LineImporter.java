@@ -27,31 +27,43 @@ public abstract class LineImporter {
 
     /** Reads one file for a {@link FormatReader}: the context's source, builder and cancellation, its tracked lines. */
     public final void read(InputStream in, ReadContext ctx) throws IOException {
-        read(ctx.lines(in), ctx.source(), ctx.builder(), ctx.cancellation());
+        if (prepares()) {
+            // read ahead on another thread: the context is told each line as its turn comes, not as it is read
+            read(new TextLines(in), ctx.source(), ctx.builder(), ctx.cancellation(), ctx::at);
+        } else {
+            read(ctx.lines(in), ctx.source(), ctx.builder(), ctx.cancellation(), n -> { });
+        }
     }
 
     public final void read(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel)
             throws IOException {
+        read(lines, source, builder, cancel, n -> { });
+    }
+
+    private void read(TextLines lines, String source, FabricModelBuilder builder, Cancellation cancel,
+                      java.util.function.IntConsumer reached) throws IOException {
         this.builder = builder;
         this.source = source;
         this.badLines = 0;
         this.cited = new org.fabricscope.model.core.LineStore();
         begin();
-        String l;
-        while ((l = lines.next()) != null) {
-            lineNumber = lines.lineNumber();
-            if ((lineNumber & 0xfff) == 0 && cancel.isCancelled()) {
-                throw new ImportCancelledException();
+        if (prepares()) {
+            try (LinePipeline p = new LinePipeline(lines, this::prepare, cancel, reached, readAheadBatch())) {
+                while (p.next()) {
+                    lineNumber = p.lineNumber();
+                    if (take(p.line(), p.truncated(), cancel)) {
+                        line(p.line(), p.prepared());
+                    }
+                }
             }
-            if (lines.truncated()) {
-                bad("line is longer than " + TextLines.MAX_LINE + " bytes; ignored");
-                continue;
+        } else {
+            String l;
+            while ((l = lines.next()) != null) {
+                lineNumber = lines.lineNumber();
+                if (take(l, lines.truncated(), cancel)) {
+                    line(l);
+                }
             }
-            if (l.indexOf('\0') >= 0) {
-                bad("line holds binary data (NUL bytes); ignored");
-                continue;
-            }
-            line(l);
         }
         end();
         if (badLines > MAX_REPORTED_BAD_LINES) {
@@ -60,10 +72,54 @@ public abstract class LineImporter {
         }
     }
 
+    /** Whether the line may be read: not when the import was cancelled (thrown), nor when it was cut or holds NUL (reported). */
+    private boolean take(String l, boolean truncated, Cancellation cancel) {
+        if ((lineNumber & 0xfff) == 0 && cancel.isCancelled()) {
+            throw new ImportCancelledException();
+        }
+        if (truncated) {
+            bad("line is longer than " + TextLines.MAX_LINE + " bytes; ignored");
+            return false;
+        }
+        if (l.indexOf('\0') >= 0) {
+            bad("line holds binary data (NUL bytes); ignored");
+            return false;
+        }
+        return true;
+    }
+
     protected void begin() {
     }
 
     protected abstract void line(String line);
+
+    /**
+     * Whether this reader splits a line's work in two: {@link #prepare}, which needs only the line and runs on a
+     * thread of its own ahead of the line's turn, and {@link #line(String, Object)}, which adds to the model in
+     * line order. False (the default): every line goes to {@link #line(String)}.
+     */
+    protected boolean prepares() {
+        return false;
+    }
+
+    /**
+     * The part of the line's work that needs nothing but the line (and its number): it must touch no state that
+     * {@link #line(String, Object)} or the builder use. Called on one thread at a time, in line order, for the
+     * lines that are neither cut nor hold NUL; may return null.
+     */
+    protected Object prepare(String line, int lineNumber) {
+        return null;
+    }
+
+    /** Lines read ahead at a time when {@link #prepares()}; the first this many are read on the reader's thread. */
+    protected int readAheadBatch() {
+        return LinePipeline.BATCH;
+    }
+
+    /** A line and what {@link #prepare} made of it, in line order on the reader's thread. */
+    protected void line(String line, Object prepared) {
+        line(line);
+    }
 
     protected void end() {
     }

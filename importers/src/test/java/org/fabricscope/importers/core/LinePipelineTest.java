@@ -1,0 +1,182 @@
+package org.fabricscope.importers.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/** Lines read and prepared on a thread of their own, handed back in order, with what went wrong in its turn. */
+class LinePipelineTest {
+
+    private static TextLines text(int lines) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= lines; i++) {
+            b.append("line ").append(i).append(i % 100 == 0 ? "\r\n" : "\n");
+        }
+        return new TextLines(new ByteArrayInputStream(b.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static boolean readAheadRunning() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("fabricscope-read-ahead") && t.isAlive());
+    }
+
+    @Test
+    void handsBackEveryLineInOrderWithWhatWasPreparedOfIt() throws IOException {
+        List<Integer> reached = new ArrayList<>();
+        List<String> preparedOn = new ArrayList<>();
+        try (LinePipeline p = new LinePipeline(text(1000), (l, n) -> {
+            preparedOn.add(Thread.currentThread().getName());
+            return n + ":" + l;
+        }, Cancellation.NEVER, reached::add, 7)) {
+            int expected = 0;
+            while (p.next()) {
+                expected++;
+                assertEquals(expected, p.lineNumber());
+                assertEquals("line " + expected, p.line());
+                assertEquals(expected + ":line " + expected, p.prepared());
+                assertFalse(p.truncated());
+            }
+            assertEquals(1000, expected);
+            assertFalse(p.next(), "still at the end");
+        }
+        assertEquals(1000, reached.size());
+        assertEquals(1, reached.get(0));
+        assertEquals(1000, reached.get(999));
+        assertTrue(preparedOn.subList(7, 1000).stream().allMatch("fabricscope-read-ahead"::equals),
+                "all but the first batch prepared ahead: " + preparedOn.subList(7, 20));
+    }
+
+    @Test
+    void aShortFileStartsNoThread() throws IOException {
+        List<String> preparedOn = new ArrayList<>();
+        try (LinePipeline p = new LinePipeline(text(5), (l, n) -> preparedOn.add(Thread.currentThread().getName()),
+                Cancellation.NEVER, n -> { }, 7)) {
+            int count = 0;
+            while (p.next()) {
+                count++;
+            }
+            assertEquals(5, count);
+        }
+        assertTrue(preparedOn.stream().noneMatch("fabricscope-read-ahead"::equals), preparedOn.toString());
+    }
+
+    @Test
+    void cutLinesAndLinesHoldingNulAreHandedBackUnprepared() throws IOException {
+        byte[] bytes = ("a\nb\0c\n" + "x".repeat(TextLines.MAX_LINE + 10) + "\nd\n").getBytes(StandardCharsets.ISO_8859_1);
+        List<String> prepared = new ArrayList<>();
+        try (LinePipeline p = new LinePipeline(new TextLines(new ByteArrayInputStream(bytes)), (l, n) -> {
+            prepared.add(l);
+            return l;
+        }, Cancellation.NEVER, n -> { }, 2)) {
+            assertTrue(p.next());
+            assertEquals("a", p.prepared());
+            assertTrue(p.next());
+            assertNull(p.prepared(), "NUL");
+            assertTrue(p.next());
+            assertTrue(p.truncated());
+            assertNull(p.prepared(), "cut");
+            assertTrue(p.next());
+            assertEquals("d", p.prepared());
+            assertFalse(p.next());
+        }
+        assertEquals(List.of("a", "d"), prepared);
+    }
+
+    @Test
+    void aPrepareThatThrowsIsThrownInItsTurnAfterEveryLineBefore() throws IOException {
+        IllegalStateException boom = new IllegalStateException("boom");
+        List<Integer> reached = new ArrayList<>();
+        try (LinePipeline p = new LinePipeline(text(500), (l, n) -> {
+            if (n == 333) {
+                throw boom;
+            }
+            return l;
+        }, Cancellation.NEVER, reached::add, 10)) {
+            int last = 0;
+            IllegalStateException thrown = null;
+            try {
+                while (p.next()) {
+                    last = p.lineNumber();
+                }
+            } catch (IllegalStateException e) {
+                thrown = e;
+            }
+            assertSame(boom, thrown);
+            assertEquals(332, last, "every line before the one that failed");
+            assertEquals(333, reached.get(reached.size() - 1), "the failed line is the one reached");
+        }
+    }
+
+    @Test
+    void aReadThatFailsIsThrownAfterTheLinesReadBeforeIt() throws IOException {
+        byte[] good = "one\ntwo\nthree\nfour\nfive\n".getBytes(StandardCharsets.UTF_8);
+        InputStream failing = new InputStream() {
+            private int at;
+
+            @Override
+            public int read() throws IOException {
+                if (at < good.length) {
+                    return good[at++];
+                }
+                throw new IOException("disk gone");
+            }
+        };
+        List<Integer> reached = new ArrayList<>();
+        try (LinePipeline p = new LinePipeline(new TextLines(failing), (l, n) -> l, Cancellation.NEVER, reached::add, 2)) {
+            List<String> got = new ArrayList<>();
+            IOException e = assertThrows(IOException.class, () -> {
+                while (p.next()) {
+                    got.add(p.line());
+                }
+            });
+            assertEquals("disk gone", e.getMessage());
+            assertEquals(List.of("one", "two", "three", "four", "five"), got);
+            assertEquals(6, reached.get(reached.size() - 1), "the line being read when it failed");
+        }
+    }
+
+    @Test
+    void aCancelledImportStopsReadingAhead() {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        try (LinePipeline p = new LinePipeline(text(100_000), (l, n) -> l, cancelled::get, n -> { }, 64)) {
+            assertThrows(ImportCancelledException.class, () -> {
+                while (p.next()) {
+                    if (p.lineNumber() == 1000) {
+                        cancelled.set(true);
+                    }
+                }
+            });
+        }
+        assertFalse(readAheadRunning());
+    }
+
+    @Test
+    void closingMidFileStopsTheThreadBeforeItReturns() throws IOException {
+        AtomicInteger prepared = new AtomicInteger();
+        LinePipeline p = new LinePipeline(text(200_000), (l, n) -> prepared.incrementAndGet(), Cancellation.NEVER,
+                n -> { }, 16);
+        for (int i = 0; i < 100; i++) {
+            assertTrue(p.next());
+        }
+        p.close();
+        assertFalse(readAheadRunning(), "the read-ahead thread has ended");
+        int after = prepared.get();
+        assertTrue(after < 200_000, "it stopped before the end: " + after);
+        Thread.onSpinWait();
+        assertEquals(after, prepared.get(), "and prepares nothing after close");
+    }
+}
