@@ -31,6 +31,8 @@ final class LinePipeline implements AutoCloseable {
     private final int batchSize;
     private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUED);
     private Thread thread;
+    /** An empty batch made before the thread starts, to say a failure that left no room to make one. */
+    private final Batch spare = new Batch(0);
     private volatile boolean abandoned;
     /** The batch being handed out, and the position of the current line in it. */
     private Batch batch;
@@ -120,7 +122,17 @@ final class LinePipeline implements AutoCloseable {
     private void run() {
         try {
             while (!abandoned) {
-                Batch b = fill();
+                Batch b;
+                try {
+                    b = fill();
+                } catch (RuntimeException | Error e) {
+                    // outside a line (a batch that could not be made: out of memory): said on a batch made beforehand,
+                    // so that the reader's thread is never left waiting for one that will not come
+                    spare.failure = e;
+                    spare.failedAt = lines.lineNumber() + 1;
+                    spare.last = true;
+                    b = spare;
+                }
                 queue.put(b);
                 if (b.last) {
                     return;
