@@ -48,10 +48,11 @@ public abstract class LineImporter {
         this.cited = new org.fabricscope.model.core.LineStore();
         begin();
         if (prepares()) {
-            try (LinePipeline p = new LinePipeline(lines, this::prepare, cancel, reached, readAheadBatch())) {
+            try (LinePipeline p = new LinePipeline(lines, this::prepare, cancel, reached, readAheadBatch(),
+                    LinePipeline.worthIt())) {
                 while (p.next()) {
                     lineNumber = p.lineNumber();
-                    if (take(p.line(), p.truncated(), cancel)) {
+                    if (readable(p.truncated(), p.hasNul(), cancel)) {
                         line(p.line(), p.prepared());
                     }
                 }
@@ -60,7 +61,7 @@ public abstract class LineImporter {
             String l;
             while ((l = lines.next()) != null) {
                 lineNumber = lines.lineNumber();
-                if (take(l, lines.truncated(), cancel)) {
+                if (readable(lines.truncated(), l.indexOf('\0') >= 0, cancel)) {
                     line(l);
                 }
             }
@@ -73,7 +74,7 @@ public abstract class LineImporter {
     }
 
     /** Whether the line may be read: not when the import was cancelled (thrown), nor when it was cut or holds NUL (reported). */
-    private boolean take(String l, boolean truncated, Cancellation cancel) {
+    private boolean readable(boolean truncated, boolean nul, Cancellation cancel) {
         if ((lineNumber & 0xfff) == 0 && cancel.isCancelled()) {
             throw new ImportCancelledException();
         }
@@ -81,7 +82,7 @@ public abstract class LineImporter {
             bad("line is longer than " + TextLines.MAX_LINE + " bytes; ignored");
             return false;
         }
-        if (l.indexOf('\0') >= 0) {
+        if (nul) {
             bad("line holds binary data (NUL bytes); ignored");
             return false;
         }

@@ -33,6 +33,12 @@ public final class IbnetdiscoverImporter extends LineImporter {
     private PortLine.Reader ports;
     private final boolean readAhead;
     private final int batch;
+    private int vendorId;
+    private int deviceId;
+    private long sysImgGuid;
+    private long blockGuid;
+    private FabricNode current;
+    private boolean diffWarned;
 
     public IbnetdiscoverImporter() {
         this(true, 0);
@@ -43,12 +49,6 @@ public final class IbnetdiscoverImporter extends LineImporter {
         this.readAhead = readAhead;
         this.batch = batch;
     }
-    private int vendorId;
-    private int deviceId;
-    private long sysImgGuid;
-    private long blockGuid;
-    private FabricNode current;
-    private boolean diffWarned;
 
     @Override
     protected void begin() {
@@ -130,6 +130,10 @@ public final class IbnetdiscoverImporter extends LineImporter {
         }
         char c0 = l.charAt(0);
         if (c0 == '[') {
+            if (readAhead) {
+                // prepare() read every port line; its reader is the read-ahead thread's, not to be used from here
+                throw new IllegalStateException("a port line that was not read ahead");
+            }
             portLine(ports.read(l, false, lineNumber));
         } else if (c0 == 'S' || c0 == 'C' || c0 == 'R') {
             String[] g = quickNodeLine(l);

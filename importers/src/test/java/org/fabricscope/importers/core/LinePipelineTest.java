@@ -41,7 +41,7 @@ class LinePipelineTest {
         try (LinePipeline p = new LinePipeline(text(1000), (l, n) -> {
             preparedOn.add(Thread.currentThread().getName());
             return n + ":" + l;
-        }, Cancellation.NEVER, reached::add, 7)) {
+        }, Cancellation.NEVER, reached::add, 7, true)) {
             int expected = 0;
             while (p.next()) {
                 expected++;
@@ -64,7 +64,7 @@ class LinePipelineTest {
     void aShortFileStartsNoThread() throws IOException {
         List<String> preparedOn = new ArrayList<>();
         try (LinePipeline p = new LinePipeline(text(5), (l, n) -> preparedOn.add(Thread.currentThread().getName()),
-                Cancellation.NEVER, n -> { }, 7)) {
+                Cancellation.NEVER, n -> { }, 7, true)) {
             int count = 0;
             while (p.next()) {
                 count++;
@@ -81,14 +81,17 @@ class LinePipelineTest {
         try (LinePipeline p = new LinePipeline(new TextLines(new ByteArrayInputStream(bytes)), (l, n) -> {
             prepared.add(l);
             return l;
-        }, Cancellation.NEVER, n -> { }, 2)) {
+        }, Cancellation.NEVER, n -> { }, 2, true)) {
             assertTrue(p.next());
             assertEquals("a", p.prepared());
             assertTrue(p.next());
+            assertTrue(p.hasNul());
             assertNull(p.prepared(), "NUL");
+            assertNull(p.line(), "a NUL line's text is not kept");
             assertTrue(p.next());
             assertTrue(p.truncated());
             assertNull(p.prepared(), "cut");
+            assertNull(p.line(), "a cut line's 64 KiB are not kept");
             assertTrue(p.next());
             assertEquals("d", p.prepared());
             assertFalse(p.next());
@@ -105,7 +108,7 @@ class LinePipelineTest {
                 throw boom;
             }
             return l;
-        }, Cancellation.NEVER, reached::add, 10)) {
+        }, Cancellation.NEVER, reached::add, 10, true)) {
             int last = 0;
             IllegalStateException thrown = null;
             try {
@@ -136,7 +139,7 @@ class LinePipelineTest {
             }
         };
         List<Integer> reached = new ArrayList<>();
-        try (LinePipeline p = new LinePipeline(new TextLines(failing), (l, n) -> l, Cancellation.NEVER, reached::add, 2)) {
+        try (LinePipeline p = new LinePipeline(new TextLines(failing), (l, n) -> l, Cancellation.NEVER, reached::add, 2, true)) {
             List<String> got = new ArrayList<>();
             IOException e = assertThrows(IOException.class, () -> {
                 while (p.next()) {
@@ -145,14 +148,14 @@ class LinePipelineTest {
             });
             assertEquals("disk gone", e.getMessage());
             assertEquals(List.of("one", "two", "three", "four", "five"), got);
-            assertEquals(6, reached.get(reached.size() - 1), "the line being read when it failed");
+            assertEquals(5, reached.get(reached.size() - 1), "the last line read, as a reader without read-ahead says");
         }
     }
 
     @Test
     void aCancelledImportStopsReadingAhead() {
         AtomicBoolean cancelled = new AtomicBoolean();
-        try (LinePipeline p = new LinePipeline(text(100_000), (l, n) -> l, cancelled::get, n -> { }, 64)) {
+        try (LinePipeline p = new LinePipeline(text(100_000), (l, n) -> l, cancelled::get, n -> { }, 64, true)) {
             assertThrows(ImportCancelledException.class, () -> {
                 while (p.next()) {
                     if (p.lineNumber() == 1000) {
@@ -168,7 +171,7 @@ class LinePipelineTest {
     void closingMidFileStopsTheThreadBeforeItReturns() throws IOException {
         AtomicInteger prepared = new AtomicInteger();
         LinePipeline p = new LinePipeline(text(200_000), (l, n) -> prepared.incrementAndGet(), Cancellation.NEVER,
-                n -> { }, 16);
+                n -> { }, 16, true);
         for (int i = 0; i < 100; i++) {
             assertTrue(p.next());
         }
@@ -176,7 +179,62 @@ class LinePipelineTest {
         assertFalse(readAheadRunning(), "the read-ahead thread has ended");
         int after = prepared.get();
         assertTrue(after < 200_000, "it stopped before the end: " + after);
-        Thread.onSpinWait();
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         assertEquals(after, prepared.get(), "and prepares nothing after close");
+    }
+
+    /** A checked exception thrown unchecked, as some library code does. */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+
+    @Test
+    void whatEndsTheThreadOutsideALineIsThrownNotWaitedFor() {
+        Exception odd = new Exception("not an IOException, thrown unchecked");
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> assertThrows(IllegalStateException.class, () -> {
+                    try (LinePipeline p = new LinePipeline(text(100), (l, n) -> {
+                        if (n == 50) {
+                            throw LinePipelineTest.<RuntimeException>sneaky(odd);
+                        }
+                        return l;
+                    }, Cancellation.NEVER, n -> { }, 10, true)) {
+                        while (p.next()) {
+                            assertTrue(p.lineNumber() < 50);
+                        }
+                    }
+                }));
+        assertSame(odd, e.getCause());
+    }
+
+    @Test
+    void aBatchEndsAtItsCharactersAsWellAsItsLines() throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            b.append("x".repeat(60_000)).append('\n');
+        }
+        List<String> preparedOn = new ArrayList<>();
+        try (LinePipeline p = new LinePipeline(new TextLines(new ByteArrayInputStream(b.toString().getBytes(StandardCharsets.UTF_8))),
+                (l, n) -> preparedOn.add(Thread.currentThread().getName()), Cancellation.NEVER, n -> { }, LinePipeline.BATCH, true)) {
+            int count = 0;
+            while (p.next()) {
+                count++;
+            }
+            assertEquals(100, count);
+        }
+        // the first batch (read here) ends after a mebibyte of text, not after 2,048 lines: the rest was read ahead
+        int here = (int) preparedOn.stream().filter(t -> !t.equals("fabricscope-read-ahead")).count();
+        assertEquals(LinePipeline.BATCH_CHARS / 60_000 + 1, here, preparedOn.toString());
+    }
+
+    @Test
+    void refusesAnEmptyBatch() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new LinePipeline(text(1), (l, n) -> l, Cancellation.NEVER, n -> { }, 0, true));
     }
 }
