@@ -25,7 +25,11 @@ public abstract class LineImporter {
     /** Stops reporting each bad line after this many in one file, and says how many more there were. */
     private static final int MAX_REPORTED_BAD_LINES = 50;
 
-    /** Reads one file for a {@link FormatReader}: the context's source, builder and cancellation, its tracked lines. */
+    /**
+     * Reads one file for a {@link FormatReader}: the context's source, builder and cancellation. The context is told
+     * the line reached (for the line a failure names): through its tracked lines, or, when this reader
+     * {@link #prepares()} and lines are read ahead, as each line's turn comes.
+     */
     public final void read(InputStream in, ReadContext ctx) throws IOException {
         if (prepares()) {
             // read ahead on another thread: the context is told each line as its turn comes, not as it is read
