@@ -21,6 +21,13 @@ import picocli.CommandLine.Spec;
         description = "Fabric topology visualizer and troubleshooting assistant for GPU training clusters.")
 public final class FabricScopeCommand implements Runnable {
     static final String DEBUG = "--debug";
+    /**
+     * Heap set aside while a command runs and let go when it runs out of memory, so that the one line saying so
+     * can be written: without it, what the failed command still held (a read-ahead batch, a thread's buffer)
+     * could leave no room even for that line, and the JVM printed its own trace and exited 1.
+     */
+    private static final int RESERVE_BYTES = 256 * 1024;
+    private static volatile byte[] reserve;
 
     @Option(names = DEBUG, scope = ScopeType.INHERIT,
             description = "On an internal error (a bug in FabricScope), print its stack trace.")
@@ -46,9 +53,17 @@ public final class FabricScopeCommand implements Runnable {
             if (versionOnly(args)) {
                 return StandardOutput.judge(printVersion(writer(out)), out, errWriter);
             }
+            reserve = new byte[RESERVE_BYTES];
             return StandardOutput.judge(execute(args, writer(out), errWriter), out, errWriter);
         } catch (OutOfMemoryError | StackOverflowError e) {
-            return fatal(e, args, errWriter);
+            reserve = null;
+            try {
+                return fatal(e, args, errWriter);
+            } catch (OutOfMemoryError | StackOverflowError still) {
+                return 70; // not even the constant line could be written: the status still says what happened
+            }
+        } finally {
+            reserve = null;
         }
     }
 
@@ -137,6 +152,22 @@ public final class FabricScopeCommand implements Runnable {
      * Returns 70 (EX_SOFTWARE): a well-formed input should never get here, whatever its size.
      */
     static int fatal(Throwable e, String[] args, PrintWriter err) {
+        try {
+            describeFatal(e, args, err);
+        } catch (OutOfMemoryError again) {
+            // still no room for the words naming the inputs: these need none (a constant, the writer's own buffer)
+            err.println(e instanceof OutOfMemoryError ? OUT_OF_MEMORY : STACK_OVERFLOW);
+        }
+        err.flush();
+        return 70;
+    }
+
+    private static final String OUT_OF_MEMORY = "fabricscope: out of memory: give it more with FABRICSCOPE_JAVA_OPTS=-Xmx8g, "
+            + "or read fewer inputs at once; an input that is small for its kind is a bug to report";
+    private static final String STACK_OVERFLOW = "fabricscope: stack overflow: an input nested or chained too deeply for a "
+            + "reader (a bug to report; FABRICSCOPE_JAVA_OPTS=-Xss16m may get past it)";
+
+    private static void describeFatal(Throwable e, String[] args, PrintWriter err) {
         List<String> inputs = new ArrayList<>();
         int more = 0;
         boolean debug = false;
@@ -169,8 +200,6 @@ public final class FabricScopeCommand implements Runnable {
         if (debug) {
             e.printStackTrace(err);
         }
-        err.flush();
-        return 70;
     }
 
     /**

@@ -168,4 +168,35 @@ class CliHostileInputTest {
         assertTrue(s.toString().startsWith("fabricscope: stack overflow: "), s.toString());
         assertFalse(s.toString().strip().contains("\n"), s.toString());
     }
+
+    @Test
+    void withNoRoomEvenForTheInputsNamesTheLineStillSaysOutOfMemory() {
+        StringWriter w = new StringWriter();
+        // the first line written finds no heap, as when what the failed command held is still live
+        java.io.Writer full = new java.io.Writer() {
+            private boolean failed;
+
+            @Override
+            public void write(char[] cbuf, int off, int len) {
+                if (!failed) {
+                    failed = true;
+                    throw new OutOfMemoryError("Java heap space");
+                }
+                w.write(cbuf, off, len);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        assertEquals(70, FabricScopeCommand.fatal(new OutOfMemoryError("Java heap space"), new String[] {"summary", fabric.toString()},
+                new PrintWriter(full)));
+        String line = w.toString().strip();
+        assertTrue(line.startsWith("fabricscope: out of memory: give it more with FABRICSCOPE_JAVA_OPTS=-Xmx8g"), line);
+        assertFalse(line.contains("\n"), line);
+    }
 }

@@ -155,7 +155,13 @@ final class LinePipeline implements AutoCloseable {
         try {
             while (!abandoned) {
                 Batch b = fill();
-                queue.put(b);
+                // never waits for room unboundedly: close() may find no heap to clear the queue (its lock can
+                // allocate), so the thread looks at the abandon flag while it waits
+                while (!queue.offer(b, 50, TimeUnit.MILLISECONDS)) {
+                    if (abandoned) {
+                        return;
+                    }
+                }
                 if (b.last) {
                     return;
                 }
@@ -246,9 +252,11 @@ final class LinePipeline implements AutoCloseable {
     @Override
     public void close() {
         abandoned = true;
+        batch = null;
         if (thread != null) {
+            // nothing here may need heap: close() runs when the reader's thread ran out of it, and returning
+            // before the thread ends would leave it holding its batches (the queue is cleared once it has ended)
             thread.interrupt();
-            queue.clear();
             boolean interrupted = false;
             while (thread.isAlive()) {
                 try {
@@ -257,6 +265,7 @@ final class LinePipeline implements AutoCloseable {
                     interrupted = true; // a cancelled import: still wait, then say so again
                 }
             }
+            queue.clear();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -92,10 +92,10 @@ final class ScanPipeline {
     void end(boolean abandon) {
         if (abandon) {
             abandoned = true;
-            queue.clear();
             if (thread != null) {
-                thread.interrupt();
+                thread.interrupt(); // first: clearing takes the queue's lock, which can need heap the caller may lack
             }
+            queue.clear();
             return;
         }
         if (thread == null) {
