@@ -31,7 +31,16 @@ import org.fabricscope.model.FabricModelBuilder;
  * thread.
  */
 public final class FabricImporter {
-    private static final System.Logger LOG = System.getLogger(FabricImporter.class.getName());
+    /**
+     * The logger, got when a failure is first logged: {@code System.getLogger} looks for a logging back-end
+     * through every jar on the class path (ServiceLoader), 10 ms of a CLI run that logs nothing.
+     */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger(FabricImporter.class.getName());
+
+        private Log() {
+        }
+    }
 
     private final FormatRegistry registry;
 
@@ -58,7 +67,7 @@ public final class FabricImporter {
                 rethrowIfFatal(e);
                 early.add(Diagnostic.error(p.toString(), 0, failure(e, "listing or unpacking this path", 0)
                         + ", skipped; the other paths are read"));
-                LOG.log(System.Logger.Level.DEBUG, () -> "expanding " + p + " failed", e);
+                Log.LOG.log(System.Logger.Level.DEBUG, () -> "expanding " + p + " failed", e);
             }
             if (cancel.isCancelled()) {
                 throw new ImportCancelledException();
@@ -95,7 +104,7 @@ public final class FabricImporter {
                     rethrowIfFatal(e);
                     builder.diagnostic(Diagnostic.error(s.name(), 0, failure(e, "telling this file's format", 0)
                             + "; skipped"));
-                    LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
+                    Log.LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
                     formats.put(s.name(), null);
                     continue;
                 }
@@ -246,7 +255,7 @@ public final class FabricImporter {
             rethrowIfFatal(cause);
             ctx.report(Diagnostic.error(source.name(), 0, failure(cause, "reading this file", 0)
                     + "; stopped there, kept what was read before"));
-            LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), cause);
+            Log.LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), cause);
             return;
         }
         try {
@@ -255,7 +264,7 @@ public final class FabricImporter {
             rethrowIfFatal(e);
             ctx.report(Diagnostic.error(source.name(), 0, failure(e, "reading this file", 0)
                     + "; stopped there, kept what was read before"));
-            LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), e);
+            Log.LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), e);
         }
     }
 
@@ -277,7 +286,7 @@ public final class FabricImporter {
             int line = ctx.line();
             ctx.report(Diagnostic.error(source.name(), line, failure(e, "reading this file", line)
                     + "; stopped there, kept what was read before"));
-            LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name()
+            Log.LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name()
                     + (line > 0 ? ":" + line : ""), e);
         }
     }
