@@ -1,6 +1,5 @@
 package org.fabricscope.importers.ibnet;
 
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.fabricscope.importers.core.LineImporter;
@@ -19,13 +18,6 @@ import org.fabricscope.model.fabric.Port;
  * whose tabs were lost or whose lines end in CRLF or stray spaces.
  */
 public final class IbnetdiscoverImporter extends LineImporter {
-    private static final Pattern ID_LINE = Pattern.compile(
-            "^(vendid|devid|sysimgguid|switchguid|caguid|rtguid|rtrguid)=(?:0x)?([0-9a-fA-F]+)(?:\\(([0-9a-fA-F]+)\\))?\\s*(?:#.*)?$");
-    private static final Pattern NODE_LINE = Pattern.compile(
-            "^(Switch|Ca|Rt)\\s*(\\d+)\\s*\"([SHR?])-([0-9a-fA-F]+)\"\\s*(?:#\\s*(.*))?$");
-    private static final Pattern SWITCH_COMMENT = Pattern.compile(
-            "^\"(.*)\"\\s*(?:(enhanced|base)\\s+port\\s+0\\s+lid\\s+(\\d+)\\s+lmc\\s+(\\d+))?.*$");
-    private static final Pattern CA_COMMENT = Pattern.compile("^\"(.*)\".*$");
     private static final Pattern QUIET = Pattern.compile(
             "^(?:Chassis \\d+.*|Non-Chassis Nodes.*|Hostname: .*|numports = \\d+)$");
 
@@ -57,7 +49,10 @@ public final class IbnetdiscoverImporter extends LineImporter {
         ports = new PortLine.Reader(source);
     }
 
-    /** Port lines are read ahead of their turn, on a thread of their own: a fabric of 100,000 endpoints has 600,000. */
+    /**
+     * Port, node and id lines are read ahead of their turn, on a thread of their own: a fabric of 100,000 endpoints
+     * has 600,000 port lines and 550,000 node and id lines.
+     */
     @Override
     protected boolean prepares() {
         return readAhead;
@@ -68,17 +63,35 @@ public final class IbnetdiscoverImporter extends LineImporter {
         return batch > 0 ? batch : super.readAheadBatch();
     }
 
-    /** A port line's fields ({@link PortLine}), or null for any other line (read in its turn). */
+    /**
+     * What the line says on its own: a port line's fields ({@link PortLine}), a node line's ({@link NodeLine}) or an
+     * id line's ({@link IdLine}); null for any other line (a blank, a comment, the old side of {@code --diff}, a line
+     * that is none of those), which {@link #other} reads in its turn.
+     */
     @Override
     protected Object prepare(String raw, int lineNumber) {
         String l = raw.strip();
+        if (l.startsWith("< ")) {
+            return null;
+        }
         boolean diff = l.startsWith("> ");
         if (diff) {
             l = l.substring(2).strip();
         }
-        return l.isEmpty() || l.charAt(0) != '[' ? null : ports.read(l, diff, lineNumber);
+        if (l.isEmpty()) {
+            return null;
+        }
+        char c0 = l.charAt(0);
+        if (c0 == '[') {
+            return ports.read(l, diff, lineNumber);
+        }
+        if (c0 == 'S' || c0 == 'C' || c0 == 'R') {
+            return NodeLine.read(l, diff, source, lineNumber, ports.cited());
+        }
+        return c0 == '#' ? null : IdLine.read(l, diff);
     }
 
+    /** A line in its turn, with what {@link #prepare} made of it. */
     @Override
     protected void line(String raw, Object prepared) {
         if (prepared instanceof PortLine p) {
@@ -86,9 +99,29 @@ public final class IbnetdiscoverImporter extends LineImporter {
                 warnDiff();
             }
             portLine(p);
+        } else if (prepared instanceof NodeLine n) {
+            if (n.diff) {
+                warnDiff();
+            }
+            nodeLine(n);
+        } else if (prepared instanceof IdLine d) {
+            if (d.diff) {
+                warnDiff();
+            }
+            idLine(d);
         } else {
-            line(raw);
+            other(raw);
         }
+    }
+
+    /** Without read-ahead: the line prepared here, then read. */
+    @Override
+    protected void line(String raw) {
+        if (readAhead) {
+            // prepare() is the read-ahead thread's (its reader and cited lines), not to be called from here
+            throw new IllegalStateException("a line that was not read ahead");
+        }
+        line(raw, prepare(raw, lineNumber));
     }
 
     private void resetBlock() {
@@ -99,19 +132,10 @@ public final class IbnetdiscoverImporter extends LineImporter {
     }
 
     /**
-     * One line. A number outside its field's range (a LID past 16 bits, a port past 8, a GUID past
-     * 64) skips the line with a diagnostic: nothing of it reaches the model.
+     * A line that is no port, node or id line: a blank one ends the node's port lines; a comment, a {@code --diff}
+     * old side and the headers ibnetdiscover prints ({@link #QUIET}) are passed over; anything else is reported.
      */
-    @Override
-    protected void line(String raw) {
-        try {
-            record(raw);
-        } catch (Numbers.OutOfRange e) {
-            bad(e.getMessage() + "; line skipped");
-        }
-    }
-
-    private void record(String raw) {
+    private void other(String raw) {
         String l = raw.strip();
         if (l.startsWith("< ")) {
             warnDiff();
@@ -125,35 +149,16 @@ public final class IbnetdiscoverImporter extends LineImporter {
             current = null;
             return;
         }
-        if (l.startsWith("#")) {
+        if (l.startsWith("#") || QUIET.matcher(l).matches()) {
             return;
         }
         char c0 = l.charAt(0);
-        if (c0 == '[') {
-            if (readAhead) {
-                // prepare() read every port line; its reader is the read-ahead thread's, not to be used from here
-                throw new IllegalStateException("a port line that was not read ahead");
-            }
-            portLine(ports.read(l, false, lineNumber));
-        } else if (c0 == 'S' || c0 == 'C' || c0 == 'R') {
-            String[] g = quickNodeLine(l);
-            Matcher m = g != null ? null : NODE_LINE.matcher(l);
-            if (g != null) {
-                nodeLine(g);
-            } else if (m.matches()) {
-                nodeLine(new String[] {m.group(0), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)});
-            } else if (!QUIET.matcher(l).matches()) {
-                current = null; // its port lines must not land on the node before it
-                bad("expected a node line like Switch<TAB>36 \"S-<guid>\" # \"<name>\" ...; got: " + shorten(l));
-            }
-        } else if (!quickIdLine(l)) {
-            Matcher m = ID_LINE.matcher(l);
-            if (m.matches()) {
-                idLine(m.group(1), m.group(2));
-            } else if (!QUIET.matcher(l).matches()) {
-                bad("not ibnetdiscover output: expected vendid=/devid=/sysimgguid=/...guid=, a node line or a port line; got: "
-                        + shorten(l));
-            }
+        if (c0 == 'S' || c0 == 'C' || c0 == 'R') {
+            current = null; // its port lines must not land on the node before it
+            bad("expected a node line like Switch<TAB>36 \"S-<guid>\" # \"<name>\" ...; got: " + shorten(l));
+        } else {
+            bad("not ibnetdiscover output: expected vendid=/devid=/sysimgguid=/...guid=, a node line or a port line; got: "
+                    + shorten(l));
         }
     }
 
@@ -165,173 +170,49 @@ public final class IbnetdiscoverImporter extends LineImporter {
         }
     }
 
-    private static final String[] ID_KEYS = {"vendid", "devid", "sysimgguid", "switchguid", "caguid", "rtguid", "rtrguid"};
-
-    /**
-     * An id line in the form every ibnetdiscover prints ({@code key=0xHEX}, optionally {@code (HEX)},
-     * nothing after), read without the regex: four of them head every node's block, and with the C1
-     * compiler the window's launcher uses the regex was a tenth of reading ten times Selene. False (nothing
-     * read) for anything else, which {@link #ID_LINE} then decides as before.
-     */
-    private boolean quickIdLine(String l) {
-        int eq = l.indexOf('=');
-        String key = null;
-        for (String k : ID_KEYS) {
-            if (k.length() == eq && l.startsWith(k)) {
-                key = k;
-                break;
-            }
+    /** An id line: a vendor id starts a node's block; a value out of range skips the line. */
+    private void idLine(IdLine d) {
+        current = null;
+        if (d.isVendorId()) {
+            resetBlock();
         }
-        if (key == null) {
-            return false;
-        }
-        int n = l.length();
-        int i = l.startsWith("0x", eq + 1) ? eq + 3 : eq + 1;
-        int start = i;
-        while (i < n && asciiHex(l.charAt(i))) {
-            i++;
-        }
-        if (i == start) {
-            return false;
-        }
-        String text = l.substring(start, i);
-        if (i < n) {
-            if (l.charAt(i) != '(') {
-                return false;
-            }
-            int j = i + 1;
-            while (j < n && asciiHex(l.charAt(j))) {
-                j++;
-            }
-            if (j == i + 1 || j != n - 1 || l.charAt(j) != ')') {
-                return false;
-            }
-        }
-        idLine(key, text);
-        return true;
-    }
-
-    /** [0-9a-fA-F], as the regex has it (Character.digit also takes other scripts' digits). */
-    private static boolean asciiHex(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    }
-
-    private void idLine(String key, String text) {
-        if (current != null) {
-            current = null;
-        }
-        switch (key) {
-            case "vendid" -> {
-                resetBlock();
-                vendorId = (int) hex(text, 0xFFFFFF, "vendor id"); // 24 bits (an IEEE OUI)
-            }
-            case "devid" -> deviceId = (int) hex(text, 0xFFFF, "device id");
-            case "sysimgguid" -> sysImgGuid = guid(text, "system image GUID");
-            default -> blockGuid = guid(text, key);
-        }
-    }
-
-    /**
-     * {@link #NODE_LINE}'s groups (0 to 5) for a node line whose spaces are blanks and tabs and whose
-     * comment holds no line separator, read without the regex; null for any other line, which the
-     * regex then decides. Package-private for the test that holds it to the regex.
-     */
-    static String[] quickNodeLine(String l) {
-        int n = l.length();
-        String kind = l.startsWith("Switch") ? "Switch" : l.startsWith("Ca") ? "Ca" : l.startsWith("Rt") ? "Rt" : null;
-        if (kind == null) {
-            return null;
-        }
-        int i = blanks(l, kind.length());
-        int digits = i;
-        while (i < n && l.charAt(i) >= '0' && l.charAt(i) <= '9') {
-            i++;
-        }
-        if (i == digits) {
-            return null;
-        }
-        String ports = l.substring(digits, i);
-        i = blanks(l, i);
-        if (i + 3 >= n || l.charAt(i) != '"' || "SHR?".indexOf(l.charAt(i + 1)) < 0 || l.charAt(i + 2) != '-') {
-            return null;
-        }
-        String type = l.substring(i + 1, i + 2);
-        int hex = i + 3;
-        i = hex;
-        while (i < n && asciiHex(l.charAt(i))) {
-            i++;
-        }
-        if (i == hex || i >= n || l.charAt(i) != '"') {
-            return null;
-        }
-        String guid = l.substring(hex, i);
-        i = blanks(l, i + 1);
-        String comment = null;
-        if (i < n) {
-            if (l.charAt(i) != '#') {
-                return null;
-            }
-            i = blanks(l, i + 1);
-            for (int j = i; j < n; j++) {
-                char c = l.charAt(j);
-                if (c == '\u0085' || c == '\u2028' || c == '\u2029' || c == '\n' || c == '\r' || c == '\u000b' || c == '\f') {
-                    return null; // '.' and '\s' in the regex treat these apart: let it decide
-                }
-            }
-            comment = l.substring(i);
-        }
-        return new String[] {l, kind, ports, type, guid, comment};
-    }
-
-    private static int blanks(String l, int i) {
-        while (i < l.length() && (l.charAt(i) == ' ' || l.charAt(i) == '\t')) {
-            i++;
-        }
-        return i;
-    }
-
-    /** A node line from its {@link #NODE_LINE} groups 0 to 5 (the line, kind, ports, type, GUID, comment). */
-    private void nodeLine(String[] m) {
-        NodeKind kind = switch (m[1]) {
-            case "Switch" -> NodeKind.SWITCH;
-            case "Ca" -> NodeKind.CA;
-            default -> NodeKind.ROUTER;
-        };
-        current = null; // until this line is read: a bad one must not take the port lines below it
-        int numPorts = (int) Numbers.decimal(m[2], 0, Numbers.MAX_PORT, "port count");
-        long guid = Guids.parse(m[4]);
-        if (!Guids.isValid(guid)) {
-            bad("node id \"" + m[3] + "-" + m[4] + "\" is not a GUID"
-                    + (m[4].length() > 16 ? " (more than 64 bits)" : ""));
+        if (d.error != null) {
+            bad(d.error);
             return;
         }
-        String comment = m[5];
-        Matcher c = null;
-        int lid = -1;
-        int lmc = 0;
-        if (comment != null) {
-            c = (kind == NodeKind.SWITCH ? SWITCH_COMMENT : CA_COMMENT).matcher(comment);
-            if (!c.matches()) {
-                c = null;
-            } else if (kind == NodeKind.SWITCH && c.group(2) != null) {
-                lid = Numbers.lid(c.group(3));
-                lmc = (int) Numbers.decimal(c.group(4), 0, Numbers.MAX_LMC, "LMC");
-            }
+        if (d.isVendorId()) {
+            vendorId = (int) d.value;
+        } else if (d.isDeviceId()) {
+            deviceId = (int) d.value;
+        } else if (d.isSysImgGuid()) {
+            sysImgGuid = d.value;
+        } else {
+            blockGuid = d.value;
         }
+    }
+
+    /** A node line: the node, with what its block said of it; its port lines follow. */
+    private void nodeLine(NodeLine f) {
+        current = null; // until this line is read: a bad one must not take the port lines below it
+        if (f.error != null) {
+            bad(f.error);
+            return;
+        }
+        long guid = f.guid;
         if (Guids.isValid(blockGuid) && blockGuid != guid) {
             bad("node line names " + Guids.format(guid) + " but the block above gave " + Guids.format(blockGuid)
                     + "; using the node line");
         }
-        FabricNode n = builder.node(guid, kind);
-        if (n.kind() != kind) {
-            bad("GUID " + Guids.format(guid) + " was seen as a " + n.kind() + " before and as a " + kind + " here");
+        FabricNode n = builder.node(guid, f.kind);
+        if (n.kind() != f.kind) {
+            bad("GUID " + Guids.format(guid) + " was seen as a " + n.kind() + " before and as a " + f.kind + " here");
         }
-        builder.setNodeInfo(n, numPorts, sysImgGuid, vendorId, deviceId);
-        builder.setEvidence(n, evidence(m[0]));
-        if (c != null) {
-            builder.setDescription(n, c.group(1), evidence(m[0]));
-            if (lid >= 0) {
-                builder.setSwitchPort0(n, lid, lmc, "enhanced".equals(c.group(2)));
+        builder.setNodeInfo(n, f.numPorts, sysImgGuid, vendorId, deviceId);
+        builder.setEvidence(n, f.evidence);
+        if (f.description != null) {
+            builder.setDescription(n, f.description, f.evidence);
+            if (f.lid >= 0) {
+                builder.setSwitchPort0(n, f.lid, f.lmc, f.enhanced);
             }
         }
         current = n;

@@ -69,6 +69,11 @@ final class PortLine {
             this.source = source;
         }
 
+        /** The store of the lines this reader's thread cites (node lines cite into it too). */
+        LineStore cited() {
+            return cited;
+        }
+
         /** Line {@code lineNumber}, stripped (and without its {@code > }: {@code diff}), which starts with {@code [}. */
         PortLine read(String l, boolean diff, int lineNumber) {
             PortLine p = new PortLine(diff);

@@ -17,7 +17,7 @@ class QuickNodeLineTest {
             "^(Switch|Ca|Rt)\\s*(\\d+)\\s*\"([SHR?])-([0-9a-fA-F]+)\"\\s*(?:#\\s*(.*))?$");
 
     private static void same(String l) {
-        String[] quick = IbnetdiscoverImporter.quickNodeLine(l);
+        String[] quick = NodeLine.quick(l);
         if (quick == null) {
             return; // the regex decides
         }
@@ -36,7 +36,7 @@ class QuickNodeLineTest {
             "Ca\t2 \"H-0002c903000000aa\"\t\t#",
         };
         for (String l : real) {
-            assertNotNull(IbnetdiscoverImporter.quickNodeLine(l), l);
+            assertNotNull(NodeLine.quick(l), l);
             same(l);
         }
     }
@@ -66,7 +66,7 @@ class QuickNodeLineTest {
             }
             String l = b.toString();
             same(l);
-            if (IbnetdiscoverImporter.quickNodeLine(l) != null) {
+            if (NodeLine.quick(l) != null) {
                 quick++;
             }
         }

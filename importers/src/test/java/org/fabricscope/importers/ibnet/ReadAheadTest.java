@@ -70,7 +70,25 @@ class ReadAheadTest {
                 "  [10]\t\"S-0002c90200400000\"[1]  ",                             // stray blanks, no comment
                 "Switch\tx \"S-zz\"",                                              // a broken node line
                 "",                                                                // ends the node: port lines orphaned
-                "[11] \"S-0002c90200400000\"[1] # \"a\" lid 2 4xHDR"};             // tabs lost
+                "[11] \"S-0002c90200400000\"[1] # \"a\" lid 2 4xHDR",              // tabs lost
+                "vendid=0x1000000",                                                // vendor id past 24 bits
+                "devid=0x10000",                                                   // device id past 16 bits
+                "caguid=0x0",                                                      // no GUID
+                "sysimgguid=0x0002c9030000abcd",                                   // a block's system image
+                "switchguid=0x0002c90200499999",                                   // a block naming another node
+                "> vendid=0x2c9",                                                  // --diff, an id line
+                "rtguid=0xzz",                                                     // no id line
+                "Switch\t300 \"S-0002c90200400001\"\t\t# \"s\" enhanced port 0 lid 2 lmc 0", // port count out of range
+                "Switch\t36 \"S-0002c90200400002\"\t\t# \"s\" enhanced port 0 lid 70000 lmc 0", // LID out of range
+                "Switch\t36 \"S-0002c90200400003\"\t\t# \"s\" base port 0 lid 7 lmc 9",  // LMC out of range
+                "Switch\t36 \"S-00000000000000000\"\t\t# \"s\"",                   // node id past 64 bits
+                "Ca\t2 \"H-0002c90200400000\"\t\t# \"a switch's GUID as a CA\"",      // seen as a switch before
+                "> Ca\t2 \"H-0002c9030000ab01\"\t\t# \"diff-node\"",                // --diff, a node line
+                "Switch\t36 \"S-0002c90200400004\"\t\t# no quotes",               // a comment not understood
+                "Rt\t2 \"R-0002c90300000009\"",                                     // a router, no comment
+                "Chassis 1 (x)",                                                   // headers ibnetdiscover prints
+                "Hostname: h",
+                "# a comment"};
         for (int k = 0; k < broken; k++) {
             lines.add(1 + r.nextInt(lines.size() - 1), bad[r.nextInt(bad.length)]);
         }
@@ -93,7 +111,9 @@ class ReadAheadTest {
         List<String> out = new ArrayList<>();
         m.diagnostics().forEach(d -> out.add("diagnostic " + d));
         m.nodes().stream().sorted(Comparator.comparing(FabricNode::guid)).forEach(n -> out.add("node " + n.id() + " "
-                + n.kind() + " " + n.description() + " lid " + n.lid() + " " + where(n.evidence())));
+                + n.kind() + " " + n.description() + " lid " + n.lid() + " lmc " + n.lmc() + " " + n.enhancedPort0()
+                + " ports " + n.numPorts() + " vendor " + n.vendorId() + " device " + n.deviceId() + " image "
+                + n.sysImgGuid() + " " + where(n.evidence())));
         m.cables().stream().map(c -> "cable " + c.a().label() + " - " + c.b().label() + " " + c.width() + " " + c.speed()
                 + " " + where(c.evidence())).sorted().forEach(out::add);
         return out;
@@ -114,7 +134,24 @@ class ReadAheadTest {
             FabricModel ahead = read(new IbnetdiscoverImporter(true, batch), dump);
             assertEquals(inTurn, facts(ahead), "batch " + batch);
             citesItsOwnLine(ahead, dump);
+            nodesCiteTheirOwnLines(ahead, dump);
         }
+    }
+
+    /** Each node's evidence is its node line, by number. */
+    private static void nodesCiteTheirOwnLines(FabricModel m, byte[] dump) {
+        String[] lines = new String(dump, StandardCharsets.UTF_8).split("\r?\n", -1);
+        int cited = 0;
+        for (FabricNode n : m.nodes()) {
+            Evidence e = n.evidence();
+            if (e != null) {
+                String l = lines[e.line() - 1].strip();
+                assertEquals(l.startsWith("> ") ? l.substring(2).strip() : l, e.text(), e.where());
+                assertTrue(e.text().startsWith("Switch") || e.text().startsWith("Ca") || e.text().startsWith("Rt"), e.text());
+                cited++;
+            }
+        }
+        assertTrue(cited > 2_000, "the nodes read from node lines: " + cited);
     }
 
     /** Each cable's evidence is the line it was read from, by number (as the file's lines count, CRLF or LF). */
