@@ -10,6 +10,21 @@ public final class Guids {
         if (text == null) {
             return -1;
         }
+        int n = text.length();
+        if (n > 0 && n <= 16) { // the usual text, 1 to 16 ASCII hex digits: read without trimming or copying
+            long v = 0;
+            int i = 0;
+            for (; i < n; i++) {
+                int d = asciiHex(text.charAt(i));
+                if (d < 0) {
+                    break;
+                }
+                v = (v << 4) | d;
+            }
+            if (i == n) {
+                return v == -1 ? -2 : v;
+            }
+        }
         String t = text.trim();
         if (t.length() > 2 && t.charAt(1) == '-' && "SHR?".indexOf(t.charAt(0)) >= 0) {
             t = t.substring(2);
@@ -29,6 +44,19 @@ public final class Guids {
             v = (v << 4) | d;
         }
         return v == -1 ? -2 : v; // 0xffffffffffffffff is not a real GUID; keep -1 as the error value
+    }
+
+    private static int asciiHex(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
     }
 
     /**

@@ -58,18 +58,15 @@ public final class LineStore {
      * lone surrogate, or the store is full): the caller then keeps the text itself.
      */
     public int add(String text) {
-        boolean latin1 = latin1(text);
-        int length;
-        if (latin1) {
-            length = text.length();
-            if (HEADER + length > CHUNK) {
-                return -1;
-            }
-            if (next.length < length) {
-                next = new byte[length + 256];
-            }
-            copyLatin1(text, next);
-        } else {
+        int length = text.length();
+        if (HEADER + length > CHUNK) {
+            return -1; // too long in any coding: a character takes at least a byte
+        }
+        if (next.length < length) {
+            next = new byte[length + 256];
+        }
+        boolean latin1 = latin1(text, next);
+        if (!latin1) {
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
             if (!new String(utf8, StandardCharsets.UTF_8).equals(text)) {
                 return -1; // a lone surrogate became '?': the text would not come back the same
@@ -126,19 +123,17 @@ public final class LineStore {
         return (chunks.size() - 1) * CHUNK + at;
     }
 
-    /** Each character as its one byte (no array of its own on the way). */
+    /**
+     * Whether every character of {@code text} fits a byte; when so, {@code into} holds them, one byte each. The
+     * characters are copied as their low bytes (an array copy for a string the JVM holds as Latin-1), and the
+     * text is one those bytes give back exactly. A loop of {@code charAt} did the same a character at a time: with
+     * the C1 compiler the launcher runs small inputs under, 12 % of the thread that reads ibnetdiscover lines ahead.
+     */
     @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly this copy, for Latin-1 text
-    private static void copyLatin1(String text, byte[] into) {
-        text.getBytes(0, text.length(), into, 0);
-    }
-
-    private static boolean latin1(String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            if (s.charAt(i) > 0xFF) {
-                return false;
-            }
-        }
-        return true;
+    private static boolean latin1(String text, byte[] into) {
+        int n = text.length();
+        text.getBytes(0, n, into, 0);
+        return text.equals(new String(into, 0, n, StandardCharsets.ISO_8859_1));
     }
 
     /** The text kept under {@code handle} (as {@link #add} returned it), decoded from the whole text before it on. */
