@@ -52,8 +52,9 @@ public abstract class LineImporter {
         this.cited = new org.fabricscope.model.core.LineStore();
         begin();
         if (prepares()) {
-            try (LinePipeline p = new LinePipeline(lines, this::prepare, cancel, reached, readAheadBatch(),
-                    LinePipeline.worthIt())) {
+            int threads = preparesOnSeveralThreads() ? LinePipeline.workersWorthIt() : 1;
+            try (LinePipeline p = new LinePipeline(lines, () -> preparer()::prepare, threads, cancel, reached,
+                    readAheadBatch(), LinePipeline.worthIt())) {
                 while (p.next()) {
                     lineNumber = p.lineNumber();
                     if (readable(p.truncated(), p.hasNul(), cancel)) {
@@ -114,6 +115,29 @@ public abstract class LineImporter {
      */
     protected Object prepare(String line, int lineNumber) {
         return null;
+    }
+
+    /**
+     * Whether several threads may prepare lines at once, each with a preparer of its own ({@link #preparer()}):
+     * one reads a batch while the others prepare theirs. False (the default): one thread prepares every line.
+     */
+    protected boolean preparesOnSeveralThreads() {
+        return false;
+    }
+
+    /**
+     * What prepares lines on one thread. By default {@link #prepare} itself; a reader that
+     * {@link #preparesOnSeveralThreads()} gives each thread one holding state of its own (a scanner, a store of
+     * cited lines), which no other thread touches.
+     */
+    protected LinePreparer preparer() {
+        return this::prepare;
+    }
+
+    /** The part of a line's work that needs only the line: see {@link #prepare}. */
+    @FunctionalInterface
+    protected interface LinePreparer {
+        Object prepare(String line, int lineNumber);
     }
 
     /** Lines read ahead at a time when {@link #prepares()}; the first this many are read on the reader's thread. */

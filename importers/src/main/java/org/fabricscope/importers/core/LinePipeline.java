@@ -1,24 +1,23 @@
 package org.fabricscope.importers.core;
 
 import java.io.IOException;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 /**
  * The lines of one file, each read and prepared ({@link Preparer}: the part of a line's work that needs only the
- * line) on a thread of its own, while the reader's thread adds what the lines before said to the model. The lines
+ * line) on threads of their own, while the reader's thread adds what the lines before said to the model. The lines
  * come back in order, in batches of at most {@link #BATCH} lines and about {@link #BATCH_CHARS} characters (at most
- * {@link #QUEUED} wait, so memory stays bounded and the reading thread waits when the model falls behind); a cut
- * line or one holding NUL comes back as a flag, without its text. The first batch is read on the caller's thread: a
- * file that short starts no thread, nor does one on a single processor, or where no thread can be started. What
- * reading or preparing a line threw is thrown by {@link #next()} when that line's turn comes, after every line
- * before it; so is whatever ended the read-ahead thread. Used by one thread, which must not touch the
- * {@link TextLines} it gave until {@link #close()}.
+ * {@link #QUEUED} are read ahead, so memory stays bounded and the reading threads wait when the model falls behind);
+ * a cut line or one holding NUL comes back as a flag, without its text. Lines are read one batch at a time by one
+ * thread at a time; with several threads ({@code workers}), each prepares the batches it read with a preparer of its
+ * own while the next thread reads, and the batches are handed back in the order they were read. The first batch is
+ * read on the caller's thread: a file that short starts no thread, nor does one on a single processor, or where no
+ * thread can be started. What reading or preparing a line threw is thrown by {@link #next()} when that line's turn
+ * comes, after every line before it; so is whatever ended a reading thread. Used by one thread, which must not touch
+ * the {@link TextLines} it gave until {@link #close()}.
  */
 final class LinePipeline implements AutoCloseable {
-    /** The part of a line's work that depends on the line alone; called on one thread at a time, never two at once. */
+    /** The part of a line's work that depends on the line alone; each is called on one thread at a time. */
     @FunctionalInterface
     interface Preparer {
         Object prepare(String line, int lineNumber);
@@ -28,18 +27,35 @@ final class LinePipeline implements AutoCloseable {
     /** Characters a batch holds at most, give or take a line: lines can be 64 KiB long. */
     static final int BATCH_CHARS = 1 << 20;
     static final int QUEUED = 4;
+    static final String THREAD_NAME = "fabricscope-read-ahead";
 
     private final TextLines lines;
-    private final Preparer preparer;
+    private final java.util.function.Supplier<Preparer> preparers;
+    private final Preparer own;
     private final Cancellation cancel;
     private final IntConsumer reached;
     private final int batchSize;
     private final boolean ahead;
-    private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUED);
-    private Thread thread;
+    private final int workers;
+    private Thread[] threads;
+    /** Taken while a batch is read: one thread reads at a time, and batches are numbered in the order read. */
+    private final Object reading = new Object();
+    /**
+     * Guards what follows. A monitor, not a {@code java.util.concurrent} lock: {@link #close()} may run when the
+     * heap is exhausted, and a contended lock of that package allocates its queue's nodes on the heap.
+     */
+    private final Object handOver = new Object();
+    /** Batches read ahead and not yet taken, at their number modulo {@link #QUEUED}. */
+    private final Batch[] slots = new Batch[QUEUED];
+    /** The number the next batch read gets, and the number of the next the reader's thread takes. */
+    private int nextRead = 1;
+    private int nextTaken = 1;
+    /** No batch is read after the last one (the input ended, was cancelled or failed, or a thread died). */
+    private boolean ended;
+    /** The first batch that will never come because a reading thread died without it, and what ended that thread. */
+    private int lostFrom = Integer.MAX_VALUE;
+    private Throwable died;
     private volatile boolean abandoned;
-    /** What ended the read-ahead thread without a last batch (an error outside any line), if anything did. */
-    private volatile Throwable died;
     /** The batch being handed out, and the position of the current line in it. */
     private Batch batch;
     private int index = -1;
@@ -56,20 +72,39 @@ final class LinePipeline implements AutoCloseable {
     /** With {@code ahead} false no thread is started (every batch is read on the caller's thread). */
     LinePipeline(TextLines lines, Preparer preparer, Cancellation cancel, IntConsumer reached, int batchSize,
                  boolean ahead) {
+        this(lines, () -> preparer, 1, cancel, reached, batchSize, ahead);
+    }
+
+    /**
+     * With up to {@code workers} reading threads, each preparing with a preparer of its own from {@code preparers}
+     * (the caller's thread takes one for the first batch).
+     */
+    LinePipeline(TextLines lines, java.util.function.Supplier<Preparer> preparers, int workers, Cancellation cancel,
+                 IntConsumer reached, int batchSize, boolean ahead) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("a batch holds at least one line: " + batchSize);
         }
+        if (workers < 1) {
+            throw new IllegalArgumentException("at least one thread reads ahead: " + workers);
+        }
         this.lines = lines;
-        this.preparer = preparer;
+        this.preparers = preparers;
+        this.own = preparers.get();
         this.cancel = cancel;
         this.reached = reached;
         this.batchSize = batchSize;
         this.ahead = ahead;
+        this.workers = workers;
     }
 
     /** Whether a thread of its own can speed a file up: not on one processor. */
     static boolean worthIt() {
         return Runtime.getRuntime().availableProcessors() > 1;
+    }
+
+    /** Threads worth preparing lines at once, beside the reader's own: as many as there are processors, at most 3. */
+    static int workersWorthIt() {
+        return Math.max(1, Math.min(3, Runtime.getRuntime().availableProcessors()));
     }
 
     /** Moves to the next line; false after the last. */
@@ -79,7 +114,12 @@ final class LinePipeline implements AutoCloseable {
                 return end();
             }
             boolean first = batch == null;
-            batch = thread != null ? take() : fill(); // the first batch, and every batch without a thread, read here
+            if (first || threads == null) { // the first batch, and every batch without a thread, read here
+                batch = read();
+                prepare(batch, own);
+            } else {
+                batch = take();
+            }
             index = -1;
             if (first && !batch.last && ahead) {
                 start();
@@ -141,26 +181,57 @@ final class LinePipeline implements AutoCloseable {
     }
 
     private void start() {
-        Thread t = new Thread(this::run, "fabricscope-read-ahead");
-        t.setDaemon(true);
-        try {
-            t.start();
-            thread = t;
-        } catch (OutOfMemoryError | SecurityException e) {
-            // no thread to be had ("unable to create native thread"): the file is read here, as without read-ahead
+        Thread[] started = new Thread[workers];
+        int n = 0;
+        for (int i = 0; i < workers; i++) {
+            Preparer p = i == 0 ? null : preparers.get(); // the first thread goes on with the caller's preparer
+            Thread t = new Thread(() -> run(p), THREAD_NAME);
+            t.setDaemon(true);
+            try {
+                t.start();
+                started[n++] = t;
+            } catch (OutOfMemoryError | SecurityException e) {
+                break; // no thread to be had ("unable to create native thread"): fewer read ahead, or none
+            }
+        }
+        if (n > 0) {
+            threads = java.util.Arrays.copyOf(started, n);
         }
     }
 
-    private void run() {
+    /** A reading thread: reads a batch in its turn, prepares it, hands it over; until the last, or close(). */
+    private void run(Preparer given) {
+        Preparer preparer = given != null ? given : own;
+        int held = -1;
         try {
-            while (!abandoned) {
-                Batch b = fill();
-                // never waits for room unboundedly: close() may find no heap to clear the queue (its lock can
-                // allocate), so the thread looks at the abandon flag while it waits
-                while (!queue.offer(b, 50, TimeUnit.MILLISECONDS)) {
-                    if (abandoned) {
-                        return;
+            while (true) {
+                Batch b;
+                synchronized (reading) {
+                    synchronized (handOver) {
+                        while (!ended && !abandoned && nextRead - nextTaken >= QUEUED) {
+                            handOver.wait(); // never unbounded: close() interrupts, and the flags are looked at again
+                        }
+                        if (ended || abandoned) {
+                            return;
+                        }
+                        held = nextRead++;
                     }
+                    b = read();
+                    if (b.last) {
+                        synchronized (handOver) {
+                            ended = true;
+                            handOver.notifyAll();
+                        }
+                    }
+                }
+                prepare(b, preparer);
+                synchronized (handOver) {
+                    slots[held % QUEUED] = b;
+                    held = -1;
+                    if (b.last) {
+                        ended = true; // its preparing failed: nothing after it is read
+                    }
+                    handOver.notifyAll();
                 }
                 if (b.last) {
                     return;
@@ -169,27 +240,39 @@ final class LinePipeline implements AutoCloseable {
         } catch (InterruptedException e) {
             // abandoned
         } catch (Throwable e) {
-            // outside any line (no room for a batch, or to hand one over): the reader's thread finds it in take()
-            died = e;
+            // outside any line (no room for a batch): the batch this thread held never comes; the reader's thread
+            // finds that out in take(), in that batch's turn
+            synchronized (handOver) {
+                int lost = held >= 0 ? held : nextRead;
+                if (lost < lostFrom) {
+                    lostFrom = lost;
+                    died = e;
+                }
+                ended = true;
+                handOver.notifyAll();
+            }
         }
     }
 
-    /** The next batch from the thread; what ended the thread early, if it ended without the last one. */
+    /** The next batch read ahead, in the order read; what ended the reading early, in its turn. */
     private Batch take() throws IOException {
+        int want = nextTaken;
         try {
-            while (true) {
-                Batch b = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (b != null) {
-                    return b;
-                }
-                if (!thread.isAlive()) {
-                    b = queue.poll(); // handed over just before it ended
+            synchronized (handOver) {
+                while (true) {
+                    Batch b = slots[want % QUEUED];
                     if (b != null) {
+                        slots[want % QUEUED] = null;
+                        nextTaken = want + 1;
+                        handOver.notifyAll();
                         return b;
                     }
-                    Throwable f = died;
-                    reached.accept(lines.lineNumber());
-                    throw rethrown(f != null ? f : new IllegalStateException("the read-ahead thread ended early"));
+                    if (want >= lostFrom || (ended && want >= nextRead) || !anyAlive()) {
+                        Throwable f = died;
+                        reached.accept(lines.lineNumber());
+                        throw rethrown(f != null ? f : new IllegalStateException("the read-ahead thread ended early"));
+                    }
+                    handOver.wait(200);
                 }
             }
         } catch (InterruptedException e) {
@@ -198,10 +281,18 @@ final class LinePipeline implements AutoCloseable {
         }
     }
 
-    /** Reads and prepares up to a batch of lines; the last batch says why it ended early. */
-    private Batch fill() {
+    private boolean anyAlive() {
+        for (Thread t : threads) {
+            if (t.isAlive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads up to a batch of lines (not yet prepared); the last batch says why it ended early. */
+    private Batch read() {
         Batch b = new Batch(batchSize);
-        boolean preparing = false;
         long chars = 0;
         try {
             while (b.size < batchSize && chars < BATCH_CHARS) {
@@ -223,9 +314,6 @@ final class LinePipeline implements AutoCloseable {
                 if (!cut && !nul) { // those are only reported: their text is not kept
                     b.lines[b.size] = l;
                     chars += l.length();
-                    preparing = true;
-                    b.prepared[b.size] = preparer.prepare(l, n);
-                    preparing = false;
                 }
                 b.size++;
                 if ((n & 0xfff) == 0 && cancel.isCancelled()) {
@@ -236,36 +324,62 @@ final class LinePipeline implements AutoCloseable {
             }
         } catch (IOException | RuntimeException | Error e) {
             b.failure = e;
-            // the line being prepared; for a failed read, the last line read (as a reader without read-ahead says)
-            b.failedAt = lines.lineNumber();
+            b.failedAt = lines.lineNumber(); // the last line read, as a reader without read-ahead says
             b.last = true;
         }
         return b;
     }
 
     /**
-     * Stops the reading thread, if one runs, and waits for it: it stops before its next line (a read blocked on
-     * the input, a pipe or a stalled mount, is waited for). What it read is dropped, and once this returns it no
-     * longer touches the lines, nor what the preparer writes (evidence the model keeps). The interrupt that stops it
-     * may close the channel of a file it was reading: the input is abandoned anyway.
+     * Prepares a batch's lines in order; a line whose preparing throws ends the batch there (it becomes the last,
+     * naming that line), and what its reading found after that line is dropped.
+     */
+    private static void prepare(Batch b, Preparer preparer) {
+        for (int i = 0; i < b.size; i++) {
+            String l = b.lines[i];
+            if (l == null) {
+                continue; // cut or NUL: not prepared
+            }
+            try {
+                b.prepared[i] = preparer.prepare(l, b.numbers[i]);
+            } catch (RuntimeException | Error e) {
+                b.size = i;
+                b.failure = e;
+                b.failedAt = b.numbers[i];
+                b.cancelled = false;
+                b.last = true;
+                return;
+            }
+        }
+    }
+
+    /**
+     * Stops the reading threads, if any run, and waits for them: they stop before their next line (a read blocked on
+     * the input, a pipe or a stalled mount, is waited for). What they read is dropped, and once this returns they no
+     * longer touch the lines, nor what the preparers write (evidence the model keeps). The interrupt that stops them
+     * may close the channel of a file being read: the input is abandoned anyway.
      */
     @Override
     public void close() {
         abandoned = true;
         batch = null;
-        if (thread != null) {
+        if (threads != null) {
             // nothing here may need heap: close() runs when the reader's thread ran out of it, and returning
-            // before the thread ends would leave it holding its batches (the queue is cleared once it has ended)
-            thread.interrupt();
+            // before the threads end would leave them holding their batches (cleared once they have ended)
+            for (Thread t : threads) {
+                t.interrupt();
+            }
             boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true; // a cancelled import: still wait, then say so again
+            for (Thread t : threads) {
+                while (t.isAlive()) {
+                    try {
+                        t.join();
+                    } catch (InterruptedException e) {
+                        interrupted = true; // a cancelled import: still wait, then say so again
+                    }
                 }
             }
-            queue.clear();
+            java.util.Arrays.fill(slots, null);
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -58,6 +58,18 @@ public final class IbnetdiscoverImporter extends LineImporter {
         return readAhead;
     }
 
+    /** Each thread reads with a {@link PortLine.Reader} of its own (its scanner, matchers and cited lines). */
+    @Override
+    protected boolean preparesOnSeveralThreads() {
+        return true;
+    }
+
+    @Override
+    protected LinePreparer preparer() {
+        PortLine.Reader own = new PortLine.Reader(source);
+        return (raw, lineNumber) -> prepare(raw, lineNumber, own);
+    }
+
     @Override
     protected int readAheadBatch() {
         return batch > 0 ? batch : super.readAheadBatch();
@@ -70,6 +82,10 @@ public final class IbnetdiscoverImporter extends LineImporter {
      */
     @Override
     protected Object prepare(String raw, int lineNumber) {
+        return prepare(raw, lineNumber, ports);
+    }
+
+    private Object prepare(String raw, int lineNumber, PortLine.Reader ports) {
         String l = raw.strip();
         if (l.startsWith("< ")) {
             return null;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 import org.junit.jupiter.api.Test;
 
@@ -236,5 +237,134 @@ class LinePipelineTest {
     void refusesAnEmptyBatch() {
         assertThrows(IllegalArgumentException.class,
                 () -> new LinePipeline(text(1), (l, n) -> l, Cancellation.NEVER, n -> { }, 0, true));
+    }
+
+    /** A pipeline of {@code workers} threads, each preparer made by {@code preparers}. */
+    private static LinePipeline several(TextLines lines, java.util.function.Supplier<LinePipeline.Preparer> preparers,
+                                        int workers, int batch, IntConsumer reached) {
+        return new LinePipeline(lines, preparers, workers, Cancellation.NEVER, reached, batch, true);
+    }
+
+    @Test
+    void severalThreadsHandBackEveryLineInOrderEachPreparerOnOneThreadAtATime() throws IOException {
+        java.util.Set<Integer> used = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicInteger made = new AtomicInteger();
+        AtomicBoolean overlapped = new AtomicBoolean();
+        java.util.function.Supplier<LinePipeline.Preparer> preparers = () -> {
+            int id = made.getAndIncrement();
+            AtomicBoolean busy = new AtomicBoolean();
+            return (l, n) -> {
+                if (!busy.compareAndSet(false, true)) {
+                    overlapped.set(true);
+                }
+                used.add(id);
+                busy.set(false);
+                return id + "@" + n;
+            };
+        };
+        List<Integer> reached = new ArrayList<>();
+        try (LinePipeline p = several(text(30_000), preparers, 3, 7, reached::add)) {
+            int expected = 0;
+            while (p.next()) {
+                expected++;
+                assertEquals(expected, p.lineNumber());
+                assertEquals("line " + expected, p.line());
+                assertTrue(((String) p.prepared()).endsWith("@" + expected), p.prepared() + " for line " + expected);
+            }
+            assertEquals(30_000, expected);
+        }
+        assertEquals(30_000, reached.size());
+        assertFalse(overlapped.get(), "a preparer was called on two threads at once");
+        assertEquals(3, made.get(), "the caller's preparer and one for each thread but the first, which goes on with it");
+        assertTrue(used.size() >= 2, "the batches were prepared on more than one thread: " + used);
+        assertFalse(readAheadRunning());
+    }
+
+    @Test
+    void withSeveralThreadsWhatFailsIsThrownInItsTurn() throws IOException {
+        for (int batch : new int[] {1, 5, 64}) {
+            IllegalStateException boom = new IllegalStateException("boom");
+            List<Integer> reached = new ArrayList<>();
+            try (LinePipeline p = several(text(5_000), () -> (l, n) -> {
+                if (n == 3_333) {
+                    throw boom;
+                }
+                return l;
+            }, 3, batch, reached::add)) {
+                List<Integer> seen = new ArrayList<>();
+                IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> {
+                    while (p.next()) {
+                        seen.add(p.lineNumber());
+                    }
+                });
+                assertSame(boom, thrown);
+                assertEquals(3_332, seen.size(), "batch " + batch + ": every line before the one that failed");
+                assertEquals(3_332, seen.get(seen.size() - 1));
+                assertEquals(3_333, reached.get(reached.size() - 1), "the failed line is the one reached");
+            }
+            assertFalse(readAheadRunning());
+        }
+        byte[] good = "one\ntwo\nthree\nfour\nfive\n".getBytes(StandardCharsets.UTF_8);
+        InputStream failing = new InputStream() {
+            private int at;
+
+            @Override
+            public int read() throws IOException {
+                if (at < good.length) {
+                    return good[at++];
+                }
+                throw new IOException("disk gone");
+            }
+        };
+        List<Integer> reached = new ArrayList<>();
+        try (LinePipeline p = several(new TextLines(failing), () -> (l, n) -> l, 3, 1, reached::add)) {
+            List<String> got = new ArrayList<>();
+            IOException e = assertThrows(IOException.class, () -> {
+                while (p.next()) {
+                    got.add(p.line());
+                }
+            });
+            assertEquals("disk gone", e.getMessage());
+            assertEquals(List.of("one", "two", "three", "four", "five"), got);
+            assertEquals(5, reached.get(reached.size() - 1));
+        }
+    }
+
+    @Test
+    void withSeveralThreadsADeadThreadIsThrownInItsBatchsTurnAndCloseLeavesNone() {
+        Exception odd = new Exception("not an IOException, thrown unchecked");
+        List<Integer> seen = new ArrayList<>();
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> assertThrows(IllegalStateException.class, () -> {
+                    try (LinePipeline p = several(text(2_000), () -> (l, n) -> {
+                        if (n == 500) {
+                            throw LinePipelineTest.<RuntimeException>sneaky(odd);
+                        }
+                        return l;
+                    }, 3, 10, n -> { })) {
+                        while (p.next()) {
+                            seen.add(p.lineNumber());
+                        }
+                    }
+                }));
+        assertSame(odd, e.getCause());
+        assertEquals(490, seen.size(), "every batch before the one lost");
+        for (int i = 0; i < seen.size(); i++) {
+            assertEquals(i + 1, seen.get(i));
+        }
+        assertFalse(readAheadRunning());
+
+        AtomicInteger prepared = new AtomicInteger();
+        LinePipeline p = several(text(200_000), () -> (l, n) -> prepared.incrementAndGet(), 3, 16, n -> { });
+        try {
+            for (int i = 0; i < 100; i++) {
+                assertTrue(p.next());
+            }
+        } catch (IOException x) {
+            throw new AssertionError(x);
+        }
+        p.close();
+        assertFalse(readAheadRunning(), "every read-ahead thread has ended");
+        assertTrue(prepared.get() < 200_000, "they stopped before the end: " + prepared.get());
     }
 }
