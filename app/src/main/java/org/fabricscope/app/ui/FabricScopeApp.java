@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import org.fabricscope.app.prefs.UserState;
 import org.fabricscope.app.prefs.WindowGeometry;
+import org.fabricscope.importers.core.LineImporter;
 
 import javafx.application.Application;
 import javafx.geometry.Rectangle2D;
@@ -32,8 +33,21 @@ public final class FabricScopeApp extends Application {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
+        leaveACoreForTheWindow();
         Loader.openEarly(initialPaths); // reads the files while the toolkit and the window start
         Application.launch(FabricScopeApp.class);
+    }
+
+    /**
+     * Imports in the window read ahead on one thread fewer than there are processors (unless the user said how many,
+     * {@link LineImporter#READ_AHEAD_THREADS}): on two cores a second reading thread competed with the window's start
+     * and showed the window about a second later, with the map no sooner (BENCHMARKS.md, seventh session).
+     */
+    static void leaveACoreForTheWindow() {
+        if (System.getProperty(LineImporter.READ_AHEAD_THREADS) == null) {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            System.setProperty(LineImporter.READ_AHEAD_THREADS, String.valueOf(Math.max(1, cpus - 1)));
+        }
     }
 
     /** Reads what the app remembers (recent files, window geometry) on the launcher thread, before the window. */

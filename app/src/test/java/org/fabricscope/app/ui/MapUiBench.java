@@ -43,6 +43,7 @@ public final class MapUiBench {
         CountDownLatch firstPulse = new CountDownLatch(1);
         CountDownLatch mapDrawn = new CountDownLatch(1);
         AtomicReference<MainView> viewRef = new AtomicReference<>();
+        FabricScopeApp.leaveACoreForTheWindow(); // as FabricScopeApp.launchWith does
         if (!rest.contains("--no-early")) {
             Loader.openEarly(files); // as FabricScopeApp.launchWith does: the import runs while the toolkit starts
         }

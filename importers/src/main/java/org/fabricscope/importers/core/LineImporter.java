@@ -118,6 +118,12 @@ public abstract class LineImporter {
     }
 
     /**
+     * The system property that sets how many threads prepare lines at once for a reader that
+     * {@link #preparesOnSeveralThreads()} (1 to 8); unset, as many as there are processors, at most 3.
+     */
+    public static final String READ_AHEAD_THREADS = "fabricscope.readAheadThreads";
+
+    /**
      * Whether several threads may prepare lines at once, each with a preparer of its own ({@link #preparer()}):
      * one reads a batch while the others prepare theirs. False (the default): one thread prepares every line.
      */

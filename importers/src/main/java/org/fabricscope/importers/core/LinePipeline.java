@@ -102,9 +102,14 @@ final class LinePipeline implements AutoCloseable {
         return Runtime.getRuntime().availableProcessors() > 1;
     }
 
-    /** Threads worth preparing lines at once, beside the reader's own: as many as there are processors, at most 3. */
+    /**
+     * Threads worth preparing lines at once, beside the reader's own: as many as there are processors, at most 3; or
+     * what {@link LineImporter#READ_AHEAD_THREADS} says (1 to 8). The window asks for one core fewer: there a second
+     * thread competed with the window's own start on two cores and showed it a second later, the map no sooner.
+     */
     static int workersWorthIt() {
-        return Math.max(1, Math.min(3, Runtime.getRuntime().availableProcessors()));
+        int n = Integer.getInteger(LineImporter.READ_AHEAD_THREADS, Math.min(3, Runtime.getRuntime().availableProcessors()));
+        return Math.max(1, Math.min(8, n));
     }
 
     /** Moves to the next line; false after the last. */

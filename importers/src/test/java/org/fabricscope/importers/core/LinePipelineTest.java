@@ -367,4 +367,28 @@ class LinePipelineTest {
         assertFalse(readAheadRunning(), "every read-ahead thread has ended");
         assertTrue(prepared.get() < 200_000, "they stopped before the end: " + prepared.get());
     }
+
+    @Test
+    void theReadAheadThreadsPropertyIsTakenWithinItsRange() {
+        String before = System.getProperty(LineImporter.READ_AHEAD_THREADS);
+        try {
+            System.setProperty(LineImporter.READ_AHEAD_THREADS, "1");
+            assertEquals(1, LinePipeline.workersWorthIt());
+            System.setProperty(LineImporter.READ_AHEAD_THREADS, "5");
+            assertEquals(5, LinePipeline.workersWorthIt());
+            System.setProperty(LineImporter.READ_AHEAD_THREADS, "0");
+            assertEquals(1, LinePipeline.workersWorthIt(), "at least one");
+            System.setProperty(LineImporter.READ_AHEAD_THREADS, "1000");
+            assertEquals(8, LinePipeline.workersWorthIt(), "at most eight");
+            System.setProperty(LineImporter.READ_AHEAD_THREADS, "many");
+            assertEquals(Math.min(3, Runtime.getRuntime().availableProcessors()), LinePipeline.workersWorthIt(),
+                    "not a number: the default");
+        } finally {
+            if (before == null) {
+                System.clearProperty(LineImporter.READ_AHEAD_THREADS);
+            } else {
+                System.setProperty(LineImporter.READ_AHEAD_THREADS, before);
+            }
+        }
+    }
 }
