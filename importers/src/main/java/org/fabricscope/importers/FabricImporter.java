@@ -32,15 +32,10 @@ import org.fabricscope.model.FabricModelBuilder;
  */
 public final class FabricImporter {
     /**
-     * The logger, got when a failure is first logged: {@code System.getLogger} looks for a logging back-end
-     * through every jar on the class path (ServiceLoader), 10 ms of a CLI run that logs nothing.
+     * The logger, got when a failure is first logged ({@link #debug}): {@code System.getLogger} looks for a logging
+     * back-end through every jar on the class path (ServiceLoader), 10 ms of a CLI run that logs nothing.
      */
-    private static final class Log {
-        static final System.Logger LOG = System.getLogger(FabricImporter.class.getName());
-
-        private Log() {
-        }
-    }
+    private static volatile System.Logger log;
 
     private final FormatRegistry registry;
 
@@ -67,7 +62,7 @@ public final class FabricImporter {
                 rethrowIfFatal(e);
                 early.add(Diagnostic.error(p.toString(), 0, failure(e, "listing or unpacking this path", 0)
                         + ", skipped; the other paths are read"));
-                Log.LOG.log(System.Logger.Level.DEBUG, () -> "expanding " + p + " failed", e);
+                debug(() -> "expanding " + p + " failed", e);
             }
             if (cancel.isCancelled()) {
                 throw new ImportCancelledException();
@@ -104,7 +99,7 @@ public final class FabricImporter {
                     rethrowIfFatal(e);
                     builder.diagnostic(Diagnostic.error(s.name(), 0, failure(e, "telling this file's format", 0)
                             + "; skipped"));
-                    Log.LOG.log(System.Logger.Level.DEBUG, () -> "format detection failed on " + s.name(), e);
+                    debug(() -> "format detection failed on " + s.name(), e);
                     formats.put(s.name(), null);
                     continue;
                 }
@@ -255,7 +250,7 @@ public final class FabricImporter {
             rethrowIfFatal(cause);
             ctx.report(Diagnostic.error(source.name(), 0, failure(cause, "reading this file", 0)
                     + "; stopped there, kept what was read before"));
-            Log.LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), cause);
+            debug(() -> "reader " + reader.id() + " failed on " + source.name(), cause);
             return;
         }
         try {
@@ -264,7 +259,7 @@ public final class FabricImporter {
             rethrowIfFatal(e);
             ctx.report(Diagnostic.error(source.name(), 0, failure(e, "reading this file", 0)
                     + "; stopped there, kept what was read before"));
-            Log.LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name(), e);
+            debug(() -> "reader " + reader.id() + " failed on " + source.name(), e);
         }
     }
 
@@ -286,9 +281,31 @@ public final class FabricImporter {
             int line = ctx.line();
             ctx.report(Diagnostic.error(source.name(), line, failure(e, "reading this file", line)
                     + "; stopped there, kept what was read before"));
-            Log.LOG.log(System.Logger.Level.DEBUG, () -> "reader " + reader.id() + " failed on " + source.name()
+            debug(() -> "reader " + reader.id() + " failed on " + source.name()
                     + (line > 0 ? ":" + line : ""), e);
         }
+    }
+
+    /**
+     * Logs a failure for whoever turned FabricScope's debug logging on. Not a failure for want of memory or stack:
+     * that is the input's size, said in the diagnostic, and finding the logger then opens every jar on the class path,
+     * whose directories the class loader keeps: with the heap already full, that left no room even to say so. A logger
+     * that cannot be had logs nothing.
+     */
+    private static void debug(java.util.function.Supplier<String> message, Throwable e) {
+        if (isInputFailure(e)) {
+            return;
+        }
+        System.Logger l = log;
+        if (l == null) {
+            try {
+                l = System.getLogger(FabricImporter.class.getName());
+            } catch (RuntimeException | Error unavailable) {
+                return;
+            }
+            log = l;
+        }
+        l.log(System.Logger.Level.DEBUG, message, e);
     }
 
     /**

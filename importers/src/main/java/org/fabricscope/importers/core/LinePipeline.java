@@ -55,6 +55,8 @@ final class LinePipeline implements AutoCloseable {
     /** The first batch that will never come because a reading thread died without it, and what ended that thread. */
     private int lostFrom = Integer.MAX_VALUE;
     private Throwable died;
+    /** The last line read before that thread ended, when it ended reading; else -1. */
+    private int diedAt = -1;
     private volatile boolean abandoned;
     /** The batch being handed out, and the position of the current line in it. */
     private Batch batch;
@@ -185,29 +187,48 @@ final class LinePipeline implements AutoCloseable {
         return batch.prepared[index];
     }
 
+    /**
+     * Starts the reading threads: every preparer and thread is made before any starts, so that a failure to make one
+     * leaves none running unknown to close(); a thread that cannot be started leaves fewer reading ahead, or none.
+     */
     private void start() {
-        Thread[] started = new Thread[workers];
+        Preparer[] ps = new Preparer[workers];
         int n = 0;
-        for (int i = 0; i < workers; i++) {
-            Preparer p = i == 0 ? null : preparers.get(); // the first thread goes on with the caller's preparer
-            Thread t = new Thread(() -> run(p), THREAD_NAME);
-            t.setDaemon(true);
+        try {
+            for (; n < workers; n++) {
+                ps[n] = n == 0 ? own : preparers.get(); // the first thread goes on with the caller's preparer
+            }
+        } catch (RuntimeException | Error e) {
+            if (n == 0) {
+                throw e;
+            }
+            // fewer threads: those with a preparer
+        }
+        Thread[] ts = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            Preparer p = ps[i];
+            ts[i] = new Thread(() -> run(p), THREAD_NAME);
+            ts[i].setDaemon(true);
+        }
+        threads = ts; // known to close() before any runs (one never started is not alive, and joins at once)
+        int started = 0;
+        for (Thread t : ts) {
             try {
                 t.start();
-                started[n++] = t;
+                started++;
             } catch (OutOfMemoryError | SecurityException e) {
-                break; // no thread to be had ("unable to create native thread"): fewer read ahead, or none
+                break; // no thread to be had ("unable to create native thread"): fewer read ahead
             }
         }
-        if (n > 0) {
-            threads = java.util.Arrays.copyOf(started, n);
+        if (started == 0) {
+            threads = null; // none: the file is read here, as without read-ahead
         }
     }
 
     /** A reading thread: reads a batch in its turn, prepares it, hands it over; until the last, or close(). */
-    private void run(Preparer given) {
-        Preparer preparer = given != null ? given : own;
+    private void run(Preparer preparer) {
         int held = -1;
+        int lastRead = -1;
         try {
             while (true) {
                 Batch b;
@@ -221,7 +242,12 @@ final class LinePipeline implements AutoCloseable {
                         }
                         held = nextRead++;
                     }
-                    b = read();
+                    try {
+                        b = read();
+                    } catch (Throwable t) { // no room for a batch: the line reached, under the lock reading is done under
+                        lastRead = lines.lineNumber();
+                        throw t;
+                    }
                     if (b.last) {
                         synchronized (handOver) {
                             ended = true;
@@ -242,16 +268,18 @@ final class LinePipeline implements AutoCloseable {
                     return;
                 }
             }
-        } catch (InterruptedException e) {
-            // abandoned
         } catch (Throwable e) {
-            // outside any line (no room for a batch): the batch this thread held never comes; the reader's thread
-            // finds that out in take(), in that batch's turn
+            if (e instanceof InterruptedException && abandoned) {
+                return; // close() stopped it
+            }
+            // outside any line (no room for a batch; something thrown where nothing should be): the batch this
+            // thread held never comes, and the reader's thread finds that out in take(), in that batch's turn
             synchronized (handOver) {
                 int lost = held >= 0 ? held : nextRead;
                 if (lost < lostFrom) {
                     lostFrom = lost;
                     died = e;
+                    diedAt = lastRead;
                 }
                 ended = true;
                 handOver.notifyAll();
@@ -262,6 +290,8 @@ final class LinePipeline implements AutoCloseable {
     /** The next batch read ahead, in the order read; what ended the reading early, in its turn. */
     private Batch take() throws IOException {
         int want = nextTaken;
+        Throwable f;
+        int at;
         try {
             synchronized (handOver) {
                 while (true) {
@@ -273,9 +303,9 @@ final class LinePipeline implements AutoCloseable {
                         return b;
                     }
                     if (want >= lostFrom || (ended && want >= nextRead) || !anyAlive()) {
-                        Throwable f = died;
-                        reached.accept(lines.lineNumber());
-                        throw rethrown(f != null ? f : new IllegalStateException("the read-ahead thread ended early"));
+                        f = died;
+                        at = diedAt;
+                        break;
                     }
                     handOver.wait(200);
                 }
@@ -284,6 +314,10 @@ final class LinePipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new ImportCancelledException();
         }
+        if (at > 0) {
+            reached.accept(at); // the last line read before the thread ended; else the last line handed out stands
+        }
+        throw rethrown(f != null ? f : new IllegalStateException("the read-ahead thread ended early"));
     }
 
     private boolean anyAlive() {
@@ -327,7 +361,7 @@ final class LinePipeline implements AutoCloseable {
                     return b;
                 }
             }
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (Throwable e) { // a checked exception some code threw unchecked too: the read's failure
             b.failure = e;
             b.failedAt = lines.lineNumber(); // the last line read, as a reader without read-ahead says
             b.last = true;
@@ -347,7 +381,7 @@ final class LinePipeline implements AutoCloseable {
             }
             try {
                 b.prepared[i] = preparer.prepare(l, b.numbers[i]);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) { // a checked exception some code threw unchecked too: the line's failure
                 b.size = i;
                 b.failure = e;
                 b.failedAt = b.numbers[i];

@@ -194,23 +194,84 @@ class LinePipelineTest {
         throw (E) t;
     }
 
+    /** An input whose reading throws {@code t} (unchecked, whatever it is) once {@code after} bytes of text were read. */
+    private static TextLines failingAfter(int lines, int after, Throwable t) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= lines; i++) {
+            b.append("line ").append(i).append('\n');
+        }
+        byte[] bytes = b.toString().getBytes(StandardCharsets.UTF_8);
+        return new TextLines(new InputStream() {
+            private int at;
+
+            @Override
+            public int read() {
+                if (at >= after) {
+                    throw LinePipelineTest.<RuntimeException>sneaky(t);
+                }
+                return at < bytes.length ? bytes[at++] : -1;
+            }
+
+            @Override
+            public int read(byte[] into, int off, int len) {
+                if (at >= after) {
+                    throw LinePipelineTest.<RuntimeException>sneaky(t);
+                }
+                if (at >= bytes.length) {
+                    return -1;
+                }
+                int n = Math.min(Math.min(len, 100), Math.min(after, bytes.length) - at); // a little at a time, as a pipe
+                System.arraycopy(bytes, at, into, off, n);
+                at += n;
+                return n;
+            }
+        });
+    }
+
     @Test
-    void whatEndsTheThreadOutsideALineIsThrownNotWaitedFor() {
-        Exception odd = new Exception("not an IOException, thrown unchecked");
-        IllegalStateException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
-                () -> assertThrows(IllegalStateException.class, () -> {
-                    try (LinePipeline p = new LinePipeline(text(100), (l, n) -> {
-                        if (n == 50) {
-                            throw LinePipelineTest.<RuntimeException>sneaky(odd);
+    void whatAReadThrowsUncheckedIsThrownInItsTurnNamingTheLastLineRead() {
+        for (int workers : new int[] {1, 3}) {
+            Exception odd = new Exception("not an IOException, thrown unchecked");
+            List<Integer> seen = new ArrayList<>();
+            List<Integer> reached = new ArrayList<>();
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(20), () -> assertThrows(IllegalStateException.class, () -> {
+                        try (LinePipeline p = several(failingAfter(5000, 20_000, odd), () -> (l, n) -> l, workers, 4,
+                                reached::add)) {
+                            while (p.next()) {
+                                seen.add(p.lineNumber());
+                            }
                         }
-                        return l;
-                    }, Cancellation.NEVER, n -> { }, 10, true)) {
-                        while (p.next()) {
-                            assertTrue(p.lineNumber() < 50);
-                        }
-                    }
-                }));
-        assertSame(odd, e.getCause());
+                    }));
+            assertSame(odd, e.getCause());
+            // "line N\n": 20,000 bytes end inside line 2,223; TextLines hands back the lines whose bytes it had taken
+            assertTrue(seen.size() >= 2_000 && seen.size() <= 2_222, workers + " threads: " + seen.size());
+            for (int i = 0; i < seen.size(); i++) {
+                assertEquals(i + 1, seen.get(i));
+            }
+            assertEquals(seen.size(), reached.get(reached.size() - 1), "the last line read, which was handed back");
+            assertFalse(readAheadRunning());
+        }
+    }
+
+    @Test
+    void aCheckedExceptionAPreparerThrowsUncheckedIsThrownInItsTurn() {
+        java.io.IOException io = new java.io.IOException("thrown unchecked");
+        List<Integer> seen = new ArrayList<>();
+        IOException e = assertThrows(IOException.class, () -> {
+            try (LinePipeline p = new LinePipeline(text(1000), (l, n) -> {
+                if (n == 50) {
+                    throw LinePipelineTest.<RuntimeException>sneaky(io);
+                }
+                return l;
+            }, Cancellation.NEVER, n -> { }, 10, true)) {
+                while (p.next()) {
+                    seen.add(p.lineNumber());
+                }
+            }
+        });
+        assertSame(io, e);
+        assertEquals(49, seen.size(), "every line before it");
     }
 
     @Test
@@ -331,41 +392,79 @@ class LinePipelineTest {
     }
 
     @Test
-    void withSeveralThreadsADeadThreadIsThrownInItsBatchsTurnAndCloseLeavesNone() {
-        Exception odd = new Exception("not an IOException, thrown unchecked");
+    void withSeveralThreadsADeadThreadIsThrownInItsBatchsTurnAndCloseLeavesNone() throws Exception {
         List<Integer> seen = new ArrayList<>();
+        List<Integer> reached = new ArrayList<>();
         IllegalStateException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
                 () -> assertThrows(IllegalStateException.class, () -> {
-                    try (LinePipeline p = several(text(2_000), () -> (l, n) -> {
-                        if (n == 500) {
-                            throw LinePipelineTest.<RuntimeException>sneaky(odd);
-                        }
-                        return l;
-                    }, 3, 10, n -> { })) {
+                    try (LinePipeline p = several(text(5000), () -> (l, n) -> l, 3, 10, reached::add)) {
+                        assertTrue(p.next());
+                        seen.add(p.lineNumber());
+                        Thread.sleep(300); // the threads fill the window and wait for room
+                        // interrupted by something other than close(): each ends, and the batches they held are lost
+                        Thread.getAllStackTraces().keySet().stream()
+                                .filter(t -> t.getName().equals(LinePipeline.THREAD_NAME)).forEach(Thread::interrupt);
                         while (p.next()) {
                             seen.add(p.lineNumber());
                         }
                     }
                 }));
-        assertSame(odd, e.getCause());
-        assertEquals(490, seen.size(), "every batch before the one lost");
+        assertTrue(e.getCause() instanceof InterruptedException, String.valueOf(e.getCause()));
         for (int i = 0; i < seen.size(); i++) {
             assertEquals(i + 1, seen.get(i));
         }
+        assertEquals(10 + 10 * LinePipeline.QUEUED, seen.size(), "the first batch and those handed over before");
+        assertEquals(seen.size(), reached.get(reached.size() - 1), "no line was being read: the last handed out stands");
         assertFalse(readAheadRunning());
 
         AtomicInteger prepared = new AtomicInteger();
         LinePipeline p = several(text(200_000), () -> (l, n) -> prepared.incrementAndGet(), 3, 16, n -> { });
-        try {
-            for (int i = 0; i < 100; i++) {
-                assertTrue(p.next());
-            }
-        } catch (IOException x) {
-            throw new AssertionError(x);
+        for (int i = 0; i < 100; i++) {
+            assertTrue(p.next());
         }
         p.close();
         assertFalse(readAheadRunning(), "every read-ahead thread has ended");
         assertTrue(prepared.get() < 200_000, "they stopped before the end: " + prepared.get());
+    }
+
+    @Test
+    void aPreparerThatCannotBeMadeLeavesFewerThreadsAndNoneBehind() throws IOException {
+        AtomicInteger made = new AtomicInteger();
+        java.util.function.Supplier<LinePipeline.Preparer> preparers = () -> {
+            if (made.incrementAndGet() == 2) {
+                throw new OutOfMemoryError("no room for a second reader");
+            }
+            return (l, n) -> l;
+        };
+        try (LinePipeline p = several(text(20_000), preparers, 3, 16, n -> { })) {
+            int count = 0;
+            while (p.next()) {
+                count++;
+                assertEquals("line " + count, p.prepared());
+            }
+            assertEquals(20_000, count);
+        }
+        assertFalse(readAheadRunning());
+    }
+
+    @Test
+    void withSeveralThreadsAPreparersFailureIsThrownInItsTurn() {
+        Exception odd = new Exception("not an IOException, thrown unchecked");
+        List<Integer> seen = new ArrayList<>();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
+            try (LinePipeline p = several(text(2_000), () -> (l, n) -> {
+                if (n == 500) {
+                    throw LinePipelineTest.<RuntimeException>sneaky(odd);
+                }
+                return l;
+            }, 3, 10, n -> { })) {
+                while (p.next()) {
+                    seen.add(p.lineNumber());
+                }
+            }
+        });
+        assertSame(odd, e.getCause());
+        assertEquals(499, seen.size(), "every line before it");
     }
 
     @Test
