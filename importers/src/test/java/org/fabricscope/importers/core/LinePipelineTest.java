@@ -413,7 +413,10 @@ class LinePipelineTest {
         for (int i = 0; i < seen.size(); i++) {
             assertEquals(i + 1, seen.get(i));
         }
-        assertEquals(10 + 10 * LinePipeline.QUEUED, seen.size(), "the first batch and those handed over before");
+        // the batches handed over before the first one lost: at least those read while the reader slept (another
+        // thread may have read one more between the interrupted thread letting go of the reading and ending)
+        assertTrue(seen.size() >= 10 + 10 * LinePipeline.QUEUED && seen.size() < 5000 && seen.size() % 10 == 0,
+                "whole batches, in order: " + seen.size());
         assertEquals(seen.size(), reached.get(reached.size() - 1), "no line was being read: the last handed out stands");
         assertFalse(readAheadRunning());
 
