@@ -125,10 +125,10 @@ class LinePipelineTest {
         }
     }
 
-    @Test
-    void aReadThatFailsIsThrownAfterTheLinesReadBeforeIt() throws IOException {
+    /** Five lines, then "disk gone". */
+    private static InputStream fiveLinesThenDiskGone() {
         byte[] good = "one\ntwo\nthree\nfour\nfive\n".getBytes(StandardCharsets.UTF_8);
-        InputStream failing = new InputStream() {
+        return new InputStream() {
             private int at;
 
             @Override
@@ -139,6 +139,11 @@ class LinePipelineTest {
                 throw new IOException("disk gone");
             }
         };
+    }
+
+    @Test
+    void aReadThatFailsIsThrownAfterTheLinesReadBeforeIt() throws IOException {
+        InputStream failing = fiveLinesThenDiskGone();
         List<Integer> reached = new ArrayList<>();
         try (LinePipeline p = new LinePipeline(new TextLines(failing), (l, n) -> l, Cancellation.NEVER, reached::add, 2, true)) {
             List<String> got = new ArrayList<>();
@@ -365,18 +370,7 @@ class LinePipelineTest {
             }
             assertFalse(readAheadRunning());
         }
-        byte[] good = "one\ntwo\nthree\nfour\nfive\n".getBytes(StandardCharsets.UTF_8);
-        InputStream failing = new InputStream() {
-            private int at;
-
-            @Override
-            public int read() throws IOException {
-                if (at < good.length) {
-                    return good[at++];
-                }
-                throw new IOException("disk gone");
-            }
-        };
+        InputStream failing = fiveLinesThenDiskGone();
         List<Integer> reached = new ArrayList<>();
         try (LinePipeline p = several(new TextLines(failing), () -> (l, n) -> l, 3, 1, reached::add)) {
             List<String> got = new ArrayList<>();
