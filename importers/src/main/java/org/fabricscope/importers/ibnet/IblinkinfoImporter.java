@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.ReadAheadLineImporter;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.LineStore;
 import org.fabricscope.model.fabric.FabricNode;
@@ -26,13 +26,11 @@ import org.fabricscope.model.fabric.PortState;
  * {@code Could be ...} when the link runs below what both ends support. Also the {@code -l}
  * one-line form, where each line starts with the node GUID and quoted name.
  */
-public final class IblinkinfoImporter extends LineImporter {
+public final class IblinkinfoImporter extends ReadAheadLineImporter {
     private record PendingLink(Port local, int remoteLid, int remotePort, String remoteName, LinkWidth width,
                                LinkSpeed speed, Evidence evidence) {
     }
 
-    private final boolean readAhead;
-    private final int batch;
     /** The lines cited when they are read in their turn (read ahead, each thread has a store of its own). */
     private LineStore cited;
     private FabricNode current;
@@ -44,13 +42,11 @@ public final class IblinkinfoImporter extends LineImporter {
     private final List<PendingLink> links = new ArrayList<>();
 
     public IblinkinfoImporter() {
-        this(true, 0);
     }
 
     /** With {@code readAhead} false every line is read in its turn; {@code batch} lines are read ahead at a time (0: the default). */
     IblinkinfoImporter(boolean readAhead, int batch) {
-        this.readAhead = readAhead;
-        this.batch = batch;
+        super(readAhead, batch);
     }
 
     @Override
@@ -58,26 +54,11 @@ public final class IblinkinfoImporter extends LineImporter {
         cited = new LineStore();
     }
 
-    /** Lines are read (their expressions matched, their numbers checked) ahead of their turn, on threads of their own. */
-    @Override
-    protected boolean prepares() {
-        return readAhead;
-    }
-
-    @Override
-    protected boolean preparesOnSeveralThreads() {
-        return true;
-    }
-
+    /** Lines are read (their expressions matched, their numbers checked) ahead of their turn, each thread with its own store. */
     @Override
     protected LinePreparer preparer() {
         LineStore own = new LineStore();
         return (raw, lineNumber) -> prepare(raw, lineNumber, own);
-    }
-
-    @Override
-    protected int readAheadBatch() {
-        return batch > 0 ? batch : super.readAheadBatch();
     }
 
     @Override
@@ -92,15 +73,6 @@ public final class IblinkinfoImporter extends LineImporter {
             return null;
         }
         return IblinkinfoLine.read(l, source, lineNumber, store);
-    }
-
-    /** Without read-ahead: the line prepared here, then read. */
-    @Override
-    protected void line(String raw) {
-        if (readAhead) {
-            throw new IllegalStateException("a line that was not read ahead"); // prepare() is the reading threads'
-        }
-        line(raw, prepare(raw, lineNumber));
     }
 
     /** One line, with what {@link #prepare} made of it; a field out of range (LID, port, GUID, rate) skips it. */

@@ -2,7 +2,7 @@ package org.fabricscope.importers.ibnet;
 
 import java.util.regex.Pattern;
 
-import org.fabricscope.importers.core.LineImporter;
+import org.fabricscope.importers.core.ReadAheadLineImporter;
 import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.fabric.FabricNode;
@@ -17,14 +17,12 @@ import org.fabricscope.model.fabric.Port;
  * {@code -g} chassis grouping, {@code -f} s/w/v suffixes, {@code --diff} prefixes, and captures
  * whose tabs were lost or whose lines end in CRLF or stray spaces.
  */
-public final class IbnetdiscoverImporter extends LineImporter {
+public final class IbnetdiscoverImporter extends ReadAheadLineImporter {
     private static final Pattern QUIET = Pattern.compile(
             "^(?:Chassis \\d+.*|Non-Chassis Nodes.*|Hostname: .*|numports = \\d+)$");
 
     /** Reads this file's port lines, most of a dump; ahead of their turn when they are prepared ({@link #prepare}). */
     private PortLine.Reader ports;
-    private final boolean readAhead;
-    private final int batch;
     private int vendorId;
     private int deviceId;
     private long sysImgGuid;
@@ -33,13 +31,11 @@ public final class IbnetdiscoverImporter extends LineImporter {
     private boolean diffWarned;
 
     public IbnetdiscoverImporter() {
-        this(true, 0);
     }
 
     /** With {@code readAhead} false every line is read in its turn; {@code batch} lines are read ahead at a time (0: the default). */
     IbnetdiscoverImporter(boolean readAhead, int batch) {
-        this.readAhead = readAhead;
-        this.batch = batch;
+        super(readAhead, batch);
     }
 
     @Override
@@ -50,29 +46,14 @@ public final class IbnetdiscoverImporter extends LineImporter {
     }
 
     /**
-     * Port, node and id lines are read ahead of their turn, on a thread of their own: a fabric of 100,000 endpoints
-     * has 600,000 port lines and 550,000 node and id lines.
+     * Port, node and id lines are read ahead of their turn, on threads of their own (a fabric of 100,000 endpoints has
+     * 600,000 port lines and 550,000 node and id lines), each with a {@link PortLine.Reader} of its own (its scanner,
+     * matchers and cited lines).
      */
-    @Override
-    protected boolean prepares() {
-        return readAhead;
-    }
-
-    /** Each thread reads with a {@link PortLine.Reader} of its own (its scanner, matchers and cited lines). */
-    @Override
-    protected boolean preparesOnSeveralThreads() {
-        return true;
-    }
-
     @Override
     protected LinePreparer preparer() {
         PortLine.Reader own = new PortLine.Reader(source);
         return (raw, lineNumber) -> prepare(raw, lineNumber, own);
-    }
-
-    @Override
-    protected int readAheadBatch() {
-        return batch > 0 ? batch : super.readAheadBatch();
     }
 
     /**
@@ -128,16 +109,6 @@ public final class IbnetdiscoverImporter extends LineImporter {
         } else {
             other(raw);
         }
-    }
-
-    /** Without read-ahead: the line prepared here, then read. */
-    @Override
-    protected void line(String raw) {
-        if (readAhead) {
-            // prepare() is the read-ahead thread's (its reader and cited lines), not to be called from here
-            throw new IllegalStateException("a line that was not read ahead");
-        }
-        line(raw, prepare(raw, lineNumber));
     }
 
     private void resetBlock() {
