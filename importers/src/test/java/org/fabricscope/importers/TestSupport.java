@@ -33,6 +33,28 @@ public final class TestSupport {
         readInto(b, importer, name, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Runs {@code work} with {@link LineImporter#READ_AHEAD_THREADS} set to {@code threads} (null: unset), and puts the
+     * property back as it was.
+     */
+    public static void withReadAheadThreads(String threads, Runnable work) {
+        String before = System.getProperty(LineImporter.READ_AHEAD_THREADS);
+        try {
+            if (threads == null) {
+                System.clearProperty(LineImporter.READ_AHEAD_THREADS);
+            } else {
+                System.setProperty(LineImporter.READ_AHEAD_THREADS, threads);
+            }
+            work.run();
+        } finally {
+            if (before == null) {
+                System.clearProperty(LineImporter.READ_AHEAD_THREADS);
+            } else {
+                System.setProperty(LineImporter.READ_AHEAD_THREADS, before);
+            }
+        }
+    }
+
     public static void readInto(FabricModelBuilder b, LineImporter importer, String name, byte[] bytes) {
         try {
             importer.read(new TextLines(new ByteArrayInputStream(bytes)), name, b, Cancellation.NEVER);

@@ -162,10 +162,12 @@ public final class FabricScopeCommand implements Runnable {
         return 70;
     }
 
-    private static final String OUT_OF_MEMORY = "fabricscope: out of memory: give it more with FABRICSCOPE_JAVA_OPTS=-Xmx8g, "
-            + "or read fewer inputs at once; an input that is small for its kind is a bug to report";
-    private static final String STACK_OVERFLOW = "fabricscope: stack overflow: an input nested or chained too deeply for a "
-            + "reader (a bug to report; FABRICSCOPE_JAVA_OPTS=-Xss16m may get past it)";
+    // String.valueOf: not compile-time constants, so made when the class is, not on first use (a constant's first use
+    // makes its String then, on a heap that may have no room left)
+    private static final String OUT_OF_MEMORY = String.valueOf("fabricscope: out of memory: give it more with "
+            + "FABRICSCOPE_JAVA_OPTS=-Xmx8g, or read fewer inputs at once; an input that is small for its kind is a bug to report");
+    private static final String STACK_OVERFLOW = String.valueOf("fabricscope: stack overflow: an input nested or chained too "
+            + "deeply for a reader (a bug to report; FABRICSCOPE_JAVA_OPTS=-Xss16m may get past it)");
 
     private static void describeFatal(Throwable e, String[] args, PrintWriter err) {
         List<String> inputs = new ArrayList<>();

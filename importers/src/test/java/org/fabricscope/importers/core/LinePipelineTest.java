@@ -143,9 +143,15 @@ class LinePipelineTest {
 
     @Test
     void aReadThatFailsIsThrownAfterTheLinesReadBeforeIt() throws IOException {
+        for (int workers : new int[] {1, 3}) {
+            readThatFails(workers, workers == 1 ? 2 : 1);
+        }
+    }
+
+    private static void readThatFails(int workers, int batch) throws IOException {
         InputStream failing = fiveLinesThenDiskGone();
         List<Integer> reached = new ArrayList<>();
-        try (LinePipeline p = new LinePipeline(new TextLines(failing), (l, n) -> l, Cancellation.NEVER, reached::add, 2, true)) {
+        try (LinePipeline p = several(new TextLines(failing), () -> (l, n) -> l, workers, batch, reached::add)) {
             List<String> got = new ArrayList<>();
             IOException e = assertThrows(IOException.class, () -> {
                 while (p.next()) {
@@ -369,19 +375,6 @@ class LinePipelineTest {
                 assertEquals(3_333, reached.get(reached.size() - 1), "the failed line is the one reached");
             }
             assertFalse(readAheadRunning());
-        }
-        InputStream failing = fiveLinesThenDiskGone();
-        List<Integer> reached = new ArrayList<>();
-        try (LinePipeline p = several(new TextLines(failing), () -> (l, n) -> l, 3, 1, reached::add)) {
-            List<String> got = new ArrayList<>();
-            IOException e = assertThrows(IOException.class, () -> {
-                while (p.next()) {
-                    got.add(p.line());
-                }
-            });
-            assertEquals("disk gone", e.getMessage());
-            assertEquals(List.of("one", "two", "three", "four", "five"), got);
-            assertEquals(5, reached.get(reached.size() - 1));
         }
     }
 

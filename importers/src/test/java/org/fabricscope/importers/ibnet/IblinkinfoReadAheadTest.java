@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Random;
 
 import org.fabricscope.importers.TestSupport;
-import org.fabricscope.importers.core.LineImporter;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Evidence;
@@ -83,20 +82,12 @@ class IblinkinfoReadAheadTest {
         List<String> inTurn = facts(new IblinkinfoImporter(false, 0), dump);
         assertTrue(inTurn.stream().filter(f -> f.startsWith("cable ")).count() > 200, "the capture's cables");
         assertTrue(inTurn.stream().filter(f -> f.startsWith("diagnostic ")).count() > 30, "the broken lines' reports");
-        String before = System.getProperty(LineImporter.READ_AHEAD_THREADS);
-        try {
-            for (String threads : new String[] {"1", "3"}) {
-                System.setProperty(LineImporter.READ_AHEAD_THREADS, threads);
+        for (String threads : new String[] {"1", "3"}) {
+            TestSupport.withReadAheadThreads(threads, () -> {
                 for (int batch : new int[] {1, 7, 0}) {
                     assertEquals(inTurn, facts(new IblinkinfoImporter(true, batch), dump), "batch " + batch + ", threads " + threads);
                 }
-            }
-        } finally {
-            if (before == null) {
-                System.clearProperty(LineImporter.READ_AHEAD_THREADS);
-            } else {
-                System.setProperty(LineImporter.READ_AHEAD_THREADS, before);
-            }
+            });
         }
     }
 }

@@ -131,27 +131,15 @@ class ReadAheadTest {
         assertTrue(inTurn.stream().filter(f -> f.startsWith("diagnostic ")).count() > 20, "the broken lines' reports");
         // batches of 7 lines: hundreds of hand-overs, the broken lines across their edges; and the default batch
         // and one, two or three threads preparing them (each with its own reader and store of cited lines)
-        String before = System.getProperty(org.fabricscope.importers.core.LineImporter.READ_AHEAD_THREADS);
-        try {
-            for (String threads : new String[] {"1", "3", null}) {
-                if (threads == null) {
-                    System.clearProperty(org.fabricscope.importers.core.LineImporter.READ_AHEAD_THREADS);
-                } else {
-                    System.setProperty(org.fabricscope.importers.core.LineImporter.READ_AHEAD_THREADS, threads);
-                }
+        for (String threads : new String[] {"1", "3", null}) {
+            TestSupport.withReadAheadThreads(threads, () -> {
                 for (int batch : new int[] {1, 7, 0}) {
                     FabricModel ahead = read(new IbnetdiscoverImporter(true, batch), dump);
                     assertEquals(inTurn, facts(ahead), "batch " + batch + ", threads " + threads);
                     citesItsOwnLine(ahead, dump);
                     nodesCiteTheirOwnLines(ahead, dump);
                 }
-            }
-        } finally {
-            if (before == null) {
-                System.clearProperty(org.fabricscope.importers.core.LineImporter.READ_AHEAD_THREADS);
-            } else {
-                System.setProperty(org.fabricscope.importers.core.LineImporter.READ_AHEAD_THREADS, before);
-            }
+            });
         }
     }
 
