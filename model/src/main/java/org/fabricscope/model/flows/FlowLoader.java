@@ -10,10 +10,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Reads one flow file (schema: {@code docs/flows.md}) and validates it: every field's type, ids,
@@ -43,7 +41,6 @@ public final class FlowLoader {
     private static final Set<String> STEP = Set.of("id", "question", "kind", "ask", "command", "expect", "output", "yes",
             "no", "unknown", "otherwise");
     private static final Set<String> CONCLUSION = Set.of("id", "finding", "text", "remedies");
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final FlowFacts facts;
     private final Set<String> findingIds;
@@ -76,7 +73,7 @@ public final class FlowLoader {
         }
         JsonNode root;
         try {
-            root = MAPPER.readTree(content);
+            root = org.fabricscope.model.core.JsonTrees.read(content, true); // a key given twice is an error
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
             String where = l == null ? "" : "line " + l.getLineNr() + ", column " + l.getColumnNr() + ": ";

@@ -16,7 +16,6 @@ import org.fabricscope.model.core.Severity;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Reads one catalogue file ({@code docs/signatures.md}) and validates every signature in it: the
@@ -34,7 +33,6 @@ public final class SignatureLoader {
     static final int MIN_LITERAL = 3;
     private static final Pattern ID = Pattern.compile("[a-z][a-z0-9]*\\.[a-z0-9]+(?:-[a-z0-9]+)*");
     private static final Pattern GROUP = Pattern.compile("(?<!\\\\)\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What one file gave: its signatures and its problems. */
     public record Result(List<Signature> signatures, List<SignatureProblem> problems) {
@@ -66,7 +64,7 @@ public final class SignatureLoader {
         }
         JsonNode root;
         try {
-            root = JSON.readTree(bytes);
+            root = org.fabricscope.model.core.JsonTrees.read(bytes, false);
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? "" : "line " + e.getLocation().getLineNr();
             return new Result(List.of(), List.of(new SignatureProblem(file, where, "", "not valid JSON: "
