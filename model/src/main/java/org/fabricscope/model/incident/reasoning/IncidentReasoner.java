@@ -49,7 +49,7 @@ public final class IncidentReasoner {
 
     /** The incident of a model's inputs, with the active catalogue. */
     public static Incident reason(FabricModel model) {
-        return reason(model, SignatureCatalogue.active(), RankMap.of(model));
+        return reason(model, SignatureCatalogue::active, RankMap.of(model));
     }
 
     /** The incident of a model's inputs, reasoned once per model and kept beside it (checks, flows and views ask this). */
@@ -58,6 +58,10 @@ public final class IncidentReasoner {
     }
 
     public static Incident reason(FabricModel model, SignatureCatalogue catalogue, RankMap ranks) {
+        return reason(model, () -> catalogue, ranks);
+    }
+
+    private static Incident reason(FabricModel model, java.util.function.Supplier<SignatureCatalogue> catalogue, RankMap ranks) {
         Places places = new Places(model, ranks);
         List<IncidentEvent> events = IncidentEvents.collect(model, catalogue, places);
         List<String> notes = new ArrayList<>();
