@@ -21,7 +21,17 @@ final class SafeXml {
     private SafeXml() {
     }
 
+    /**
+     * One configured factory per thread, made on first use: a factory for each file cost 0.3 ms (a host folder holds
+     * hundreds of topology files), and the JDK does not promise that one factory serves several threads at once.
+     */
+    private static final ThreadLocal<XMLInputFactory> FACTORY = ThreadLocal.withInitial(SafeXml::newFactory);
+
     static XMLInputFactory factory() {
+        return FACTORY.get();
+    }
+
+    private static XMLInputFactory newFactory() {
         // the JDK's own parser, the one these settings are for, without the look-up newFactory() makes on every
         // call (system property, stax.properties, then a ServiceLoader scan of every jar on the class path): 1.2 ms
         // a file, 40 ms of a diagnose of the bundled sample's 32 host files (BENCHMARKS.md, issue 27)
