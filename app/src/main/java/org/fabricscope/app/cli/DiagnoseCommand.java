@@ -53,6 +53,16 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** What {@code diagnose --json} prints: {@code findings}, {@code diagnostics}, {@code flows}. Fields only grow. */
+    static Map<String, Object> document(List<Finding> findings, List<Diagnostic> diagnostics,
+                                        List<FlowResult> flows) {
+        Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("findings", findings.stream().map(Json::finding).toList());
+        doc.put("diagnostics", diagnostics);
+        doc.put("flows", flows.stream().map(Json::flow).toList());
+        return doc;
+    }
+
     @Override
     public Integer call() throws java.io.IOException {
         FlowLibrary library = flowOptions.library();
@@ -63,11 +73,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         FlowOptions.report(library, spec.commandLine().getErr());
         var out = spec.commandLine().getOut();
         if (json) {
-            Map<String, Object> doc = new java.util.LinkedHashMap<>();
-            doc.put("findings", findings.stream().map(Json::finding).toList());
-            doc.put("diagnostics", in.diagnostics());
-            doc.put("flows", flows.stream().map(Json::flow).toList());
-            out.println(Json.MAPPER.writeValueAsString(doc));
+            out.println(JsonDocs.write(document(findings, in.diagnostics(), flows)));
             return 0;
         }
         if (markdown || html) {

@@ -22,18 +22,29 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 
 /** The one Jackson mapper the CLI writes with: indented, fields in declaration order, severities as error|warning|info. */
 final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .registerModule(new SimpleModule().addSerializer(Severity.class, new JsonSerializer<>() {
-                @Override
-                public void serialize(Severity s, JsonGenerator g, SerializerProvider p) throws IOException {
-                    g.writeString(s.label());
-                }
-            }).addSerializer(Evidence.class, new JsonSerializer<>() {
-                @Override
-                public void serialize(Evidence e, JsonGenerator g, SerializerProvider p) throws IOException {
-                    writeEvidence(e, g);
-                }
-            }));
+    /**
+     * The mapper, made on first use (its class initialises a date format, locale data and serializer caches: about
+     * 50 ms of a CLI run), so that building a document here costs none of that; {@link JsonDocs} writes the documents
+     * it can without it.
+     */
+    static ObjectMapper mapper() {
+        return Holder.MAPPER;
+    }
+
+    private static final class Holder {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .registerModule(new SimpleModule().addSerializer(Severity.class, new JsonSerializer<>() {
+                    @Override
+                    public void serialize(Severity s, JsonGenerator g, SerializerProvider p) throws IOException {
+                        g.writeString(s.label());
+                    }
+                }).addSerializer(Evidence.class, new JsonSerializer<>() {
+                    @Override
+                    public void serialize(Evidence e, JsonGenerator g, SerializerProvider p) throws IOException {
+                        writeEvidence(e, g);
+                    }
+                }));
+    }
 
     private Json() {
     }

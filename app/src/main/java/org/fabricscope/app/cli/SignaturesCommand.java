@@ -46,7 +46,7 @@ final class SignaturesCommand implements Callable<Integer> {
         List<Signature> list = catalogue.signatures().stream()
                 .filter(s -> source == null || s.source().equals(source)).toList();
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(list.stream().map(SignaturesCommand::json).toList()));
+            out.println(Json.mapper().writeValueAsString(list.stream().map(SignaturesCommand::json).toList()));
         } else if (markdown) {
             out.print(markdown(list));
         } else {

@@ -39,7 +39,7 @@ final class SummaryCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         if (json) {
             FabricSummary withAll = s.withDiagnostics(all);
-            var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.valueToTree(withAll);
+            var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().valueToTree(withAll);
             // written only when the inputs had any: nccl-tests output; flight recorder dumps or RAS reports
             if (s.ncclTests().isEmpty()) {
                 tree.remove("ncclTests");
@@ -48,9 +48,9 @@ final class SummaryCommand implements Callable<Integer> {
                 tree.remove("collectives");
             }
             if (detail) {
-                tree.set("hostDetails", Json.MAPPER.valueToTree(FabricSummary.hostDetails(in.result().model())));
+                tree.set("hostDetails", Json.mapper().valueToTree(FabricSummary.hostDetails(in.result().model())));
             }
-            out.println(Json.MAPPER.writeValueAsString(tree));
+            out.println(Json.mapper().writeValueAsString(tree));
             return 0;
         }
         out.printf("Switches        %7d   (leaf %d, spine %d, core %d, other %d)%n", s.switches(),

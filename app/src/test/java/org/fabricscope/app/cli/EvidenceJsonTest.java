@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 /** Evidence in the CLI's JSON: the fields it always had, then its kind and the kind's own fields (decision 0013). */
 class EvidenceJsonTest {
     private static JsonNode json(Evidence e) throws Exception {
-        return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(List.of(e))).get(0);
+        return Json.mapper().readTree(Json.mapper().writeValueAsString(List.of(e))).get(0);
     }
 
     @Test

@@ -1,0 +1,99 @@
+package org.fabricscope.app.cli;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+
+import org.fabricscope.model.core.Diagnostic;
+import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.Severity;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+/**
+ * A JSON document made of maps, lists, strings, numbers, booleans, nulls, severities, evidence and diagnostics,
+ * written with Jackson's streaming generator exactly as {@link Json#mapper()} writes it (the same indentation, field
+ * order and forms). {@code diagnose --json} is what scripts call again and again, and an {@code ObjectMapper}'s first
+ * use (its date format, locale data, serializer look-ups) was about 70 ms of each such run on two cores
+ * (BENCHMARKS.md, issue 27). A document holding anything else is written by {@link Json#mapper()}, so the output is
+ * the same either way ({@code JsonDocsTest}).
+ */
+final class JsonDocs {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private JsonDocs() {
+    }
+
+    /** Thrown where the document holds a value this writer does not know. */
+    private static final class Unknown extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unknown() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The document as {@code Json.mapper().writeValueAsString(doc)} gives it. */
+    static String write(Object doc) throws IOException {
+        String s = streamed(doc);
+        return s != null ? s : Json.mapper().writeValueAsString(doc);
+    }
+
+    /** The document written by the generator alone; null when it holds a value this writer does not know. */
+    static String streamed(Object doc) throws IOException {
+        StringWriter w = new StringWriter(8192);
+        try (JsonGenerator g = FACTORY.createGenerator(w)) {
+            g.useDefaultPrettyPrinter();
+            value(doc, g);
+        } catch (Unknown e) {
+            return null;
+        }
+        return w.toString();
+    }
+
+    private static void value(Object v, JsonGenerator g) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else if (v instanceof String s) {
+            g.writeString(s);
+        } else if (v instanceof Map<?, ?> m) {
+            g.writeStartObject();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!(e.getKey() instanceof String k)) {
+                    throw new Unknown();
+                }
+                g.writeFieldName(k);
+                value(e.getValue(), g);
+            }
+            g.writeEndObject();
+        } else if (v instanceof List<?> l) {
+            g.writeStartArray();
+            for (Object o : l) {
+                value(o, g);
+            }
+            g.writeEndArray();
+        } else if (v instanceof Integer i) {
+            g.writeNumber(i);
+        } else if (v instanceof Long n) {
+            g.writeNumber(n);
+        } else if (v instanceof Boolean b) {
+            g.writeBoolean(b);
+        } else if (v instanceof Severity s) {
+            g.writeString(s.label());
+        } else if (v instanceof Evidence e) {
+            Json.writeEvidence(e, g);
+        } else if (v instanceof Diagnostic d) {
+            g.writeStartObject();
+            g.writeFieldName("severity");
+            value(d.severity(), g);
+            g.writeStringField("source", d.source());
+            g.writeNumberField("line", d.line());
+            g.writeStringField("message", d.message());
+            g.writeEndObject();
+        } else {
+            throw new Unknown();
+        }
+    }
+}
