@@ -13,12 +13,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 /**
- * A JSON document made of maps, lists, strings, numbers, booleans, nulls, severities, evidence and diagnostics,
- * written with Jackson's streaming generator exactly as {@link Json#mapper()} writes it (the same indentation, field
- * order and forms). {@code diagnose --json} is what scripts call again and again, and an {@code ObjectMapper}'s first
- * use (its date format, locale data, serializer look-ups) was about 70 ms of each such run on two cores
- * (BENCHMARKS.md, issue 27). A document holding anything else is written by {@link Json#mapper()}, so the output is
- * the same either way ({@code JsonDocsTest}).
+ * A JSON document made of maps, lists, records, strings, ints, longs, doubles, booleans, nulls, severities, evidence
+ * and diagnostics, written with Jackson's streaming generator exactly as {@link Json#mapper()} writes it (the same
+ * indentation, field order and forms). {@code diagnose --json} and {@code summary --json} are what scripts call again
+ * and again, and an {@code ObjectMapper}'s first use (its date format, locale data, serializer and record
+ * introspection) was 70-200 ms of each such run on two cores (BENCHMARKS.md, issue 27). A document holding anything
+ * else is written by {@link Json#mapper()}, so the output is the same either way ({@code JsonDocsTest}).
  */
 final class JsonDocs {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -78,6 +78,8 @@ final class JsonDocs {
             g.writeNumber(i);
         } else if (v instanceof Long n) {
             g.writeNumber(n);
+        } else if (v instanceof Double d) {
+            g.writeNumber(d.doubleValue());
         } else if (v instanceof Boolean b) {
             g.writeBoolean(b);
         } else if (v instanceof Severity s) {
@@ -92,8 +94,31 @@ final class JsonDocs {
             g.writeNumberField("line", d.line());
             g.writeStringField("message", d.message());
             g.writeEndObject();
+        } else if (v instanceof Record r) {
+            g.writeStartObject();
+            for (Map.Entry<String, Object> e : fields(r).entrySet()) {
+                g.writeFieldName(e.getKey());
+                value(e.getValue(), g);
+            }
+            g.writeEndObject();
         } else {
             throw new Unknown();
         }
+    }
+
+    /**
+     * A record's components by name, in declaration order: the properties the mapper writes for a record of the
+     * model (none of which has Jackson annotations or {@code get}/{@code is} methods besides its components).
+     */
+    static Map<String, Object> fields(Record r) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+            try {
+                m.put(c.getName(), c.getAccessor().invoke(r));
+            } catch (ReflectiveOperationException | RuntimeException e) { // not public: the mapper's to write
+                throw new Unknown();
+            }
+        }
+        return m;
     }
 }

@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.analysis.FabricSummary;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,26 +30,33 @@ final class SummaryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * What {@code summary --json} prints: the summary's fields with every diagnostic; {@code ncclTests} and
+     * {@code collectives} only when the inputs had any (nccl-tests output; flight recorder dumps or RAS reports);
+     * {@code hostDetails} when asked for ({@code details} not null). Fields only grow.
+     */
+    static Map<String, Object> document(FabricSummary s, List<Diagnostic> all, List<FabricSummary.HostDetail> details) {
+        Map<String, Object> doc = JsonDocs.fields(s.withDiagnostics(all));
+        if (s.ncclTests().isEmpty()) {
+            doc.remove("ncclTests");
+        }
+        if (s.collectives().isEmpty()) {
+            doc.remove("collectives");
+        }
+        if (details != null) {
+            doc.put("hostDetails", details);
+        }
+        return doc;
+    }
+
     @Override
-    public Integer call() throws JsonProcessingException {
+    public Integer call() throws java.io.IOException {
         InputOptions.Counted in = input.count();
         FabricSummary s = in.summary();
         List<Diagnostic> all = in.diagnostics();
         var out = spec.commandLine().getOut();
         if (json) {
-            FabricSummary withAll = s.withDiagnostics(all);
-            var tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().valueToTree(withAll);
-            // written only when the inputs had any: nccl-tests output; flight recorder dumps or RAS reports
-            if (s.ncclTests().isEmpty()) {
-                tree.remove("ncclTests");
-            }
-            if (s.collectives().isEmpty()) {
-                tree.remove("collectives");
-            }
-            if (detail) {
-                tree.set("hostDetails", Json.mapper().valueToTree(FabricSummary.hostDetails(in.result().model())));
-            }
-            out.println(Json.mapper().writeValueAsString(tree));
+            out.println(JsonDocs.write(document(s, all, detail ? FabricSummary.hostDetails(in.result().model()) : null)));
             return 0;
         }
         out.printf("Switches        %7d   (leaf %d, spine %d, core %d, other %d)%n", s.switches(),

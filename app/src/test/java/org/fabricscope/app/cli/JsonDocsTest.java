@@ -20,6 +20,7 @@ import org.fabricscope.importers.ImportProgress;
 import org.fabricscope.importers.ImportResult;
 import org.fabricscope.importers.core.Cancellation;
 import org.fabricscope.model.analysis.Analysis;
+import org.fabricscope.model.analysis.FabricSummary;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Severity;
@@ -30,6 +31,8 @@ import org.fabricscope.model.flows.FlowLibrary;
 import org.fabricscope.model.flows.FlowResult;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /** {@link JsonDocs} writes every document byte for byte as {@link Json#mapper()} does. */
 class JsonDocsTest {
     private static void same(Object doc) throws IOException {
@@ -39,14 +42,7 @@ class JsonDocsTest {
     /** {@code diagnose --json}'s document of every bundled sample folder, with its findings, diagnostics and flows. */
     @Test
     void diagnoseDocumentsOfTheSamplesAreWrittenAsTheMapperWritesThem() throws IOException {
-        Path samples = Path.of("../sample-fabrics");
-        List<Path> folders = new ArrayList<>();
-        try (Stream<Path> s = Files.list(samples)) {
-            s.filter(Files::isDirectory).filter(p -> !p.getFileName().toString().matches("tools|src|target")).sorted()
-                    .forEach(folders::add);
-        }
-        folders.add(samples.resolve("gpu-captures/h200x2-forensics-nccl-2.28.9/hang"));
-        folders.add(samples.resolve("gpu-captures/incidents-h100x2-nccl-2.28.9"));
+        List<Path> folders = samples();
         FlowLibrary flows = FlowLibrary.builtIn();
         int findings = 0;
         int diagnostics = 0;
@@ -62,6 +58,55 @@ class JsonDocsTest {
         }
         assertTrue(folders.size() >= 10 && findings > 50 && diagnostics > 5,
                 folders.size() + " folders, " + findings + " findings, " + diagnostics + " diagnostics");
+    }
+
+    /**
+     * {@code summary --json} (with and without {@code --detail}) of every sample folder, against what it printed
+     * before {@link JsonDocs}: the summary turned into a tree by the mapper, trimmed and extended, then written.
+     */
+    @Test
+    void summaryDocumentsOfTheSamplesAreWrittenAsBefore() throws IOException {
+        int nonEmptyTests = 0;
+        int collectives = 0;
+        int streamed = 0;
+        for (Path f : samples()) {
+            ImportResult r = new FabricImporter().importPaths(List.of(f), ImportProgress.NONE, Cancellation.NEVER);
+            FabricSummary s = FabricSummary.of(r.model(), ErrorThresholds.defaults());
+            List<Diagnostic> all = r.model().diagnostics();
+            for (boolean detail : new boolean[] {false, true}) {
+                ObjectNode tree = (ObjectNode) Json.mapper().valueToTree(s.withDiagnostics(all));
+                if (s.ncclTests().isEmpty()) {
+                    tree.remove("ncclTests");
+                }
+                if (s.collectives().isEmpty()) {
+                    tree.remove("collectives");
+                }
+                if (detail) {
+                    tree.set("hostDetails", Json.mapper().valueToTree(FabricSummary.hostDetails(r.model())));
+                }
+                Map<String, Object> doc = SummaryCommand.document(s, all, detail ? FabricSummary.hostDetails(r.model()) : null);
+                assertEquals(Json.mapper().writeValueAsString(tree), JsonDocs.write(doc), f + (detail ? " --detail" : ""));
+                streamed += JsonDocs.streamed(doc) != null ? 1 : 0;
+            }
+            nonEmptyTests += s.ncclTests().isEmpty() ? 0 : 1;
+            collectives += s.collectives().isEmpty() ? 0 : 1;
+        }
+        assertTrue(nonEmptyTests > 0 && collectives > 0, "samples with nccl-tests output and with collectives: "
+                + nonEmptyTests + ", " + collectives);
+        assertEquals(2 * samples().size(), streamed, "every summary written without the mapper");
+    }
+
+    private static List<Path> samples() throws IOException {
+        Path samples = Path.of("../sample-fabrics");
+        List<Path> folders = new ArrayList<>();
+        try (Stream<Path> s = Files.list(samples)) {
+            s.filter(Files::isDirectory).filter(p -> !p.getFileName().toString().matches("tools|src|target")).sorted()
+                    .forEach(folders::add);
+        }
+        folders.add(samples.resolve("gpu-captures/h200x2-forensics-nccl-2.28.9/hang"));
+        folders.add(samples.resolve("gpu-captures/incidents-h100x2-nccl-2.28.9"));
+        folders.add(samples.resolve("gpu-captures/h200x2-busbw-nccl-2.28.9"));
+        return folders;
     }
 
     @Test
@@ -84,6 +129,8 @@ class JsonDocsTest {
                 Evidence.stream("pod/c", 9, Instant.parse("2026-11-28T01:02:03.456Z"), "NCCL WARN x"),
                 Evidence.stream("pod/c", 10, null, "y")));
         m.put("diagnostics", List.of(Diagnostic.error("a", 1, "bad"), Diagnostic.info("", 0, "note")));
+        m.put("doubles", List.of(0.1, -2.5e-7, 1e300, 3.0, Double.NaN, Double.POSITIVE_INFINITY));
+        m.put("record", new FabricSummary.HostDetail("h\u00e9", 8, 4, 4, 12, 8, 4));
         same(m);
         assertNotNull(JsonDocs.streamed(m));
         same(List.of());
@@ -98,7 +145,8 @@ class JsonDocsTest {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("before", List.of("a"));
         m.put("point", new Point(1, 2.5));
-        m.put("double", 0.1);
+        same(m);
+        m.put("decimal", new java.math.BigDecimal("1.50"));
         same(m);
         assertNull(JsonDocs.streamed(m), "left to the mapper");
         same(Map.of(1, "a number as a key"));
