@@ -59,7 +59,7 @@ final class ChecksCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         List<FindingSpec> specs = catalogue();
         if (json) {
-            out.println(Json.mapper().writeValueAsString(specs.stream().map(ChecksCommand::json).toList()));
+            out.println(JsonDocs.write(specs.stream().map(ChecksCommand::json).toList()));
         } else if (markdown) {
             out.print(markdown(specs));
         } else {

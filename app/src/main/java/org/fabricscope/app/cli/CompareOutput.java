@@ -35,7 +35,7 @@ final class CompareOutput {
         return switch (f) {
             case text -> text();
             case markdown -> markdown();
-            case json -> Json.mapper().writeValueAsString(json()) + System.lineSeparator();
+            case json -> JsonDocs.write(json()) + System.lineSeparator();
         };
     }
 

@@ -107,7 +107,7 @@ final class ExportCommand implements Callable<Integer> {
         ImportResult r = input.importPaths();
         refuseLarge(r.model());
         String text = switch (format) {
-            case json -> Json.mapper().writeValueAsString(asJson(r.model()));
+            case json -> JsonDocs.write(asJson(r.model()));
             case dot -> write(new DOTExporter<>(v -> quoteId(v.id())), r.model());
             case graphml -> {
                 GraphMLExporter<Vertex, FabricEdge> g = new GraphMLExporter<>(v -> XmlText.clean(v.id()));

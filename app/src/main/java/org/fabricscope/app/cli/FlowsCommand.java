@@ -57,7 +57,7 @@ final class FlowsCommand implements Callable<Integer> {
         if (markdown) {
             out.print(flowsMarkdown(lib));
         } else if (json) {
-            out.println(Json.mapper().writeValueAsString(lib.flows().stream().map(FlowsCommand::json).toList()));
+            out.println(JsonDocs.write(lib.flows().stream().map(FlowsCommand::json).toList()));
         } else {
             for (Flow f : lib.flows()) {
                 out.printf("%-24s %s%n", f.id(), f.title());
@@ -71,7 +71,7 @@ final class FlowsCommand implements Callable<Integer> {
 
     private void printFacts(java.io.PrintWriter out) throws JsonProcessingException {
         if (json) {
-            out.println(Json.mapper().writeValueAsString(FlowFacts.standard().all().stream().map(f -> {
+            out.println(JsonDocs.write(FlowFacts.standard().all().stream().map(f -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("name", f.name());
                 m.put("description", f.description());

@@ -11,6 +11,7 @@ import org.fabricscope.model.core.Severity;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
  * A JSON document made of maps, lists, records, strings, ints, longs, doubles, booleans, nulls, severities, evidence
@@ -36,19 +37,23 @@ final class JsonDocs {
     }
 
     /** The document as {@code Json.mapper().writeValueAsString(doc)} gives it. */
-    static String write(Object doc) throws IOException {
+    static String write(Object doc) throws JsonProcessingException {
         String s = streamed(doc);
         return s != null ? s : Json.mapper().writeValueAsString(doc);
     }
 
     /** The document written by the generator alone; null when it holds a value this writer does not know. */
-    static String streamed(Object doc) throws IOException {
+    static String streamed(Object doc) throws JsonProcessingException {
         StringWriter w = new StringWriter(8192);
         try (JsonGenerator g = FACTORY.createGenerator(w)) {
             g.useDefaultPrettyPrinter();
             value(doc, g);
         } catch (Unknown e) {
             return null;
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) { // a StringWriter does not fail
+            throw new java.io.UncheckedIOException(e);
         }
         return w.toString();
     }
@@ -107,10 +112,32 @@ final class JsonDocs {
     }
 
     /**
+     * Whether a record class has a method the mapper would also write as a property: public, not static, no
+     * parameters, named {@code getX} or {@code isX} (returning a boolean). Such a record is left to the mapper.
+     */
+    private static final ClassValue<Boolean> HAS_GETTERS = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            for (java.lang.reflect.Method m : type.getMethods()) {
+                String n = m.getName();
+                boolean getter = n.length() > 3 && n.startsWith("get") && !n.equals("getClass") && m.getReturnType() != void.class
+                        || n.length() > 2 && n.startsWith("is") && (m.getReturnType() == boolean.class || m.getReturnType() == Boolean.class);
+                if (getter && m.getParameterCount() == 0 && !java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    };
+
+    /**
      * A record's components by name, in declaration order: the properties the mapper writes for a record of the
      * model (none of which has Jackson annotations or {@code get}/{@code is} methods besides its components).
      */
     static Map<String, Object> fields(Record r) {
+        if (HAS_GETTERS.get(r.getClass())) {
+            throw new Unknown();
+        }
         Map<String, Object> m = new java.util.LinkedHashMap<>();
         for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
             try {

@@ -43,7 +43,7 @@ final class PairsCommand implements Callable<Integer> {
         PairMatrices pairs = PairMatrices.of(in.analysis().model());
         var out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.mapper().writeValueAsString(json(pairs)));
+            out.println(JsonDocs.write(json(pairs)));
             return 0;
         }
         out.print(PairMatrixReport.text(pairs));

@@ -46,7 +46,7 @@ final class SignaturesCommand implements Callable<Integer> {
         List<Signature> list = catalogue.signatures().stream()
                 .filter(s -> source == null || s.source().equals(source)).toList();
         if (json) {
-            out.println(Json.mapper().writeValueAsString(list.stream().map(SignaturesCommand::json).toList()));
+            out.println(JsonDocs.write(list.stream().map(SignaturesCommand::json).toList()));
         } else if (markdown) {
             out.print(markdown(list));
         } else {
@@ -100,7 +100,12 @@ final class SignaturesCommand implements Callable<Integer> {
         m.put("severity", s.severity().label());
         m.put("blames", s.blames());
         m.put("remedies", s.remedies());
-        m.put("examples", s.examples().stream().map(e -> Map.of("text", e.text(), "fields", e.fields())).toList());
+        m.put("examples", s.examples().stream().map(e -> {
+            Map<String, Object> x = new LinkedHashMap<>(); // text, then fields: one order on every run
+            x.put("text", e.text());
+            x.put("fields", e.fields());
+            return x;
+        }).toList());
         m.put("notes", s.notes());
         m.put("file", s.file());
         return m;

@@ -42,7 +42,7 @@ final class TimelineCommand implements Callable<Integer> {
         Incident incident = IncidentReasoner.of(in.analysis().model()); // the one the checks reasoned
         var out = spec.commandLine().getOut();
         if (json) {
-            out.println(Json.mapper().writeValueAsString(json(incident)));
+            out.println(JsonDocs.write(json(incident)));
             return 0;
         }
         IncidentEvent root = incident.rootCause();

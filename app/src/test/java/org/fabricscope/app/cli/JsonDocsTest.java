@@ -149,6 +149,13 @@ class JsonDocsTest {
         m.put("decimal", new java.math.BigDecimal("1.50"));
         same(m);
         assertNull(JsonDocs.streamed(m), "left to the mapper");
+        record WithGetter(int a) {
+            public String getLabel() {
+                return "a=" + a;
+            }
+        }
+        same(List.of(new WithGetter(3)));
+        assertNull(JsonDocs.streamed(List.of(new WithGetter(3))), "a record with a getter is the mapper's to write");
         same(Map.of(1, "a number as a key"));
     }
 }

@@ -27,7 +27,7 @@ public record Signature(String id, String source, String title, String template,
     /** A text the signature must recognise, with the fields it must yield. */
     public record Example(String text, Map<String, String> fields) {
         public Example {
-            fields = Map.copyOf(fields);
+            fields = org.fabricscope.model.core.OrderedMaps.copyOf(fields);
         }
     }
 

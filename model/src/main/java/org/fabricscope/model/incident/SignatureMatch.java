@@ -13,7 +13,7 @@ import org.fabricscope.model.core.Evidence;
 public record SignatureMatch(Signature signature, Map<String, String> fields, String host, long pid, int rank,
                              Stamp stamp, Evidence evidence) {
     public SignatureMatch {
-        fields = Map.copyOf(fields);
+        fields = org.fabricscope.model.core.OrderedMaps.copyOf(fields);
         host = host == null ? "" : host;
         stamp = stamp == null ? Stamp.NONE : stamp;
     }

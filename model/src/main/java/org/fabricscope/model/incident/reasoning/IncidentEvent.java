@@ -20,7 +20,7 @@ public record IncidentEvent(int seq, String id, String title, Role role, CauseCl
                             Stamp stamp, Who who, Who blamed, Map<String, String> fields, List<String> remedies,
                             Evidence evidence, String origin) {
     public IncidentEvent {
-        fields = Map.copyOf(fields);
+        fields = org.fabricscope.model.core.OrderedMaps.copyOf(fields);
         remedies = List.copyOf(remedies);
         blamed = blamed == null ? Who.NOBODY : blamed;
         origin = origin == null ? "" : origin;
