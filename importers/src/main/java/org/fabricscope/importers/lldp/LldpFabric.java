@@ -79,7 +79,7 @@ public final class LldpFabric implements ImportState {
     /** Records one sample of counters of {@code host}'s NIC {@code netdev} (or RDMA {@code device}, when netdev is null). */
     public void counters(String host, String netdev, String device, int port, Map<String, Long> values,
                          java.time.Instant time, Evidence where) {
-        counters.add(new CounterReading(host, netdev, device, port, Map.copyOf(values), time, where));
+        counters.add(new CounterReading(host, netdev, device, port, org.fabricscope.model.core.OrderedMaps.copyOf(values), time, where));
     }
 
     /** Records {@code netdev}'s QoS settings on {@code host}. */
@@ -99,7 +99,7 @@ public final class LldpFabric implements ImportState {
 
     /** Records a switch's own configuration of its ports (SONiC config_db.json), read at {@code file}. */
     public void switchConfig(String name, Evidence file, Map<String, SwitchPortConfig> ports) {
-        switchConfigs.put(name, new LldpPortSettings.SwitchConfig(file, Map.copyOf(ports)));
+        switchConfigs.put(name, new LldpPortSettings.SwitchConfig(file, org.fabricscope.model.core.OrderedMaps.copyOf(ports)));
     }
 
     /** Adds one node's table (from any file, in any order). */

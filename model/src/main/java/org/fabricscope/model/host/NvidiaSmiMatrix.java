@@ -15,9 +15,9 @@ public record NvidiaSmiMatrix(List<String> devices, List<List<String>> cells, Ma
     public NvidiaSmiMatrix {
         devices = List.copyOf(devices);
         cells = cells.stream().map(List::copyOf).toList();
-        cpuAffinity = Map.copyOf(cpuAffinity);
-        numaAffinity = Map.copyOf(numaAffinity);
-        nicLegend = Map.copyOf(nicLegend);
+        cpuAffinity = org.fabricscope.model.core.OrderedMaps.copyOf(cpuAffinity);
+        numaAffinity = org.fabricscope.model.core.OrderedMaps.copyOf(numaAffinity);
+        nicLegend = org.fabricscope.model.core.OrderedMaps.copyOf(nicLegend);
     }
 
     /** The label between two devices by name, or null when either is not in the matrix. */

@@ -31,7 +31,7 @@ public final class K8sLayerBuilder {
 
     /** An allocatable map read on its own (jsonpath one-liner) for the named node. */
     public void allocatable(String nodeName, Map<String, Quantity> map, Evidence evidence) {
-        allocatableOnly.put(nodeName, Map.copyOf(map));
+        allocatableOnly.put(nodeName, org.fabricscope.model.core.OrderedMaps.copyOf(map));
         allocatableOnlyEvidence.put(nodeName, evidence);
     }
 

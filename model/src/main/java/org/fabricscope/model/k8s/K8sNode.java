@@ -17,10 +17,10 @@ public record K8sNode(String name, Map<String, String> labels, List<Taint> taint
     public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
     public K8sNode {
-        labels = Map.copyOf(labels);
+        labels = org.fabricscope.model.core.OrderedMaps.copyOf(labels);
         taints = List.copyOf(taints);
-        allocatable = Map.copyOf(allocatable);
-        capacity = Map.copyOf(capacity);
+        allocatable = org.fabricscope.model.core.OrderedMaps.copyOf(allocatable);
+        capacity = org.fabricscope.model.core.OrderedMaps.copyOf(capacity);
         allocatableEvidence = allocatableEvidence == null ? evidence : allocatableEvidence;
     }
 

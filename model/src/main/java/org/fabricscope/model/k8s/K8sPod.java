@@ -15,7 +15,7 @@ public record K8sPod(String name, String namespace, String node, String phase, M
                      JobIdentity job, PodSpecSummary spec, Evidence evidence, List<ContainerStatus> containers) {
     public K8sPod {
         namespace = namespace == null || namespace.isBlank() ? "default" : namespace;
-        labels = Map.copyOf(labels);
+        labels = org.fabricscope.model.core.OrderedMaps.copyOf(labels);
         spec = spec == null ? PodSpecSummary.EMPTY : spec;
         containers = containers == null ? List.of() : List.copyOf(containers);
     }

@@ -21,11 +21,11 @@ public record PodSpecSummary(Map<String, Quantity> requests, Map<String, Quantit
     public static final PodSpecSummary EMPTY = new PodSpecSummary(Map.of(), Map.of(), Map.of(), null, null, Map.of());
 
     public PodSpecSummary {
-        requests = Map.copyOf(requests);
-        limits = Map.copyOf(limits);
-        env = Map.copyOf(env);
-        nodeSelector = Map.copyOf(nodeSelector);
-        citations = citations == null ? Map.of() : Map.copyOf(citations);
+        requests = org.fabricscope.model.core.OrderedMaps.copyOf(requests);
+        limits = org.fabricscope.model.core.OrderedMaps.copyOf(limits);
+        env = org.fabricscope.model.core.OrderedMaps.copyOf(env);
+        nodeSelector = org.fabricscope.model.core.OrderedMaps.copyOf(nodeSelector);
+        citations = citations == null ? Map.of() : org.fabricscope.model.core.OrderedMaps.copyOf(citations);
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
     }
 

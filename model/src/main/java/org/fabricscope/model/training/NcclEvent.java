@@ -69,7 +69,7 @@ public record NcclEvent(Kind kind, String host, int pid, int rank, String messag
     }
 
     public NcclEvent {
-        fields = Map.copyOf(fields);
+        fields = org.fabricscope.model.core.OrderedMaps.copyOf(fields);
     }
 
     public String field(String name) {

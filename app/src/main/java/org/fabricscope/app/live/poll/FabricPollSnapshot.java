@@ -40,7 +40,7 @@ public final class FabricPollSnapshot implements LiveSnapshot {
         this.readings = List.copyOf(readings);
         this.changes = List.copyOf(changes);
         this.diagnostics = List.copyOf(diagnostics);
-        this.failures = Map.copyOf(failures);
+        this.failures = org.fabricscope.model.core.OrderedMaps.copyOf(failures);
         this.taken = taken;
         this.disconnected = disconnected;
         this.ports = ports;

@@ -9,7 +9,7 @@ import java.util.Map;
  */
 record PromSeries(Map<String, String> labels, long[] millis, double[] values) {
     PromSeries {
-        labels = Map.copyOf(labels);
+        labels = org.fabricscope.model.core.OrderedMaps.copyOf(labels);
     }
 
     String name() {
