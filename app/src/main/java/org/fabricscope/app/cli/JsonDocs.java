@@ -131,10 +131,24 @@ final class JsonDocs {
     };
 
     /**
+     * A record's components by name, in declaration order, as a map to add to or trim before {@link #write}; when
+     * this writer cannot read the record as the mapper would ({@code get}/{@code is} methods, an accessor it may not
+     * call), the map the mapper makes of it.
+     */
+    static Map<String, Object> fieldsOf(Record r) {
+        try {
+            return fields(r);
+        } catch (Unknown e) {
+            return Json.mapper().convertValue(r, new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Object>>() {
+            });
+        }
+    }
+
+    /**
      * A record's components by name, in declaration order: the properties the mapper writes for a record of the
      * model (none of which has Jackson annotations or {@code get}/{@code is} methods besides its components).
      */
-    static Map<String, Object> fields(Record r) {
+    private static Map<String, Object> fields(Record r) {
         if (HAS_GETTERS.get(r.getClass())) {
             throw new Unknown();
         }

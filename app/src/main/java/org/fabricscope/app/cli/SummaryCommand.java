@@ -36,7 +36,7 @@ final class SummaryCommand implements Callable<Integer> {
      * {@code hostDetails} when asked for ({@code details} not null). Fields only grow.
      */
     static Map<String, Object> document(FabricSummary s, List<Diagnostic> all, List<FabricSummary.HostDetail> details) {
-        Map<String, Object> doc = JsonDocs.fields(s.withDiagnostics(all));
+        Map<String, Object> doc = JsonDocs.fieldsOf(s.withDiagnostics(all));
         if (s.ncclTests().isEmpty()) {
             doc.remove("ncclTests");
         }

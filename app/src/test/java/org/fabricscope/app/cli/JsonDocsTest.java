@@ -156,6 +156,12 @@ class JsonDocsTest {
         }
         same(List.of(new WithGetter(3)));
         assertNull(JsonDocs.streamed(List.of(new WithGetter(3))), "a record with a getter is the mapper's to write");
+        // as a map to extend: the mapper's properties (the getter's too), written alike
+        Map<String, Object> fields = JsonDocs.fieldsOf(new WithGetter(3));
+        assertEquals(List.of("a", "label"), new ArrayList<>(fields.keySet()));
+        assertEquals(Json.mapper().writeValueAsString(new WithGetter(3)), JsonDocs.write(fields));
+        assertEquals(List.of("name", "gpus", "nics", "nets", "nvlinks", "hcas", "netsJoined"),
+                new ArrayList<>(JsonDocs.fieldsOf(new FabricSummary.HostDetail("h", 8, 4, 4, 12, 8, 4)).keySet()));
         same(Map.of(1, "a number as a key"));
     }
 }
