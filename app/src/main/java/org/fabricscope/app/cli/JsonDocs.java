@@ -5,7 +5,6 @@ import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 
-import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Severity;
 
@@ -14,12 +13,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
- * A JSON document made of maps, lists, records, strings, ints, longs, doubles, booleans, nulls, severities, evidence
- * and diagnostics, written with Jackson's streaming generator exactly as {@link Json#mapper()} writes it (the same
- * indentation, field order and forms). {@code diagnose --json} and {@code summary --json} are what scripts call again
- * and again, and an {@code ObjectMapper}'s first use (its date format, locale data, serializer and record
- * introspection) was 70-200 ms of each such run on two cores (BENCHMARKS.md, issue 27). A document holding anything
- * else is written by {@link Json#mapper()}, so the output is the same either way ({@code JsonDocsTest}).
+ * A JSON document made of maps, lists, records (diagnostics among them), strings, ints, longs, doubles, booleans,
+ * nulls, severities and evidence, written with Jackson's streaming generator exactly as {@link Json#mapper()} writes
+ * it (the same indentation, field order and forms). {@code diagnose --json} and {@code summary --json} are what
+ * scripts call again and again, and an {@code ObjectMapper}'s first use (its date format, locale data, serializer
+ * and record introspection) was 70-200 ms of each such run on two cores (BENCHMARKS.md, issue 27). A document holding
+ * anything else is written by {@link Json#mapper()}, so the output is the same either way ({@code JsonDocsTest}).
  */
 final class JsonDocs {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -91,21 +90,8 @@ final class JsonDocs {
             g.writeString(s.label());
         } else if (v instanceof Evidence e) {
             Json.writeEvidence(e, g);
-        } else if (v instanceof Diagnostic d) {
-            g.writeStartObject();
-            g.writeFieldName("severity");
-            value(d.severity(), g);
-            g.writeStringField("source", d.source());
-            g.writeNumberField("line", d.line());
-            g.writeStringField("message", d.message());
-            g.writeEndObject();
-        } else if (v instanceof Record r) {
-            g.writeStartObject();
-            for (Map.Entry<String, Object> e : fields(r).entrySet()) {
-                g.writeFieldName(e.getKey());
-                value(e.getValue(), g);
-            }
-            g.writeEndObject();
+        } else if (v instanceof Record r) { // a Diagnostic among them: severity, source, line, message
+            value(fields(r), g);
         } else {
             throw new Unknown();
         }
