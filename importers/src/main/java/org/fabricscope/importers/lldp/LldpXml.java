@@ -2,8 +2,6 @@ package org.fabricscope.importers.lldp;
 
 import org.fabricscope.model.core.Evidence;
 
-import javax.xml.XMLConstants;
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -27,26 +25,6 @@ final class LldpXml {
     private LldpXml() {
     }
 
-    private static XMLInputFactory factory() {
-        // the JDK's own parser, the one these settings are for, without the look-up newFactory() makes on every
-        // call (system property, stax.properties, then a ServiceLoader scan of every jar on the class path): 1.2 ms
-        // a file, 40 ms of a diagnose of the bundled sample's 32 host files (BENCHMARKS.md, issue 27)
-        XMLInputFactory f = XMLInputFactory.newDefaultFactory();
-        f.setProperty(XMLInputFactory.SUPPORT_DTD, Boolean.FALSE);
-        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, Boolean.FALSE);
-        f.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, Boolean.FALSE);
-        f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, Boolean.FALSE);
-        try {
-            f.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-        } catch (IllegalArgumentException e) {
-            // a StAX implementation without JAXP 1.5 properties; DTDs are off anyway
-        }
-        f.setXMLResolver((publicId, systemId, baseUri, namespace) -> {
-            throw new XMLStreamException("external entity " + systemId + " refused");
-        });
-        return f;
-    }
-
     static List<LldpNeighbour> parse(String source, LldpSections.Section s) throws LldpJson.Malformed {
         List<LldpNeighbour> out = new ArrayList<>();
         Deque<String> path = new ArrayDeque<>();
@@ -55,7 +33,7 @@ final class LldpXml {
         StringBuilder text = new StringBuilder();
         XMLStreamReader r = null;
         try {
-            r = factory().createXMLStreamReader(new StringReader(String.join("\n", s.lines())));
+            r = org.fabricscope.importers.core.SecureStax.factory().createXMLStreamReader(new StringReader(String.join("\n", s.lines())));
             while (r.hasNext()) {
                 int ev = r.next();
                 int line = s.firstLine() + Math.max(0, r.getLocation().getLineNumber() - 1);

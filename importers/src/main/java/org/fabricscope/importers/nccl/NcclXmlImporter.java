@@ -89,7 +89,7 @@ public final class NcclXmlImporter {
             // bytes are checked to be UTF-8 before StAX decodes them: a bad one would make the JDK's
             // parser print "[Fatal Error] :-1:-1: ..." on stderr; the check reports it with its line
             bytes = SafeXml.checked(in);
-            r = SafeXml.factory().createXMLStreamReader(source, bytes);
+            r = org.fabricscope.importers.core.SecureStax.factory().createXMLStreamReader(source, bytes);
             loop(r, cancel);
         } catch (XMLStreamException e) {
             Location loc = e.getLocation();
