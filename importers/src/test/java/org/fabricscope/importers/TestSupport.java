@@ -22,6 +22,17 @@ public final class TestSupport {
     private TestSupport() {
     }
 
+    /** Where a piece of evidence is and its text, for listing a model's facts; "no evidence" when there is none. */
+    public static String where(org.fabricscope.model.core.Evidence e) {
+        return e == null ? "no evidence" : e.where() + " " + e.text();
+    }
+
+    /** The model's cables, one line each (ends, rate, evidence), sorted: to hold two ways of reading to one model. */
+    public static List<String> cableFacts(FabricModel m) {
+        return m.cables().stream().map(c -> "cable " + c.a().label() + " - " + c.b().label() + " " + c.width() + " "
+                + c.speed() + " " + where(c.evidence())).sorted().toList();
+    }
+
     /** Runs one line importer over {@code text} into a fresh builder and builds the model. */
     public static FabricModel read(LineImporter importer, String text) {
         FabricModelBuilder b = new FabricModelBuilder();

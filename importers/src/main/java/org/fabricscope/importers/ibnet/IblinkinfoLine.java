@@ -58,7 +58,6 @@ final class IblinkinfoLine {
         int lid;
         int portNo;
         int extNo;
-        boolean up;
         LinkWidth width;
         LinkSpeed speed;
         PortState state;
@@ -131,8 +130,8 @@ final class IblinkinfoLine {
         String link = p.group(6);
         f.link = link;
         Matcher up = LINK_UP.matcher(link);
-        f.up = up.matches();
-        double laneGbps = f.up && up.group(3) == null ? gbps(up.group(2)) : -1;
+        boolean isUp = up.matches();
+        double laneGbps = isUp && up.group(3) == null ? gbps(up.group(2)) : -1;
         Matcher r = REMOTE.matcher(p.group(7));
         boolean remoteKnown = r.matches();
         f.remoteLid = remoteKnown && r.group(1) != null ? Numbers.lid(r.group(1)) : -1;
@@ -141,7 +140,7 @@ final class IblinkinfoLine {
         String remoteNote = remoteKnown ? r.group(5) : p.group(7);
         Matcher cs = COULD_SPEED.matcher(remoteNote);
         double couldGbps = cs.find() ? gbps(cs.group(1)) : -1;
-        if (f.up) {
+        if (isUp) {
             f.width = LinkWidth.parse(up.group(1));
             f.speed = up.group(3) != null ? LinkSpeed.FDR10 : LinkSpeed.fromLaneGbps(laneGbps);
             f.state = PortState.parse(up.group(4));

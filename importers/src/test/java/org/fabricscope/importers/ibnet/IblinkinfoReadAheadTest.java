@@ -15,7 +15,6 @@ import java.util.Random;
 import org.fabricscope.importers.TestSupport;
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.FabricModelBuilder;
-import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.fabric.FabricNode;
 import org.fabricscope.model.fabric.Port;
 import org.junit.jupiter.api.Test;
@@ -61,19 +60,14 @@ class IblinkinfoReadAheadTest {
         List<String> out = new ArrayList<>();
         m.diagnostics().forEach(d -> out.add("diagnostic " + d));
         m.nodes().stream().sorted(Comparator.comparing(FabricNode::guid)).forEach(n -> {
-            out.add("node " + n.id() + " " + n.kind() + " " + n.description() + " lid " + n.lid() + " " + where(n.evidence()));
+            out.add("node " + n.id() + " " + n.kind() + " " + n.description() + " lid " + n.lid() + " " + TestSupport.where(n.evidence()));
             n.ports().stream().sorted(Comparator.comparingInt(Port::number)).forEach(p -> out.add("  port " + p.number()
                     + " " + p.portGuid() + " lid " + p.lid() + " ext " + p.extNumber() + " " + p.width() + " " + p.speed() + " "
                     + p.state() + " " + p.physState() + " could " + p.couldBeWidth() + " " + p.couldBeSpeed() + " "
-                    + where(p.stateEvidence())));
+                    + TestSupport.where(p.stateEvidence())));
         });
-        m.cables().stream().map(c -> "cable " + c.a().label() + " - " + c.b().label() + " " + c.width() + " " + c.speed()
-                + " " + where(c.evidence())).sorted().forEach(out::add);
+        out.addAll(TestSupport.cableFacts(m));
         return out;
-    }
-
-    private static String where(Evidence e) {
-        return e == null ? "no evidence" : e.where() + " " + e.text();
     }
 
     @Test

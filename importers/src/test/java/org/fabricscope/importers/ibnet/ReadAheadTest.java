@@ -113,14 +113,9 @@ class ReadAheadTest {
         m.nodes().stream().sorted(Comparator.comparing(FabricNode::guid)).forEach(n -> out.add("node " + n.id() + " "
                 + n.kind() + " " + n.description() + " lid " + n.lid() + " lmc " + n.lmc() + " " + n.enhancedPort0()
                 + " ports " + n.numPorts() + " vendor " + n.vendorId() + " device " + n.deviceId() + " image "
-                + n.sysImgGuid() + " " + where(n.evidence())));
-        m.cables().stream().map(c -> "cable " + c.a().label() + " - " + c.b().label() + " " + c.width() + " " + c.speed()
-                + " " + where(c.evidence())).sorted().forEach(out::add);
+                + n.sysImgGuid() + " " + TestSupport.where(n.evidence())));
+        out.addAll(TestSupport.cableFacts(m));
         return out;
-    }
-
-    private static String where(Evidence e) {
-        return e == null ? "no evidence" : e.where() + " " + e.text();
     }
 
     @Test
