@@ -312,17 +312,31 @@ public final class SafePickle {
         return false;
     }
 
-    /** Boxes of 0 to 65,535 (every BININT1 and BININT2, most sizes, ids and line numbers), made once. */
-    private static final Long[] SMALL = new Long[1 << 16];
+    /**
+     * Boxes of 0 to 65,535 (every BININT1 and BININT2, most sizes, ids and line numbers), made once, when the
+     * first pickle is read: a class of their own, so that sniffing a file ({@link #looksLikePickle}) does not
+     * make them.
+     */
+    private static final class SmallBoxes {
+        static final Long[] BOXES = make();
 
-    static {
-        for (int i = 0; i < SMALL.length; i++) {
-            SMALL[i] = (long) i;
+        /**
+         * Filled in a local, not in the static field: while a class is being initialised, the interpreter
+         * resolves each access to its static fields again, and 65,536 of them took 30-50 ms of every start
+         * that met a pickle.
+         */
+        private static Long[] make() {
+            Long[] boxes = new Long[1 << 16];
+            for (int i = 0; i < boxes.length; i++) {
+                boxes[i] = (long) i;
+            }
+            return boxes;
         }
     }
 
     private static Long boxed(int v) {
-        return v >= 0 && v < SMALL.length ? SMALL[v] : Long.valueOf(v);
+        Long[] small = SmallBoxes.BOXES;
+        return v >= 0 && v < small.length ? small[v] : Long.valueOf(v);
     }
 
     private PickleException fail(String what) {

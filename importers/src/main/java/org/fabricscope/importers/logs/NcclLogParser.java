@@ -202,8 +202,7 @@ public final class NcclLogParser {
     private void parse(String raw) {
         scan(raw);
         String l = stripDecoration(raw);
-        int at = l.indexOf(" NCCL ");
-        if (at > 0 && prefix.scan(l, at, lastHost)) {
+        if (prefix.same(l) || prefix.scan(l, l.indexOf(" NCCL "), lastHost)) {
             torch.interrupt(source);
             steps.ncclHost(source, prefix.host);
             ncclLine(prefix.host, prefix.pid, prefix.level, l, prefix.at, raw);

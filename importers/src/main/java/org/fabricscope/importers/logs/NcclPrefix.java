@@ -18,6 +18,9 @@ final class NcclPrefix {
      * not an NCCL line. {@code lastHost} (may be null) is taken as the host when the line's is equal to it.
      */
     boolean scan(String l, int at, String lastHost) {
+        if (at <= 0) {
+            return false;
+        }
         int c1 = l.indexOf(':');
         if (c1 < 0 || c1 > at) {
             return false;
@@ -52,21 +55,42 @@ final class NcclPrefix {
             return false;
         }
         // a process's lines come in runs: the host read last (which held no white space), when it is this line's too
+        String h;
         if (lastHost != null && lastHost.length() == c1 && l.startsWith(lastHost)) {
-            host = lastHost;
+            h = lastHost;
         } else {
             for (int i = 0; i < c1; i++) {
                 if (Character.isWhitespace(l.charAt(i))) {
                     return false;
                 }
             }
-            host = l.substring(0, c1);
+            h = l.substring(0, c1);
         }
         // an NCCL line: a pid past int range is reported, not skipped quietly; up to 9 digits always fit
         pid = c2 - c1 - 1 <= 9 ? IntScan.digits(l, c1 + 1, c2) : NcclLogParser.num(l.substring(c1 + 1, c2), "pid");
+        host = h;
         level = lv;
         this.at = end < 0 ? l.length() : end + 1;
+        // the next line of this process most likely begins with the same prefix, and a message after it
+        prefixText = end < 0 ? null : l.substring(0, this.at);
         return true;
+    }
+
+    /**
+     * The prefix of the last NCCL line scanned, through the space after its level; null when that line ended
+     * at its level. A line that begins with it is an NCCL line with the same fields: each field {@link #scan}
+     * reads, and the first {@code " NCCL "}, lie in that beginning.
+     */
+    private String prefixText;
+
+    /**
+     * Whether {@code l} begins with the prefix of the last NCCL line scanned: then its fields are that line's,
+     * and {@link #at} is where its message starts. One comparison of the beginning instead of a scan, for the
+     * runs of lines one process prints.
+     */
+    boolean same(String l) {
+        String p = prefixText;
+        return p != null && l.startsWith(p);
     }
 
     /** The level word of an NCCL line between {@code from} and {@code to} (one of four constants), or null. */

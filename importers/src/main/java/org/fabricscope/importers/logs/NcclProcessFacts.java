@@ -35,7 +35,7 @@ final class NcclProcessFacts {
         char c0 = at < l.length() ? l.charAt(at) : ' ';
         if (c0 == 'c' && l.startsWith("cudaDriverVersion ", at)) {
             String v = l.substring(at + "cudaDriverVersion ".length()).strip();
-            if (!v.isEmpty() && v.length() <= 12 && v.chars().allMatch(Character::isDigit)) {
+            if (!v.isEmpty() && v.length() <= 12 && allDigits(v)) {
                 log.processFact(host, pid, NcclProcess.CUDA_DRIVER, driver(v));
                 return true;
             }
@@ -110,6 +110,16 @@ final class NcclProcessFacts {
             }
         }
         return -1;
+    }
+
+    /** Whether every character is a digit (of any script, as {@link Character#isDigit(char)} says). */
+    private static boolean allDigits(String v) {
+        for (int i = 0; i < v.length(); i++) {
+            if (!Character.isDigit(v.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String firstToken(String s) {

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Random;
+
 import org.fabricscope.importers.core.Numbers;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +65,46 @@ class NcclPrefixTest {
         assertSame(first, p.host);
         assertTrue(scan(p, "node-ab:7:7 [0] NCCL INFO b", first));
         assertEquals("node-ab", p.host);
+    }
+
+    /**
+     * A line that begins with the last NCCL line's prefix ({@link NcclPrefix#same}) has the fields a scan of it
+     * finds: checked on random runs of lines, most sharing a prefix, some only part of one (another pid, level
+     * or device; a message that repeats {@code NCCL INFO}; a prefix with no message; a pid past int range).
+     */
+    @Test
+    void aLineThatBeginsWithTheLastPrefixHasItsFields() {
+        List<String> prefixes = List.of("job-worker-0:1000:1000 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL WARN ",
+                "job-worker-0:1000:1001 [0] NCCL INFO ", "job-worker-0:10001:1000 [0] NCCL INFO ",
+                "job-worker-01:1000:1000 [1] NCCL INFO ", "job-worker-0:1000:1000 [0] misc/socket.cc:50 NCCL WARN ",
+                "job-worker-0:1000:1000 [0] NCCL INFO", "h:99999999999:1 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL ",
+                "job-worker-0:1000:1000 [0] NCCL TRACE ", "job worker:1:1 [0] NCCL INFO ", "");
+        List<String> messages = List.of("", "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "NCCL INFO again",
+                " NCCL INFO x", "[0] NCCL WARN y", "x", "Init COMPLETE");
+        Random r = new Random(27);
+        for (int run = 0; run < 2_000; run++) {
+            NcclPrefix fast = new NcclPrefix();
+            for (int i = 0; i < 12; i++) {
+                String l = prefixes.get(r.nextInt(prefixes.size())) + messages.get(r.nextInt(messages.size()));
+                NcclPrefix slow = new NcclPrefix();
+                boolean scanned;
+                try {
+                    scanned = scan(slow, l, null);
+                } catch (Numbers.OutOfRange e) {
+                    assertFalse(fast.same(l), l); // a prefix that did not scan is never the last one
+                    continue;
+                }
+                if (fast.same(l)) {
+                    assertTrue(scanned, l);
+                    assertEquals(slow.host, fast.host, l);
+                    assertEquals(slow.pid, fast.pid, l);
+                    assertEquals(slow.level, fast.level, l);
+                    assertEquals(slow.at, fast.at, l);
+                } else if (scanned) {
+                    assertTrue(scan(fast, l, fast.host), l);
+                }
+            }
+        }
     }
 
     @Test
