@@ -13,21 +13,39 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 final class Jsons {
     static final int MAX_DEPTH = 64;
-    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
-                    .maxStringLength(16 * 1024 * 1024).maxNumberLength(64).build())
-            .build());
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
+            .maxStringLength(16 * 1024 * 1024).maxNumberLength(64).build();
 
     /**
-     * The flight recorder's JSON form read strictly: a key given twice in one object, or anything after the
-     * document (garbage, a second document), fails the dump instead of being dropped. Same constraints.
+     * The parser factory with those constraints: trees are built from its parsers by {@link org.fabricscope.model.core.JsonTrees} and
+     * {@link JsonValues}, with no {@code ObjectMapper}. A mapper's first use (its date format, locale data and
+     * introspection) was 50-60 ms of a {@code diagnose} of a hang capture (BENCHMARKS.md, issue 27).
      */
-    static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
-                    .maxStringLength(16 * 1024 * 1024).maxNumberLength(64).build())
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build())
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final JsonFactory FACTORY = JsonFactory.builder().streamReadConstraints(LIMITS).build();
+
+    /** The mappers, made on first use: only a flight recorder dump in JSON is bound to plain values by one. */
+    private static final class Mappers {
+        static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build());
+
+        /**
+         * The flight recorder's JSON form read strictly: a key given twice in one object, or anything after the
+         * document (garbage, a second document), fails the dump instead of being dropped. Same constraints.
+         */
+        static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS)
+                .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build())
+                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
+
+    /** A mapper with the constraints (plain values; duplicate keys keep the last). */
+    static ObjectMapper mapper() {
+        return Mappers.MAPPER;
+    }
+
+    /** The strict mapper of flight recorder JSON ({@link Mappers#STRICT}). */
+    static ObjectMapper strict() {
+        return Mappers.STRICT;
+    }
 
     private Jsons() {
     }

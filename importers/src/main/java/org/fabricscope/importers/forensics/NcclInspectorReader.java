@@ -15,7 +15,6 @@ import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.forensics.InspectorCommunicator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 
 /**
  * NCCL Inspector profiler plugin output ({@code NCCL_PROFILER_PLUGIN=libnccl-profiler-inspector.so},
@@ -91,8 +90,8 @@ public final class NcclInspectorReader {
     }
 
     /** The line the iterator has reached: the end of the record just read (one per line in the plugin's output). */
-    private static int line(MappingIterator<JsonNode> it) {
-        long l = it.getParser().currentLocation().getLineNr();
+    private static int line(JsonValues it) {
+        long l = it.line();
         return l > 0 && l <= Integer.MAX_VALUE ? (int) l : 0;
     }
 
@@ -101,9 +100,8 @@ public final class NcclInspectorReader {
         long objects = 0;
         long skipped = 0;
         long refused = 0;
-        try (MappingIterator<JsonNode> it = Jsons.MAPPER.readerFor(JsonNode.class).readValues(in)) {
-            while (it.hasNextValue()) {
-                JsonNode n = it.nextValue();
+        try (JsonValues it = new JsonValues(Jsons.FACTORY.createParser(in))) {
+            for (JsonNode n = it.next(); n != null; n = it.next()) {
                 if ((++objects & 0xfff) == 0 && cancel.isCancelled()) {
                     throw new ImportCancelledException();
                 }

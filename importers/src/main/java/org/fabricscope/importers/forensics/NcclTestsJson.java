@@ -10,6 +10,7 @@ import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.JsonTrees;
 import org.fabricscope.model.forensics.NcclTestDevice;
 import org.fabricscope.model.forensics.NcclTestRow;
 import org.fabricscope.model.forensics.NcclTestRun;
@@ -40,7 +41,9 @@ final class NcclTestsJson {
         JsonNode root;
         String text = new String(bytes, StandardCharsets.UTF_8);
         try {
-            root = Jsons.MAPPER.readTree(text);
+            try (com.fasterxml.jackson.core.JsonParser p = Jsons.FACTORY.createParser(text)) {
+                root = JsonTrees.readNext(p);
+            }
         } catch (IOException e) {
             builder.diagnostic(Diagnostic.error(source, 0, "nccl-tests JSON not read: " + Jsons.brief(e)));
             return;

@@ -17,7 +17,6 @@ import org.fabricscope.model.forensics.RasRank;
 import org.fabricscope.model.forensics.RasStatus;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 
 /**
  * The JSON form of NCCL RAS output ({@code ncclras -f json}, NCCL 2.28.7+) and its JSON monitor events.
@@ -96,9 +95,8 @@ final class RasJson {
 
     private List<JsonNode> readAll(String json) throws IOException {
         List<JsonNode> out = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = Jsons.MAPPER.readerFor(JsonNode.class).readValues(json)) {
-            while (it.hasNextValue()) {
-                JsonNode n = it.nextValue();
+        try (JsonValues values = new JsonValues(Jsons.FACTORY.createParser(json))) {
+            for (JsonNode n = values.next(); n != null; n = values.next()) {
                 if (n.isArray()) {
                     n.forEach(out::add);
                 } else {

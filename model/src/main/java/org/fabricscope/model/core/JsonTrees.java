@@ -34,9 +34,18 @@ public final class JsonTrees {
     /** The tree of {@code content}; a key repeated in an object is refused when {@code strictDuplicates}. */
     public static JsonNode read(byte[] content, boolean strictDuplicates) throws IOException {
         try (JsonParser p = (strictDuplicates ? STRICT : PLAIN).createParser(content)) {
-            JsonToken t = p.nextToken();
-            return t == null ? MissingNode.getInstance() : value(p, t);
+            return readNext(p);
         }
+    }
+
+    /**
+     * The value that starts at the parser's next token, as {@code readTree} reads a text's first value (a
+     * {@link MissingNode} when the text ends first): for a parser made by a factory with other settings
+     * (stream constraints on untrusted input).
+     */
+    public static JsonNode readNext(JsonParser p) throws IOException {
+        JsonToken t = p.nextToken();
+        return t == null ? MissingNode.getInstance() : value(p, t);
     }
 
     /** The next token inside an object or array: the text may not end there (the parser says so first; this is its guard). */
@@ -49,10 +58,11 @@ public final class JsonTrees {
     }
 
     /**
-     * The value starting at token {@code t}. Recursive: the depth is bounded by the parser's own nesting limit
+     * The value starting at token {@code t}, the parser's current one; the parser is left on its last token.
+     * Recursive: the depth is bounded by the parser's own nesting limit
      * ({@code StreamReadConstraints}), which refuses deeper text before this could run out of stack.
      */
-    private static JsonNode value(JsonParser p, JsonToken t) throws IOException {
+    public static JsonNode value(JsonParser p, JsonToken t) throws IOException {
         switch (t) {
             case START_OBJECT: {
                 ObjectNode o = NODES.objectNode();
