@@ -187,7 +187,7 @@ public final class FlightRecorderReader {
         } else {
             format = "JSON";
             try {
-                root = Jsons.strict().readValue(bytes, 0, length, Object.class);
+                root = PlainJson.readStrict(bytes, length);
             } catch (IOException e) {
                 problems.add(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
                 return new Parsed(null, problems);

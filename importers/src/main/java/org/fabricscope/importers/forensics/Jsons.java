@@ -5,11 +5,11 @@ import java.io.IOException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The JSON mapper of the forensics readers: Jackson's stream constraints on untrusted input (nesting,
- * string and number length), trees and plain maps only, no bean binding or polymorphic typing.
+ * The JSON parsers of the forensics readers: Jackson's stream constraints on untrusted input (nesting,
+ * string and number length); trees and plain maps only, built from the token stream, no bean binding or
+ * polymorphic typing and no {@code ObjectMapper}.
  */
 final class Jsons {
     static final int MAX_DEPTH = 64;
@@ -18,34 +18,17 @@ final class Jsons {
 
     /**
      * The parser factory with those constraints: trees are built from its parsers by {@link org.fabricscope.model.core.JsonTrees} and
-     * {@link JsonValues}, with no {@code ObjectMapper}. A mapper's first use (its date format, locale data and
+     * {@link JsonValues}, plain values by {@link PlainJson}, with no {@code ObjectMapper}. A mapper's first use (its date format, locale data and
      * introspection) was 50-60 ms of a {@code diagnose} of a hang capture (BENCHMARKS.md, issue 27).
      */
     static final JsonFactory FACTORY = JsonFactory.builder().streamReadConstraints(LIMITS).build();
 
-    /** The mappers, made on first use: only a flight recorder dump in JSON is bound to plain values by one. */
-    private static final class Mappers {
-        static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build());
-
-        /**
-         * The flight recorder's JSON form read strictly: a key given twice in one object, or anything after the
-         * document (garbage, a second document), fails the dump instead of being dropped. Same constraints.
-         */
-        static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS)
-                .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .build())
-                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    }
-
-    /** A mapper with the constraints (plain values; duplicate keys keep the last). */
-    static ObjectMapper mapper() {
-        return Mappers.MAPPER;
-    }
-
-    /** The strict mapper of flight recorder JSON ({@link Mappers#STRICT}). */
-    static ObjectMapper strict() {
-        return Mappers.STRICT;
-    }
+    /**
+     * The flight recorder's JSON form is read strictly: a key given twice in one object fails the dump instead of
+     * being dropped (and {@link PlainJson#readStrict} refuses anything after the document). Same constraints.
+     */
+    static final JsonFactory STRICT_FACTORY = JsonFactory.builder().streamReadConstraints(LIMITS)
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private Jsons() {
     }

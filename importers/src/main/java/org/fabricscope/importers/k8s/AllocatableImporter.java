@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.JsonTrees;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.Quantity;
 
@@ -106,7 +107,10 @@ public final class AllocatableImporter {
 
     private static Map<String, Quantity> json(String text, String source, int line, FabricModelBuilder b) {
         try {
-            JsonNode n = KubeMappers.json().readTree(text);
+            JsonNode n;
+            try (com.fasterxml.jackson.core.JsonParser p = KubeMappers.jsonFactory().createParser(text)) {
+                n = JsonTrees.readNext(p);
+            }
             if (n == null || !n.isObject()) {
                 b.diagnostic(Diagnostic.warning(source, line, "expected a JSON object of resource quantities"));
                 return null;
@@ -117,6 +121,10 @@ public final class AllocatableImporter {
             b.diagnostic(Diagnostic.warning(source, line + (e.getLocation() == null ? 0 : Math.max(0, e.getLocation().getLineNr() - 1)),
                     "malformed allocatable JSON" + (col > 0 ? " at column " + col : "") + ": "
                             + e.getOriginalMessage().lines().findFirst().orElse("")));
+            return null;
+        } catch (IOException e) {
+            // a parser of a String has no I/O to fail: its own errors are the JsonProcessingExceptions above
+            b.diagnostic(Diagnostic.warning(source, line, "malformed allocatable JSON: " + e.getMessage()));
             return null;
         }
     }

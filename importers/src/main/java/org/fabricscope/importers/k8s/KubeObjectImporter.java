@@ -15,6 +15,7 @@ import org.fabricscope.importers.core.ImportCancelledException;
 import org.fabricscope.importers.core.Numbers;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.JsonTrees;
 import org.fabricscope.model.FabricModelBuilder;
 import org.fabricscope.model.k8s.ContainerStatus;
 import org.fabricscope.model.k8s.JobIdentity;
@@ -26,11 +27,12 @@ import org.fabricscope.model.k8s.Quantity;
 import org.fabricscope.model.k8s.Taint;
 import org.fabricscope.model.k8s.TrainingJob;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -85,11 +87,11 @@ public final class KubeObjectImporter {
         this.bytes = bytes;
         this.lineStarts = lineStarts(bytes);
         this.json = looksLikeJson(bytes);
-        ObjectMapper mapper = json ? KubeMappers.json() : KubeMappers.yaml();
+        JsonFactory factory = json ? KubeMappers.jsonFactory() : KubeMappers.yamlFactory();
         this.objects = 0;
         JsonParser p = null;
         try {
-            p = mapper.createParser(bytes);
+            p = factory.createParser(bytes);
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 if (cancel.isCancelled()) {
@@ -148,7 +150,7 @@ public final class KubeObjectImporter {
      * is kept even when a later item is malformed.
      */
     private void readTop(JsonParser p, int line, Cancellation cancel) throws IOException {
-        ObjectNode top = (ObjectNode) p.getCodec().createObjectNode();
+        ObjectNode top = JsonNodeFactory.instance.objectNode();
         boolean hasItems = false;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
@@ -160,11 +162,11 @@ public final class KubeObjectImporter {
                         throw new ImportCancelledException();
                     }
                     int itemLine = line(p.currentTokenLocation());
-                    JsonNode item = p.readValueAsTree();
+                    JsonNode item = JsonTrees.value(p, p.currentToken());
                     object(item, itemLine, line(p.currentLocation()));
                 }
             } else {
-                JsonNode value = p.readValueAsTree();
+                JsonNode value = JsonTrees.value(p, p.currentToken());
                 top.set(field, value);
             }
         }

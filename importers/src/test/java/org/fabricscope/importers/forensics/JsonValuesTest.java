@@ -33,7 +33,7 @@ class JsonValuesTest {
 
     private static Read mapper(byte[] text) {
         List<JsonNode> out = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = Jsons.mapper().readerFor(JsonNode.class).readValues(new ByteArrayInputStream(text))) {
+        try (MappingIterator<JsonNode> it = new com.fasterxml.jackson.databind.ObjectMapper(Jsons.FACTORY.copy()).readerFor(JsonNode.class).readValues(new ByteArrayInputStream(text))) {
             while (it.hasNextValue()) {
                 out.add(it.nextValue());
             }

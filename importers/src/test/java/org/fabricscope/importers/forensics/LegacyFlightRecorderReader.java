@@ -103,7 +103,7 @@ final class LegacyFlightRecorderReader {
         } else {
             format = "JSON";
             try {
-                root = Jsons.mapper().readValue(bytes, Object.class);
+                root = new com.fasterxml.jackson.databind.ObjectMapper(Jsons.FACTORY.copy()).readValue(bytes, Object.class);
             } catch (IOException e) {
                 builder.diagnostic(Diagnostic.error(source, 0, "flight recorder JSON not read: " + Jsons.brief(e)));
                 return;

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * with its defaults: an empty text is a {@link MissingNode}, the first value is read and what follows it is not,
  * integers are int, long or big-integer nodes by size, other numbers double nodes, and of a key given twice in
  * one object the last value is kept (unless {@code strictDuplicates}: then the parser refuses the text). Errors
- * are the parser's own, with their location.
+ * are the parser's own, with their location. {@link #value} builds a tree from any parser (YAML's too).
  * <p>
  * Why not the {@code ObjectMapper}: the bundled flows and signature catalogue are read on every {@code diagnose},
  * and an {@code ObjectMapper}'s first use initialises its date format, locale data and introspection, about 45 ms
@@ -98,9 +98,31 @@ public final class JsonTrees {
                 return NODES.booleanNode(false);
             case VALUE_NULL:
                 return NODES.nullNode();
+            case VALUE_EMBEDDED_OBJECT:
+                return embedded(p.getEmbeddedObject());
             default:
                 // FIELD_NAME, END_* or an embedded object: not at the start of a value of JSON text
                 throw new com.fasterxml.jackson.core.JsonParseException(p, "unexpected token " + t);
         }
+    }
+
+    /**
+     * What a parser of another format hands over whole (YAML's {@code !!binary}), as the mapper's tree
+     * reader takes it: bytes as a binary node, a tree as itself, anything else wrapped.
+     */
+    private static JsonNode embedded(Object o) {
+        if (o == null) {
+            return NODES.nullNode();
+        }
+        if (o instanceof byte[] bytes) {
+            return NODES.binaryNode(bytes);
+        }
+        if (o instanceof com.fasterxml.jackson.databind.util.RawValue raw) {
+            return NODES.rawValueNode(raw);
+        }
+        if (o instanceof JsonNode node) {
+            return node;
+        }
+        return NODES.pojoNode(o);
     }
 }
