@@ -1,11 +1,12 @@
 package org.fabricscope.importers.lldp;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.fabricscope.model.core.Evidence;
+import org.fabricscope.model.core.JsonTrees;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +22,11 @@ import java.util.Map;
  */
 final class LldpJson {
     static final int MAX_DEPTH = 64;
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+    /** Parsers under constraints, their trees built by {@link JsonTrees} as the mapper's {@code readTree} builds them. */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
                     .maxStringLength(1024 * 1024).maxNumberLength(64).build())
-            .build());
+            .build();
 
     /** The JSON was not lldpcli's, or not JSON: the message says where. */
     static final class Malformed extends Exception {
@@ -43,8 +45,8 @@ final class LldpJson {
     static List<LldpNeighbour> parse(String source, LldpSections.Section s) throws Malformed {
         String text = String.join("\n", s.lines());
         JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
+        try (JsonParser p = FACTORY.createParser(text)) {
+            root = JsonTrees.readNext(p);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : s.firstLine() + e.getLocation().getLineNr() - 1;
             String m = e.getOriginalMessage() == null ? "malformed JSON" : e.getOriginalMessage().replace('\n', ' ');
@@ -53,6 +55,9 @@ final class LldpJson {
             }
             m = m.replaceAll("\\(?[^()]*`[^`]*`[^()]*\\)?", "").strip(); // Jackson's hints name its Java methods
             throw new Malformed("not valid JSON: " + (m.length() > 160 ? m.substring(0, 157) + "..." : m), line);
+        } catch (java.io.IOException e) {
+            // a parser of a String has no I/O to fail: its own errors are the JsonProcessingExceptions above
+            throw new Malformed("not valid JSON: " + e.getMessage(), s.firstLine());
         }
         if (root == null || !root.isObject() || !root.has("lldp")) {
             throw new Malformed("JSON without an \"lldp\" object: not lldpcli's output", s.firstLine());
