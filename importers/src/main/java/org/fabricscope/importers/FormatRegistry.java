@@ -110,7 +110,11 @@ public final class FormatRegistry {
     private final List<Ranked> byCeiling;
     private final String unknownMessage;
 
-    private record Ranked(FormatReader reader, int ceiling, int index) {
+    /** One look of a reader: its first ({@link FormatReader#firstConfidence}) or its late one. */
+    private record Ranked(FormatReader reader, int ceiling, int index, boolean late) {
+        int confidence(Head head) {
+            return late ? reader.lateConfidence(head) : reader.firstConfidence(head);
+        }
     }
 
     private FormatRegistry(List<FormatReader> readers) {
@@ -135,7 +139,13 @@ public final class FormatRegistry {
         List<Ranked> ranked = new ArrayList<>();
         for (int i = 0; i < this.readers.size(); i++) {
             FormatReader r = this.readers.get(i);
-            ranked.add(new Ranked(r, Math.max(FormatReader.NONE, Math.min(FormatReader.CERTAIN, r.maxConfidence())), i));
+            int ceiling = Math.max(FormatReader.NONE, Math.min(FormatReader.CERTAIN, r.maxConfidence()));
+            ranked.add(new Ranked(r, ceiling, i, false));
+            int late = Math.min(ceiling, r.lateCeiling());
+            if (late > FormatReader.NONE) {
+                // asked among the readers of its ceiling: after every reader that could claim the head more surely
+                ranked.add(new Ranked(r, late, i, true));
+            }
         }
         ranked.sort(Comparator.comparingInt(Ranked::ceiling).reversed().thenComparingInt(Ranked::index));
         this.byCeiling = List.copyOf(ranked);
@@ -172,7 +182,8 @@ public final class FormatRegistry {
     /**
      * The reader most confident that the head is its format (between equally confident ones, the
      * first registered), or null when none claims it. Readers that could not beat the one found,
-     * by their {@link FormatReader#maxConfidence()}, are not asked.
+     * by their {@link FormatReader#maxConfidence()}, are not asked; nor is a reader's late look
+     * ({@link FormatReader#lateConfidence}) once its first look answered, or a surer reader claimed the head.
      */
     public FormatReader detect(Head head) {
         Ranked best = null;
@@ -184,7 +195,7 @@ public final class FormatRegistry {
             if (best != null && r.ceiling == bestScore && r.index > best.index) {
                 continue; // could only tie, and loses the tie
             }
-            int c = Math.min(r.reader.confidence(head), r.ceiling);
+            int c = Math.min(r.confidence(head), r.ceiling);
             if (c > bestScore || (c > FormatReader.NONE && c == bestScore && r.index < best.index)) {
                 best = r;
                 bestScore = c;

@@ -117,6 +117,54 @@ class FormatRegistryTest {
         assertEquals(FormatRegistry.UNKNOWN, detect("hello\nworld\n"));
     }
 
+    /**
+     * The registry asks few readers, and a reader's late look ({@link FormatReader#lateConfidence}) last, yet
+     * picks what asking every reader's whole {@link FormatReader#confidence} picks (the surest; of equally sure
+     * ones, the first registered): checked on the head of every file the repository's tests and samples hold.
+     * Each reader's whole answer is its first look's, or its late look's when the first said NONE.
+     */
+    @Test
+    void askingFewReadersPicksWhatAskingAllPicks() throws java.io.IOException {
+        java.nio.file.Path root = java.nio.file.Path.of("").toAbsolutePath().getParent();
+        List<java.nio.file.Path> files = new java.util.ArrayList<>();
+        for (String d : List.of("importers/src/test/resources", "app/src/test/resources", "sample-fabrics")) {
+            java.nio.file.Path dir = root.resolve(d);
+            if (java.nio.file.Files.isDirectory(dir)) {
+                try (var walk = java.nio.file.Files.walk(dir)) {
+                    walk.filter(java.nio.file.Files::isRegularFile).filter(f -> !f.toString().contains("/target/"))
+                            .sorted().forEach(files::add);
+                }
+            }
+        }
+        assertTrue(files.size() > 500, "the repository's files: " + files.size());
+        int late = 0;
+        for (java.nio.file.Path f : files) {
+            byte[] bytes;
+            try (var in = java.nio.file.Files.newInputStream(f)) {
+                bytes = in.readNBytes(Head.MAX_BYTES);
+            }
+            Head head = Head.of(bytes);
+            FormatReader all = null;
+            int best = FormatReader.NONE;
+            for (FormatReader r : STANDARD.readers()) {
+                int whole = r.confidence(head);
+                int first = r.firstConfidence(head);
+                assertEquals(whole, first != FormatReader.NONE ? first : r.lateConfidence(head), r.id() + " on " + f);
+                int c = Math.min(whole, r.maxConfidence());
+                if (c > best) {
+                    all = r;
+                    best = c;
+                }
+            }
+            FormatReader picked = STANDARD.detect(head);
+            assertEquals(all == null ? null : all.id(), picked == null ? null : picked.id(), f.toString());
+            if (picked != null && picked.firstConfidence(head) == FormatReader.NONE) {
+                late++;
+            }
+        }
+        assertTrue(late > 0, "some heads are claimed by a late look");
+    }
+
     @Test
     void unknownFormatMessageListsTheLabelsOfTheFormatsRead() {
         String m = STANDARD.unknownFormatMessage();

@@ -52,6 +52,30 @@ public interface FormatReader {
         return CERTAIN;
     }
 
+    /**
+     * For a reader whose {@link #confidence} has a cheap look that can reach {@link #maxConfidence()} and a
+     * costly one that answers no more than {@link #lateCeiling()}: the cheap look alone. The registry asks it
+     * in its place by {@code maxConfidence}, and asks {@link #lateConfidence} only when it answered
+     * {@link #NONE} and nobody could beat the late answer yet. {@code confidence} must be this answer when it
+     * is not {@code NONE}, else {@code lateConfidence}'s. The default: the whole {@code confidence}.
+     */
+    default int firstConfidence(Head head) {
+        return confidence(head);
+    }
+
+    /** The most {@link #lateConfidence} answers; {@link #NONE} (the default): the reader has no late look. */
+    default int lateCeiling() {
+        return NONE;
+    }
+
+    /**
+     * The costly look of {@link #firstConfidence}'s note, for a head its cheap look did not claim; never above
+     * {@link #lateCeiling()}. The default: {@link #NONE}.
+     */
+    default int lateConfidence(Head head) {
+        return NONE;
+    }
+
     /** When files of this format are read. */
     ImportPhase phase();
 

@@ -41,14 +41,31 @@ public final class NcclLogReader implements FormatReader {
 
     @Override
     public int confidence(Head head) {
+        int first = firstConfidence(head);
+        return first != NONE ? first : lateConfidence(head);
+    }
+
+    @Override
+    public int firstConfidence(Head head) {
         // an NCCL INFO/WARN prefix or a ProcessGroupNCCL/torch.distributed line; below the formats that
         // declare themselves (XML, kubectl objects), which can quote log lines, above nvidia-smi's
         // matrix, which logs often print
+        return !head.jsonDocument() && NcclLogParser.looksLikeLog(head.lines()) ? maxConfidence() : NONE;
+    }
+
+    @Override
+    public int lateCeiling() {
+        return SIGNATURE_CONFIDENCE;
+    }
+
+    /**
+     * A log without NCCL lines in its head, read for its step times or a failure the catalogue knows: asked
+     * only when no surer format claimed the head (the catalogue is loaded for it, and every line matched).
+     */
+    @Override
+    public int lateConfidence(Head head) {
         if (head.jsonDocument()) {
             return NONE;
-        }
-        if (NcclLogParser.looksLikeLog(head.lines())) {
-            return maxConfidence();
         }
         // a training log without NCCL lines (NCCL_DEBUG unset) whose head already shows a trainer's step line
         // (Megatron, DeepSpeed, Hugging Face, Lightning, torchtitan, nanoGPT, a step time): read for its step times
