@@ -17,6 +17,20 @@ public final class Main {
         if (System.getProperty("picocli.disable.closures") == null) {
             System.setProperty("picocli.disable.closures", "true");
         }
-        System.exit(FabricScopeCommand.run(args, StandardOutput.stdout(), System.err));
+        int status = 70; // run() never throws; should it, the status still says the run failed
+        try {
+            status = FabricScopeCommand.run(args, StandardOutput.stdout(), System.err);
+        } finally {
+            exit(status);
+        }
+    }
+
+    /** Exits with {@code status}, even when exiting itself fails (a full heap, a shutdown hook that throws). */
+    private static void exit(int status) {
+        try {
+            System.exit(status);
+        } catch (Throwable t) {
+            Runtime.getRuntime().halt(status);
+        }
     }
 }

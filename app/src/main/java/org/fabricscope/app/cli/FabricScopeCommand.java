@@ -49,15 +49,22 @@ public final class FabricScopeCommand implements Runnable {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         PrintWriter errWriter = writer(err);
+        byte[] outOfMemory = null;
         try {
             if (versionOnly(args)) {
                 return StandardOutput.judge(printVersion(writer(out)), out, errWriter);
             }
+            outOfMemory = outOfMemoryLine(args);
             reserve = new byte[RESERVE_BYTES];
             return StandardOutput.judge(execute(args, writer(out), errWriter), out, errWriter);
         } catch (OutOfMemoryError | StackOverflowError e) {
             reserve = null;
             try {
+                if (e instanceof OutOfMemoryError && outOfMemory != null) {
+                    err.write(outOfMemory, 0, outOfMemory.length); // a PrintStream's write: no heap needed, none thrown
+                    err.flush();
+                    return 70;
+                }
                 return fatal(e, args, errWriter);
             } catch (OutOfMemoryError | StackOverflowError still) {
                 return 70; // not even the constant line could be written: the status still says what happened
@@ -144,6 +151,26 @@ public final class FabricScopeCommand implements Runnable {
             }
         }
         return false;
+    }
+
+    /**
+     * The line {@link #fatal} writes for running out of memory, as the bytes it would write, made before anything
+     * is read: writing them then needs no heap. The heap may be full when the error is caught (a read-ahead thread
+     * still holding its batches, under a loaded machine), and once neither the line nor its constant fallback could
+     * be made, a run ended with no word, or with the JVM's "OutOfMemoryError thrown from the
+     * UncaughtExceptionHandler". Null with {@code --debug}: that line is followed by the stack trace, made then.
+     */
+    static byte[] outOfMemoryLine(String[] args) {
+        for (String a : args) {
+            if (DEBUG.equals(a)) {
+                return null;
+            }
+        }
+        java.io.StringWriter text = new java.io.StringWriter();
+        PrintWriter w = new PrintWriter(new ControlEscapingWriter(text));
+        describeFatal(new OutOfMemoryError(), args, w);
+        w.flush();
+        return text.toString().getBytes(java.nio.charset.Charset.defaultCharset());
     }
 
     /**
