@@ -93,7 +93,7 @@ final class SignaturesCommand implements Callable<Integer> {
         }).toList());
         m.put("on", s.on().id());
         m.put("literal", s.literals().size() == 1 ? s.literals().get(0) : s.literals());
-        m.put("match", s.pattern().pattern());
+        m.put("match", s.regex().source());
         m.put("fields", s.fields());
         m.put("role", s.role().label());
         m.put("class", s.causeClass().id());

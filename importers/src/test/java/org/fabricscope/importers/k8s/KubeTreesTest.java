@@ -89,14 +89,12 @@ class KubeTreesTest {
         assertEquals(mapper(m, bytes), trees(f, bytes), text);
     }
 
-    @Test
-    void yamlTreesAreTheMappersOnRandomDocumentsTheirCutsAndMutations() {
-        ObjectMapper m = KubeMappers.yaml();
-        JsonFactory f = KubeMappers.yamlFactory();
+    /** 1,500 random documents, each whole, cut short and with one character replaced by one of {@code junk}. */
+    private static void randomly(ObjectMapper m, JsonFactory f, java.util.function.Function<Random, String> document,
+                                 String junk) {
         Random r = new Random(18);
-        String junk = ":-[]{}&*!'\" \n";
         for (int i = 0; i < 1_500; i++) {
-            String t = (r.nextBoolean() ? "---\n" : "") + yaml(r, 0, "");
+            String t = document.apply(r);
             same(m, f, t);
             same(m, f, t.substring(0, r.nextInt(t.length())));
             int at = r.nextInt(t.length());
@@ -105,18 +103,14 @@ class KubeTreesTest {
     }
 
     @Test
+    void yamlTreesAreTheMappersOnRandomDocumentsTheirCutsAndMutations() {
+        randomly(KubeMappers.yaml(), KubeMappers.yamlFactory(), r -> (r.nextBoolean() ? "---\n" : "") + yaml(r, 0, ""),
+                ":-[]{}&*!'\" \n");
+    }
+
+    @Test
     void jsonTreesAreTheMappersOnRandomDocumentsTheirCutsAndMutations() {
-        ObjectMapper m = KubeMappers.json();
-        JsonFactory f = KubeMappers.jsonFactory();
-        Random r = new Random(18);
-        String junk = "{}[],:\"x 1-";
-        for (int i = 0; i < 1_500; i++) {
-            String t = json(r, 0);
-            same(m, f, t);
-            same(m, f, t.substring(0, r.nextInt(t.length())));
-            int at = r.nextInt(t.length());
-            same(m, f, t.substring(0, at) + junk.charAt(r.nextInt(junk.length())) + t.substring(at + 1));
-        }
+        randomly(KubeMappers.json(), KubeMappers.jsonFactory(), r -> json(r, 0), "{}[],:\"x 1-");
     }
 
     @Test

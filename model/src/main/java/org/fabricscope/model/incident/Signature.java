@@ -14,10 +14,11 @@ import org.fabricscope.model.core.Severity;
  * remedies). Loaded from the data files by {@link SignatureLoader}; see {@code docs/signatures.md}.
  * {@code file} is the catalogue file it came from (a resource name or a user file's path).
  * {@code literals}: fixed parts of the template, one of which every text it recognises holds (the
- * patterns are only tried on texts that hold one).
+ * patterns are only tried on texts that hold one). {@code regex}: the pattern of its {@code match} ({@link #pattern()}
+ * compiled).
  */
 public record Signature(String id, String source, String title, String template, List<Origin> origins, Target on,
-                        List<String> literals, Pattern pattern, List<String> fields, Role role, CauseClass causeClass,
+                        List<String> literals, Regex regex, List<String> fields, Role role, CauseClass causeClass,
                         Severity severity, String blames, List<String> remedies, List<Example> examples, String notes,
                         String file) {
     /** Where the template is printed: a file of the upstream project, the versions that print it so, a function. */
@@ -41,12 +42,17 @@ public record Signature(String id, String source, String title, String template,
         notes = notes == null ? "" : notes;
     }
 
+    /** The compiled {@link #regex} (compiled on first use for the bundled catalogue: {@link Regex}). */
+    public Pattern pattern() {
+        return regex.pattern();
+    }
+
     /** The fields the text yields, in declaration order (empty groups left out), or null when it does not match. */
     public Map<String, String> match(String text) {
         if (!holdsLiteral(text)) {
             return null;
         }
-        Matcher m = pattern.matcher(text);
+        Matcher m = pattern().matcher(text);
         if (!m.find()) {
             return null;
         }

@@ -47,8 +47,9 @@ public final class SignatureLoader {
     }
 
     /**
-     * As {@link #load(InputStream, String)}; {@code checkExamples} false skips matching each example (the
-     * bundled files, whose examples a test matches, load at every start and should load fast).
+     * As {@link #load(InputStream, String)}; {@code checkExamples} false skips matching each example and compiles
+     * each pattern on first use ({@link Regex}): for the bundled files, whose patterns and examples a test
+     * compiles and matches, and which load at every start and should load fast.
      */
     public static Result load(InputStream in, String file, boolean checkExamples) {
         List<SignatureProblem> problems = new ArrayList<>();
@@ -196,10 +197,12 @@ public final class SignatureLoader {
             List<String> literals = literals();
             String match = text("match", true);
             List<String> fields = texts("fields", true);
-            Pattern pattern = null;
-            if (!match.isEmpty()) {
+            Regex pattern = null;
+            if (!match.isEmpty() && !checkExamples) {
+                pattern = Regex.lazy(match); // a bundled file: its test compiles every pattern
+            } else if (!match.isEmpty()) {
                 try {
-                    pattern = Pattern.compile(match);
+                    pattern = Regex.of(Pattern.compile(match));
                 } catch (PatternSyntaxException e) {
                     problem("match", "not a valid regular expression: " + e.getDescription() + " at index " + e.getIndex());
                 }

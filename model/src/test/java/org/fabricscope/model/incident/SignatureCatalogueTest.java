@@ -28,6 +28,32 @@ class SignatureCatalogueTest {
         assertEquals(List.of(), CATALOGUE.problems().stream().map(SignatureProblem::text).toList());
     }
 
+    /**
+     * The bundled files load at every start without compiling their patterns ({@link Regex}, compiled on first
+     * use): loaded as a user's file is, every pattern compiled and every example matched, each holds the same
+     * signatures and no problem.
+     */
+    @Test
+    void everyBundledFileLoadsAsAUsersFileWould() throws IOException {
+        List<String> files;
+        try (InputStream in = SignatureCatalogue.class.getResourceAsStream("/org/fabricscope/model/incident/signatures/index.txt")) {
+            files = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        }
+        List<String> ids = new ArrayList<>();
+        for (String f : files) {
+            try (InputStream in = SignatureCatalogue.class.getResourceAsStream("/org/fabricscope/model/incident/signatures/" + f)) {
+                SignatureLoader.Result r = SignatureLoader.load(in, "signatures/" + f);
+                assertEquals(List.of(), r.problems().stream().map(SignatureProblem::text).toList(), f);
+                r.signatures().forEach(sig -> ids.add(sig.id()));
+            }
+        }
+        assertEquals(CATALOGUE.signatures().stream().map(Signature::id).toList(), ids);
+        for (Signature sig : CATALOGUE.signatures()) {
+            assertEquals(sig.regex().source(), sig.pattern().pattern(), sig.id());
+        }
+    }
+
     @Test
     void everySourceIsCovered() {
         Map<String, Long> bySource = CATALOGUE.signatures().stream().collect(Collectors.groupingBy(Signature::source,
