@@ -17,9 +17,10 @@ final class Jsons {
             .maxStringLength(16 * 1024 * 1024).maxNumberLength(64).build();
 
     /**
-     * The parser factory with those constraints: trees are built from its parsers by {@link org.fabricscope.model.core.JsonTrees} and
-     * {@link JsonValues}, plain values by {@link PlainJson}, with no {@code ObjectMapper}. A mapper's first use (its date format, locale data and
-     * introspection) was 50-60 ms of a {@code diagnose} of a hang capture (BENCHMARKS.md, issue 27).
+     * The parser factory with those constraints: trees are built from its parsers by
+     * {@link org.fabricscope.model.core.JsonTrees} and {@link JsonValues}, plain values by {@link PlainJson}, with
+     * no {@code ObjectMapper}. A mapper's first use (its date format, locale data and introspection) was 50-60 ms
+     * of a {@code diagnose} of a hang capture (BENCHMARKS.md, issue 27).
      */
     static final JsonFactory FACTORY = JsonFactory.builder().streamReadConstraints(LIMITS).build();
 
