@@ -1,6 +1,5 @@
 package org.fabricscope.importers.forensics;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,12 +53,9 @@ public final class SafePickle {
         }
     };
 
-    private final byte[] b;
-    /** Where the pickle's bytes end in {@link #b} (a reused buffer is longer). */
-    private final int end;
+    /** The pickle's bytes, read opcode by opcode. */
+    private final PickleInput in;
     private final Limits limits;
-    private int pos;
-    private int opAt;
     private int values;
     /** The stack machine's stack and the positions of its MARKs: plain arrays, grown on demand. */
     private Object[] stack = new Object[256];
@@ -84,8 +80,7 @@ public final class SafePickle {
     private final PickleNesting nesting;
 
     private SafePickle(byte[] bytes, int length, Limits limits, Items items) {
-        this.b = bytes;
-        this.end = length;
+        this.in = new PickleInput(bytes, length, limits.maxString());
         this.limits = limits;
         this.nesting = new PickleNesting(limits, items);
         this.memo = new PickleMemo(length, limits.maxMemo());
@@ -160,11 +155,10 @@ public final class SafePickle {
 
     private Object runOpcodes() throws PickleException {
         while (true) {
-            if (pos >= end) {
+            if (in.left() <= 0) {
                 throw fail("truncated pickle: no STOP opcode");
             }
-            opAt = pos;
-            int op = b[pos++] & 0xff;
+            int op = in.opcode();
             switch (op) {
                 case '(' -> { // MARK
                     if (mp >= limits.maxDepth() * 4) {
@@ -207,21 +201,21 @@ public final class SafePickle {
                     }
                     addItems(l, at);
                 }
-                case 'J' -> push(boxed(i32())); // BININT
-                case 'K' -> push(boxed(u8())); // BININT1
-                case 'M' -> push(boxed(u8() | (u8() << 8))); // BININT2
-                case 0x8a -> push(longLe(u8())); // LONG1
-                case 'G' -> push(Double.longBitsToDouble(u64be())); // BINFLOAT
-                case 0x8c -> push(utf8(u8())); // SHORT_BINUNICODE
-                case 'X' -> push(utf8(u32())); // BINUNICODE
+                case 'J' -> push(SmallLongs.of(in.i32())); // BININT
+                case 'K' -> push(SmallLongs.of(in.u8())); // BININT1
+                case 'M' -> push(SmallLongs.of(in.u8() | (in.u8() << 8))); // BININT2
+                case 0x8a -> push(in.longLe(in.u8())); // LONG1
+                case 'G' -> push(Double.longBitsToDouble(in.u64be())); // BINFLOAT
+                case 0x8c -> push(in.utf8(in.u8())); // SHORT_BINUNICODE
+                case 'X' -> push(in.utf8(in.u32())); // BINUNICODE
                 case 'N' -> push(null); // NONE
                 case 0x88 -> push(Boolean.TRUE); // NEWTRUE
                 case 0x89 -> push(Boolean.FALSE); // NEWFALSE
                 case 0x94 -> memoPut(memo.size(), peek()); // MEMOIZE
-                case 'q' -> memoPut(u8(), peek()); // BINPUT
-                case 'r' -> memoPut(u32(), peek()); // LONG_BINPUT
-                case 'h' -> push(nesting.again(memoGet(u8()))); // BINGET
-                case 'j' -> push(nesting.again(memoGet(u32()))); // LONG_BINGET
+                case 'q' -> memoPut(in.u8(), peek()); // BINPUT
+                case 'r' -> memoPut(in.u32(), peek()); // LONG_BINPUT
+                case 'h' -> push(nesting.again(memoGet(in.u8()))); // BINGET
+                case 'j' -> push(nesting.again(memoGet(in.u32()))); // LONG_BINGET
                 case 0x85, 0x86, 0x87 -> push(tuple(op - 0x84)); // TUPLE1, TUPLE2, TUPLE3
                 default -> {
                     if (rare(op)) {
@@ -240,14 +234,14 @@ public final class SafePickle {
     private boolean rare(int op) throws PickleException {
         switch (op) {
                 case 0x80 -> { // PROTO
-                    int v = u8();
+                    int v = in.u8();
                     if (v < 2 || v > 5) {
                         throw fail("unsupported pickle protocol " + v);
                     }
                 }
                 case 0x95 -> { // FRAME: an 8-byte length; the frame's opcodes follow inline
-                    long n = u64();
-                    if (n < 0 || n > end - pos) {
+                    long n = in.u64();
+                    if (n < 0 || n > in.left()) {
                         throw fail("FRAME length " + n + " beyond the end of the input");
                     }
                 }
@@ -255,8 +249,8 @@ public final class SafePickle {
                     if (sp != 1 || mp != 0) {
                         throw fail("STOP with " + sp + " values on the stack");
                     }
-                    if (pos < end) { // a pickler writes nothing after STOP: the rest would be another file's or garbage
-                        throw fail((end - pos) + " bytes after the pickle's STOP");
+                    if (in.left() > 0) { // a pickler writes nothing after STOP: the rest would be another file's or garbage
+                        throw fail(in.left() + " bytes after the pickle's STOP");
                     }
                     return true;
                 }
@@ -277,20 +271,20 @@ public final class SafePickle {
                     push(l);
                 }
                 case 0x8b -> { // LONG4
-                    long n = i32();
+                    long n = in.i32();
                     if (n < 0 || n > 64) {
                         throw fail("LONG4 of " + n + " bytes");
                     }
-                    push(longLe((int) n));
+                    push(in.longLe((int) n));
                 }
-                case 0x8d -> push(utf8(u64())); // BINUNICODE8
-                case 'U' -> push(latin1(u8())); // SHORT_BINSTRING (protocol 2's str)
-                case 'T' -> push(latin1(u32())); // BINSTRING
-                case 'C' -> push(bytes(u8())); // SHORT_BINBYTES
-                case 'B' -> push(bytes(u32())); // BINBYTES
-                case 0x8e, 0x96 -> push(bytes(u64())); // BINBYTES8, BYTEARRAY8
-                case 'p' -> memoPut(decimalLine(), peek()); // PUT
-                case 'g' -> push(nesting.again(memoGet(decimalLine()))); // GET
+                case 0x8d -> push(in.utf8(in.u64())); // BINUNICODE8
+                case 'U' -> push(in.latin1(in.u8())); // SHORT_BINSTRING (protocol 2's str)
+                case 'T' -> push(in.latin1(in.u32())); // BINSTRING
+                case 'C' -> push(in.bytes(in.u8())); // SHORT_BINBYTES
+                case 'B' -> push(in.bytes(in.u32())); // BINBYTES
+                case 0x8e, 0x96 -> push(in.bytes(in.u64())); // BINBYTES8, BYTEARRAY8
+                case 'p' -> memoPut(in.decimalLine(), peek()); // PUT
+                case 'g' -> push(nesting.again(memoGet(in.decimalLine()))); // GET
                 case 'c' -> throw refuse("GLOBAL (imports a Python name)");
                 case 0x93 -> throw refuse("STACK_GLOBAL (imports a Python name)");
                 case 'R' -> throw refuse("REDUCE (calls a Python callable)");
@@ -312,39 +306,12 @@ public final class SafePickle {
         return false;
     }
 
-    /**
-     * Boxes of 0 to 65,535 (every BININT1 and BININT2, most sizes, ids and line numbers), made once, when the
-     * first pickle is read: a class of their own, so that sniffing a file ({@link #looksLikePickle}) does not
-     * make them.
-     */
-    private static final class SmallBoxes {
-        static final Long[] BOXES = make();
-
-        /**
-         * Filled in a local, not in the static field: while a class is being initialised, the interpreter
-         * resolves each access to its static fields again, and 65,536 of them took 30-50 ms of every start
-         * that met a pickle.
-         */
-        private static Long[] make() {
-            Long[] boxes = new Long[1 << 16];
-            for (int i = 0; i < boxes.length; i++) {
-                boxes[i] = (long) i;
-            }
-            return boxes;
-        }
-    }
-
-    private static Long boxed(int v) {
-        Long[] small = SmallBoxes.BOXES;
-        return v >= 0 && v < small.length ? small[v] : Long.valueOf(v);
-    }
-
     private PickleException fail(String what) {
-        return new PickleException(what, opAt, false);
+        return in.fail(what);
     }
 
     private PickleException refuse(String what) {
-        return new PickleException("refused opcode " + what + "; nothing was executed", opAt, true);
+        return new PickleException("refused opcode " + what + "; nothing was executed", in.opAt(), true);
     }
 
     private void push(Object v) throws PickleException {
@@ -426,7 +393,6 @@ public final class SafePickle {
         return t;
     }
 
-
     @SuppressWarnings("unchecked")
     private Map<Object, Object> map(Object v, String op) throws PickleException {
         if (v instanceof Map<?, ?> m) {
@@ -485,7 +451,7 @@ public final class SafePickle {
                     throw fail("dict key nested deeper than " + limits.maxDepth());
                 }
                 if (nesting.heightsMayBeStale()) {
-                    new PickleWalk(limits, opAt).check(p);
+                    new PickleWalk(limits, in.opAt()).check(p);
                 }
             }
             int items = l instanceof PickleList pl ? pl.count - 1 : l.size(); // nested tuples counted through
@@ -508,119 +474,6 @@ public final class SafePickle {
             throw fail("memo index " + index + " was never stored");
         }
         return memo.get(index);
-    }
-
-    private int u8() throws PickleException {
-        need(1);
-        return b[pos++] & 0xff;
-    }
-
-    private int i32() throws PickleException {
-        need(4);
-        int v = (b[pos] & 0xff) | (b[pos + 1] & 0xff) << 8 | (b[pos + 2] & 0xff) << 16 | (b[pos + 3] & 0xff) << 24;
-        pos += 4;
-        return v;
-    }
-
-    private long u32() throws PickleException {
-        return i32() & 0xffffffffL;
-    }
-
-    private long u64() throws PickleException {
-        need(8);
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = (v << 8) | (b[pos + i] & 0xff);
-        }
-        pos += 8;
-        return v;
-    }
-
-    private long u64be() throws PickleException {
-        need(8);
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[pos + i] & 0xff);
-        }
-        pos += 8;
-        return v;
-    }
-
-    private void need(long n) throws PickleException {
-        if (n < 0 || n > end - pos) {
-            throw fail("truncated pickle: " + n + " bytes wanted, " + (end - pos) + " left");
-        }
-    }
-
-    /** A little-endian two's complement integer of n bytes: a Long when it fits, else a BigInteger. */
-    private Object longLe(int n) throws PickleException {
-        need(n);
-        if (n == 0) {
-            return 0L;
-        }
-        if (n <= 8) { // fits a long: sign-extend the top byte, no BigInteger (LONG1 of every nanosecond time)
-            long v = b[pos + n - 1]; // signed
-            for (int i = n - 2; i >= 0; i--) {
-                v = (v << 8) | (b[pos + i] & 0xff);
-            }
-            pos += n;
-            return v;
-        }
-        byte[] be = new byte[n];
-        for (int i = 0; i < n; i++) {
-            be[i] = b[pos + n - 1 - i];
-        }
-        pos += n;
-        java.math.BigInteger v = new java.math.BigInteger(be);
-        return v.bitLength() < 64 ? (Object) v.longValue() : v;
-    }
-
-    private String utf8(long n) throws PickleException {
-        checkString(n);
-        String s = new String(b, pos, (int) n, StandardCharsets.UTF_8);
-        pos += (int) n;
-        return s;
-    }
-
-    private String latin1(long n) throws PickleException {
-        checkString(n);
-        String s = new String(b, pos, (int) n, StandardCharsets.ISO_8859_1);
-        pos += (int) n;
-        return s;
-    }
-
-    private byte[] bytes(long n) throws PickleException {
-        checkString(n);
-        byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) n);
-        pos += (int) n;
-        return out;
-    }
-
-    private void checkString(long n) throws PickleException {
-        if (n > limits.maxString()) {
-            throw fail("string of " + n + " bytes (limit " + limits.maxString() + ")");
-        }
-        need(n);
-    }
-
-    private long decimalLine() throws PickleException {
-        int start = pos;
-        while (pos < end && b[pos] != '\n') {
-            pos++;
-            if (pos - start > 20) {
-                throw fail("memo index line too long");
-            }
-        }
-        if (pos >= end) {
-            throw fail("truncated pickle in a memo index line");
-        }
-        String s = new String(b, start, pos - start, StandardCharsets.US_ASCII);
-        pos++;
-        try {
-            return Long.parseLong(s.strip());
-        } catch (NumberFormatException e) {
-            throw fail("bad memo index '" + s + "'");
-        }
     }
 
     private static String typeName(Object v) {
