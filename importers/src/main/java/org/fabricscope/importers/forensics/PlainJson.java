@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fabricscope.model.core.JsonTrees;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -47,15 +49,15 @@ final class PlainJson {
         switch (t) {
             case START_OBJECT: {
                 Map<String, Object> map = new LinkedHashMap<>();
-                for (JsonToken k = next(p); k != JsonToken.END_OBJECT; k = next(p)) {
+                for (JsonToken k = JsonTrees.next(p); k != JsonToken.END_OBJECT; k = JsonTrees.next(p)) {
                     String name = p.currentName();
-                    map.put(name, value(p, next(p)));
+                    map.put(name, value(p, JsonTrees.next(p)));
                 }
                 return map;
             }
             case START_ARRAY: {
                 List<Object> list = new ArrayList<>();
-                for (JsonToken e = next(p); e != JsonToken.END_ARRAY; e = next(p)) {
+                for (JsonToken e = JsonTrees.next(p); e != JsonToken.END_ARRAY; e = JsonTrees.next(p)) {
                     list.add(value(p, e));
                 }
                 return list;
@@ -75,14 +77,5 @@ final class PlainJson {
             default:
                 throw new com.fasterxml.jackson.core.JsonParseException(p, "unexpected token " + t);
         }
-    }
-
-    /** The next token inside an object or array (the parser refuses a text that ends there first; this is its guard). */
-    private static JsonToken next(JsonParser p) throws IOException {
-        JsonToken t = p.nextToken();
-        if (t == null) {
-            throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "unexpected end of input inside a value");
-        }
-        return t;
     }
 }

@@ -41,24 +41,37 @@ public final class KubeMappers {
     }
 
     public static ObjectMapper json() {
-        return new ObjectMapper(jsonFactory());
+        return new ObjectMapper(newJsonFactory()); // a mapper makes itself its factory's codec: a factory of its own
     }
 
     public static ObjectMapper yaml() {
-        return new ObjectMapper(yamlFactory());
+        return new ObjectMapper(newYamlFactory());
     }
+
+    /** Parser factories are thread-safe: one each, shared by every file and allocatable line read. */
+    private static final JsonFactory JSON_PARSERS = newJsonFactory();
+    private static final JsonFactory YAML_PARSERS = newYamlFactory();
 
     /**
      * The JSON parsers of {@link #json()} without a mapper: trees are built from them by
      * {@link org.fabricscope.model.core.JsonTrees}, as the mapper builds them. A mapper's first use (date
      * format, locale data, introspection) was 30-60 ms of every {@code diagnose} that read a Kubernetes file.
+     * Shared: not to be handed to a mapper, which would make itself its codec.
      */
     public static JsonFactory jsonFactory() {
+        return JSON_PARSERS;
+    }
+
+    /** The YAML parsers of {@link #yaml()} without a mapper, shared (see {@link #jsonFactory()}). */
+    public static JsonFactory yamlFactory() {
+        return YAML_PARSERS;
+    }
+
+    private static JsonFactory newJsonFactory() {
         return JsonFactory.builder().streamReadConstraints(constraints()).build();
     }
 
-    /** The YAML parsers of {@link #yaml()} without a mapper (see {@link #jsonFactory()}). */
-    public static JsonFactory yamlFactory() {
+    private static JsonFactory newYamlFactory() {
         LoaderOptions options = new LoaderOptions();
         options.setMaxAliasesForCollections(MAX_ALIASES);
         options.setNestingDepthLimit(MAX_DEPTH);

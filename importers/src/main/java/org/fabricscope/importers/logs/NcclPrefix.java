@@ -72,16 +72,17 @@ final class NcclPrefix {
         level = lv;
         this.at = end < 0 ? l.length() : end + 1;
         // the next line of this process most likely begins with the same prefix, and a message after it
-        prefixText = end < 0 ? null : l.substring(0, this.at);
+        prefixLine = end < 0 ? null : l;
         return true;
     }
 
     /**
-     * The prefix of the last NCCL line scanned, through the space after its level; null when that line ended
-     * at its level. A line that begins with it is an NCCL line with the same fields: each field {@link #scan}
-     * reads, and the first {@code " NCCL "}, lie in that beginning.
+     * The last NCCL line scanned, whose first {@link #at} characters are its prefix through the space after its
+     * level; null when that line ended at its level. A line that begins with that prefix is an NCCL line with the
+     * same fields: each field {@link #scan} reads, and the first {@code " NCCL "}, lie in that beginning. The line
+     * is kept, not its prefix cut out: logs that interleave processes change prefix at nearly every line.
      */
-    private String prefixText;
+    private String prefixLine;
 
     /**
      * Whether {@code l} begins with the prefix of the last NCCL line scanned: then its fields are that line's,
@@ -89,8 +90,8 @@ final class NcclPrefix {
      * runs of lines one process prints.
      */
     boolean same(String l) {
-        String p = prefixText;
-        return p != null && l.startsWith(p);
+        String p = prefixLine;
+        return p != null && l.length() >= at && l.regionMatches(0, p, 0, at);
     }
 
     /** The level word of an NCCL line between {@code from} and {@code to} (one of four constants), or null. */

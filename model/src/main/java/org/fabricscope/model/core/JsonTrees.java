@@ -49,7 +49,7 @@ public final class JsonTrees {
     }
 
     /** The next token inside an object or array: the text may not end there (the parser says so first; this is its guard). */
-    private static JsonToken next(JsonParser p) throws IOException {
+    public static JsonToken next(JsonParser p) throws IOException {
         JsonToken t = p.nextToken();
         if (t == null) {
             throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "unexpected end of input inside a value");
