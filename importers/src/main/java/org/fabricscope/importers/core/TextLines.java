@@ -30,6 +30,8 @@ public final class TextLines implements AutoCloseable {
     private long bytesRead;
     private long nulBytes;
     private boolean lineHasNul;
+    /** Whether the line last returned is known to be all ASCII. */
+    private boolean ascii;
     private boolean eof;
     /** The last line ended in CR: an LF right after it belongs to that line end. */
     private boolean afterCr;
@@ -81,6 +83,7 @@ public final class TextLines implements AutoCloseable {
             int end = pos;
             byte[] b = buf;
             int stop = len;
+            long high = 0; // the bytes of the run or'ed: bit 7 of each byte is set only past ASCII
             // eight bytes at a time while none is below 14 (LF, CR and NUL are; so are TAB and a few
             // other controls, after which the bytes are looked at one by one)
             while (end + 8 <= stop) {
@@ -88,6 +91,7 @@ public final class TextLines implements AutoCloseable {
                 if (((x - 0x0E0E0E0E0E0E0E0EL) & ~x & 0x8080808080808080L) != 0) {
                     break;
                 }
+                high |= x;
                 end += 8;
             }
             while (end < stop) {
@@ -95,11 +99,13 @@ public final class TextLines implements AutoCloseable {
                 if (c == '\n' || c == '\r' || c == 0) {
                     break;
                 }
+                high |= c;
                 end++;
             }
             if (!any && end < stop && b[end] != 0 && end - pos <= MAX_LINE) {
                 // the whole line is in the buffer (the usual case): decoded from there, not copied first
                 String whole = new String(b, pos, end - pos, StandardCharsets.UTF_8);
+                ascii = (high & 0x8080808080808080L) == 0;
                 afterCr = b[end] == '\r';
                 pos = end + 1;
                 lineNumber++;
@@ -127,6 +133,7 @@ public final class TextLines implements AutoCloseable {
             keep(pos - 1, 1);
         }
         lineNumber++;
+        ascii = false; // a line read in pieces is not looked at for this
         return new String(line, 0, n, StandardCharsets.UTF_8);
     }
 
@@ -169,6 +176,15 @@ public final class TextLines implements AutoCloseable {
     /** Whether the line last returned holds a NUL byte: binary data, which no tool prints in a text line. */
     public boolean hasNul() {
         return lineHasNul;
+    }
+
+    /**
+     * Whether the line last returned is known to hold only ASCII characters (each its own byte): true for such a
+     * line read whole from the buffer, as nearly every line is; false when it holds another character, or was read
+     * in pieces (longer than the buffer's rest, cut, or holding NUL), where it is not looked at.
+     */
+    public boolean ascii() {
+        return ascii;
     }
 
     /** 1-based number of the line last returned. */

@@ -165,7 +165,7 @@ public final class NcclLogParser {
                 }
                 continue;
             }
-            line(raw);
+            line(raw, lines.ascii());
         }
         if (binaryLines > 0) {
             diagnostics.add(Diagnostic.warning(source, firstBinary, (binaryLines == 1 ? "line holds" : binaryLines
@@ -192,17 +192,22 @@ public final class NcclLogParser {
      * its field (a rank, pid, channel or exit code beyond 32 bits) skips the line with a diagnostic.
      */
     public void line(String raw) {
+        line(raw, false);
+    }
+
+    /** As {@link #line(String)}; {@code ascii}: the line is known to hold only ASCII characters. */
+    private void line(String raw, boolean ascii) {
         try {
-            parse(raw);
+            parse(raw, ascii);
         } catch (Numbers.OutOfRange e) {
             diagnostics.add(Diagnostic.warning(source, lineNumber, e.getMessage() + "; line skipped"));
         }
     }
 
-    private void parse(String raw) {
+    private void parse(String raw, boolean ascii) {
         scan(raw);
-        String l = stripDecoration(raw);
-        if (prefix.same(l) || prefix.scan(l, l.indexOf(" NCCL "), lastHost)) {
+        String l = stripDecoration(raw); // part of the line: ASCII when the line is
+        if (prefix.same(l, ascii) || prefix.scan(l, l.indexOf(" NCCL "), lastHost, ascii)) {
             torch.interrupt(source);
             steps.ncclHost(source, prefix.host);
             ncclLine(prefix.host, prefix.pid, prefix.level, l, prefix.at, raw);

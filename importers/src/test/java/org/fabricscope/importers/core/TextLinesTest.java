@@ -44,6 +44,9 @@ class TextLinesTest {
         } else {
             try (TextLines t = new TextLines(chunked(bytes, seed))) {
                 for (String l; (l = t.next()) != null; ) {
+                    if (t.ascii()) { // a promise the NCCL parser compares bytes on
+                        assertTrue(l.chars().allMatch(c -> c < 0x80), l);
+                    }
                     out.add(t.lineNumber() + (t.truncated() ? " cut" : "") + (t.hasNul() ? " nul" : "") + " " + l);
                 }
                 out.add("bytes " + t.bytesRead() + " nuls " + t.nulBytes() + " after " + t.next());
@@ -94,5 +97,19 @@ class TextLinesTest {
             assertEquals(5, t.lineNumber());
             assertNull(t.next());
         }
+    }
+
+    /** Lines read whole are told ASCII or not; a byte past ASCII anywhere, even after eight plain ones, says not. */
+    @Test
+    void saysWhichLinesAreAscii() throws IOException {
+        byte[] text = ("plain line\nh\u00e9llo\n0123456789abcdef\u2603 x\nshort\n12345678\u00e9\n")
+                .getBytes(StandardCharsets.UTF_8);
+        List<Boolean> flags = new ArrayList<>();
+        try (TextLines t = new TextLines(new ByteArrayInputStream(text))) {
+            while (t.next() != null) {
+                flags.add(t.ascii());
+            }
+        }
+        assertEquals(List.of(true, false, false, true, false), flags);
     }
 }

@@ -78,33 +78,57 @@ class NcclPrefixTest {
                 "job-worker-0:1000:1001 [0] NCCL INFO ", "job-worker-0:10001:1000 [0] NCCL INFO ",
                 "job-worker-01:1000:1000 [1] NCCL INFO ", "job-worker-0:1000:1000 [0] misc/socket.cc:50 NCCL WARN ",
                 "job-worker-0:1000:1000 [0] NCCL INFO", "h:99999999999:1 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL ",
-                "job-worker-0:1000:1000 [0] NCCL TRACE ", "job worker:1:1 [0] NCCL INFO ", "");
+                "job-worker-0:1000:1000 [0] NCCL TRACE ", "job worker:1:1 [0] NCCL INFO ", "",
+                // past ASCII: a host in Latin-1, and one whose character's low byte is the 'j' of the others
+                "j\u00f6b-worker-0:1000:1000 [0] NCCL INFO ", "\u016aob-worker-0:1000:1000 [0] NCCL INFO ");
         List<String> messages = List.of("", "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "NCCL INFO again",
-                " NCCL INFO x", "[0] NCCL WARN y", "x", "Init COMPLETE");
+                " NCCL INFO x", "[0] NCCL WARN y", "x", "Init COMPLETE", "r\u00e9seau", "\u2192 1");
         Random r = new Random(27);
-        for (int run = 0; run < 2_000; run++) {
+        for (int run = 0; run < 4_000; run++) {
             NcclPrefix fast = new NcclPrefix();
+            NcclPrefix bytes = new NcclPrefix(); // told which lines are ASCII, as the file reader tells it
             for (int i = 0; i < 12; i++) {
                 String l = prefixes.get(r.nextInt(prefixes.size())) + messages.get(r.nextInt(messages.size()));
+                boolean ascii = l.chars().allMatch(c -> c < 0x80);
                 NcclPrefix slow = new NcclPrefix();
                 boolean scanned;
                 try {
                     scanned = scan(slow, l, null);
                 } catch (Numbers.OutOfRange e) {
                     assertFalse(fast.same(l), l); // a prefix that did not scan is never the last one
+                    assertFalse(bytes.same(l, ascii), l);
                     continue;
                 }
-                if (fast.same(l)) {
+                boolean same = fast.same(l);
+                assertEquals(same, bytes.same(l, ascii), l);
+                if (same) {
                     assertTrue(scanned, l);
-                    assertEquals(slow.host, fast.host, l);
-                    assertEquals(slow.pid, fast.pid, l);
-                    assertEquals(slow.level, fast.level, l);
-                    assertEquals(slow.at, fast.at, l);
+                    for (NcclPrefix p : List.of(fast, bytes)) {
+                        assertEquals(slow.host, p.host, l);
+                        assertEquals(slow.pid, p.pid, l);
+                        assertEquals(slow.level, p.level, l);
+                        assertEquals(slow.at, p.at, l);
+                    }
                 } else if (scanned) {
                     assertTrue(scan(fast, l, fast.host), l);
+                    assertTrue(bytes.scan(l, l.indexOf(" NCCL "), bytes.host, ascii), l);
                 }
             }
         }
+    }
+
+    /** A line compared by its bytes is never taken for another that differs only past ASCII. */
+    @Test
+    void bytesComparedOnlyForAsciiLines() {
+        NcclPrefix p = new NcclPrefix();
+        String ascii = "job-worker-0:1000:1000 [0] NCCL INFO a";
+        assertTrue(p.scan(ascii, ascii.indexOf(" NCCL "), null, true));
+        // U+016A's low byte is 'j': told (rightly) that it is not ASCII, the line is compared as characters
+        assertFalse(p.same("\u016aob-worker-0:1000:1000 [0] NCCL INFO b", false));
+        assertTrue(p.same("job-worker-0:1000:1000 [0] NCCL INFO b", true));
+        assertTrue(p.same("job-worker-0:1000:1000 [0] NCCL INFO b", false));
+        assertFalse(p.same("job-worker-0:1000:1001 [0] NCCL INFO b", true));
+        assertFalse(p.same("job-worker-0:1000:1000 [0] NCCL INF", true), "shorter than the prefix");
     }
 
     @Test
