@@ -8,27 +8,39 @@ import java.util.Map;
 
 /**
  * Finds which of many literals occur in a text, in one pass over it that stays in the first-level
- * cache. Each literal of four characters or more is anchored on one of its 4-grams (the one with the
- * fewest spaces and lower-case letters: the rarest in logs); a rolling 32-bit window over the text is
- * tested against a 64-kilobit filter of the anchors (Bloom, "Space/time trade-offs in hash coding with
- * allowable errors", CACM 13(7), 1970, with one hash), and only where the filter says yes are the
- * literals of that anchor compared in place. Shorter literals, and those with characters outside
- * Latin-1, are looked for with {@link String#indexOf}. Exact: a literal is reported if and only if the
- * text holds it. (An Aho-Corasick automaton over the catalogue's 10,000 states made every character a
- * miss in a 7 MB table: twice the cost of parsing the line.) Immutable; safe to share between threads.
+ * cache. Each literal of four characters or more is anchored on two of its trigrams that follow each other
+ * (the pair with the fewest spaces and lower-case letters, not one most log lines hold: the rarest in logs),
+ * so that wherever the literal lies in a text, one of the two starts at an even position: only the trigrams
+ * at even positions are read, half the windows of a read at every position. Each is tested against a
+ * 64-kilobit filter of the anchors (Bloom, "Space/time trade-offs in hash coding with allowable errors",
+ * CACM 13(7), 1970, with one hash), and only where the filter says yes are the literals of that anchor
+ * compared in place. Shorter literals, and those with characters outside Latin-1, are looked for with
+ * {@link String#indexOf}. Exact: a literal is reported if and only if the text holds it. (An Aho-Corasick
+ * automaton over the catalogue's 10,000 states made every character a miss in a 7 MB table: twice the cost
+ * of parsing the line.) Immutable; safe to share between threads.
  * <p>
- * The window rolls over the text's characters copied as bytes into a buffer the caller keeps
- * ({@link Bytes}), not over {@code charAt}: the signature scan is the busier of the two threads that read
+ * The windows are read from the text's characters copied as bytes into a buffer the caller keeps
+ * ({@link Bytes}), not by {@code charAt}: the signature scan is the busier of the two threads that read
  * a log, and this took its time a line on a 7,700-rank NCCL log from 228 to 165 ns (medians of four JVMs;
- * BENCHMARKS.md, issue 27). The windows inside the beginning a text shares with the one before are not rolled
+ * BENCHMARKS.md, issue 27). The windows inside the beginning a text shares with the one before are not read
  * again: that text's anchors there are carried over ({@link Bytes}). The whole scan of a line on the same log
- * went from 138-214 ns (the old loop ran at one of two speeds from one JVM to the next) to 112-113 ns.
+ * went from 138-214 ns (the old loop ran at one of two speeds from one JVM to the next) to 112-113 ns. Reading
+ * every other window (one anchor a literal became two) took the filter's share of it down by about half
+ * again (BENCHMARKS.md, issue 27, tenth session).
  */
 final class LiteralIndex {
-    private static final int GRAM = 4;
+    /** Characters in a window. */
+    private static final int GRAM = 3;
+    /** Windows are read at every STRIDE-th position; a literal is anchored on STRIDE windows that follow each other. */
+    private static final int STRIDE = 2;
+    /** The shortest literal indexed: one that holds STRIDE windows. */
+    private static final int SHORTEST = GRAM + STRIDE - 1;
     private static final int FILTER_BITS = 1 << 16;
+    /** Reads four bytes at once (the window is its low three). */
+    private static final java.lang.invoke.VarHandle INTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private final long[] filter = new long[FILTER_BITS / 64];
-    /** Open addressing: the anchors (four characters packed into an int) and, at the same slot, their literals and offsets. */
+    /** Open addressing: the anchors (three characters packed into an int) and, at the same slot, their literals and offsets. */
     private final int[] keys;
     private final int[][][] values;
     private final boolean[] used;
@@ -42,15 +54,17 @@ final class LiteralIndex {
         List<Integer> slowList = new ArrayList<>();
         for (int i = 0; i < this.literals.length; i++) {
             String lit = this.literals[i];
-            int at = lit.length() < GRAM || !lit.chars().allMatch(c -> c < 256) ? -1 : anchor(lit);
-            if (at < 0) {
+            int first = lit.length() < SHORTEST || !lit.chars().allMatch(c -> c < 256) ? -1 : anchor(lit);
+            if (first < 0) {
                 slowList.add(i);
                 continue;
             }
-            int key = pack(lit, at);
-            anchors.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, at});
-            int bit = bit(key);
-            filter[bit >>> 6] |= 1L << bit;
+            for (int at = first; at < first + STRIDE; at++) {
+                int key = pack(lit, at);
+                anchors.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, at});
+                int bit = bit(key);
+                filter[bit >>> 6] |= 1L << bit;
+            }
         }
         int size = Integer.highestOneBit(Math.max(16, anchors.size() * 4));
         keys = new int[size];
@@ -69,7 +83,10 @@ final class LiteralIndex {
         slow = slowList.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** The 4-grams most log lines hold, most common first ({@code common-4grams.txt}). */
+    /**
+     * The trigrams most log lines hold, the most common highest: those of the 4-grams most log lines hold
+     * ({@code common-4grams.txt}, most common first), each trigram ranked as the commonest 4-gram it begins or ends.
+     */
     private static final Map<String, Integer> COMMON = common();
 
     private static Map<String, Integer> common() {
@@ -79,9 +96,11 @@ final class LiteralIndex {
                 return m;
             }
             List<String> lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
-                    .filter(l -> l.length() == GRAM + 2 && l.startsWith("|") && l.endsWith("|")).toList();
+                    .filter(l -> l.length() == 6 && l.startsWith("|") && l.endsWith("|")).toList();
             for (int i = 0; i < lines.size(); i++) {
-                m.putIfAbsent(lines.get(i).substring(1, GRAM + 1), lines.size() - i);
+                int rank = lines.size() - i;
+                m.putIfAbsent(lines.get(i).substring(1, 1 + GRAM), rank);
+                m.putIfAbsent(lines.get(i).substring(2, 2 + GRAM), rank);
             }
         } catch (java.io.IOException e) {
             // without the table, anchors are chosen by their characters alone
@@ -90,17 +109,16 @@ final class LiteralIndex {
     }
 
     /**
-     * The offset of the literal's rarest 4-gram: not one most log lines hold ({@link #COMMON}), then the
-     * fewest spaces and lower-case letters, the first among equals.
+     * The offset of the first of the literal's rarest {@link #STRIDE} trigrams that follow each other: not ones
+     * most log lines hold ({@link #COMMON}), then the fewest spaces and lower-case letters, the first among equals.
      */
     private static int anchor(String lit) {
         int best = 0;
-        int bestScore = Integer.MAX_VALUE;
-        for (int k = 0; k + GRAM <= lit.length(); k++) {
-            int score = COMMON.getOrDefault(lit.substring(k, k + GRAM), 0) * 16;
-            for (int j = k; j < k + GRAM; j++) {
-                char c = lit.charAt(j);
-                score += c == ' ' ? 3 : Character.isLowerCase(c) ? 1 : 0;
+        long bestScore = Long.MAX_VALUE;
+        for (int k = 0; k + SHORTEST <= lit.length(); k++) {
+            long score = 0;
+            for (int j = k; j < k + STRIDE; j++) {
+                score += score(lit, j);
             }
             if (score < bestScore) {
                 bestScore = score;
@@ -110,8 +128,18 @@ final class LiteralIndex {
         return best;
     }
 
+    private static long score(String lit, int k) {
+        long score = COMMON.getOrDefault(lit.substring(k, k + GRAM), 0) * 16L;
+        for (int j = k; j < k + GRAM; j++) {
+            char c = lit.charAt(j);
+            score += c == ' ' ? 3 : Character.isLowerCase(c) ? 1 : 0;
+        }
+        return score;
+    }
+
+    /** The trigram at {@code at}, packed as {@link #find} reads one: the first character in the low byte. */
     private static int pack(String s, int at) {
-        return (s.charAt(at) & 0xFF) << 24 | (s.charAt(at + 1) & 0xFF) << 16 | (s.charAt(at + 2) & 0xFF) << 8 | s.charAt(at + 3) & 0xFF;
+        return (s.charAt(at) & 0xFF) | (s.charAt(at + 1) & 0xFF) << 8 | (s.charAt(at + 2) & 0xFF) << 16;
     }
 
     private static int bit(int key) {
@@ -120,9 +148,9 @@ final class LiteralIndex {
 
     /**
      * What {@link #find} keeps from one text to the next; one per thread (a {@link SignatureCatalogue.Matcher}
-     * keeps one): the text's low bytes, and those of the text before with the starts of its 4-grams that are
+     * keeps one): the text's low bytes, and those of the text before with the starts of its windows that are
      * anchors. Consecutive log lines mostly begin alike (the same host, pid and level: 38 of 93 bytes on a
-     * 7,700-rank NCCL log), and a 4-gram wholly inside the shared beginning is the same 4-gram as before, so
+     * 7,700-rank NCCL log), and a window wholly inside the shared beginning is the same window as before, so
      * only its anchors are looked at again, not every window.
      */
     static final class Bytes {
@@ -137,10 +165,13 @@ final class LiteralIndex {
         /** The index the text before was looked at with: another one's anchors are not these. */
         private LiteralIndex owner;
 
-        /** Makes room for a text of {@code len} characters (and forgets what a call that threw left half made). */
+        /**
+         * Makes room for a text of {@code len} characters and a byte past it, read with the last window (and
+         * forgets what a call that threw left half made).
+         */
         private void fit(int len) {
             nextCount = 0;
-            if (b.length < len) {
+            if (b.length <= len) {
                 b = new byte[len + 256];
             }
         }
@@ -203,27 +234,26 @@ final class LiteralIndex {
         buffer.fit(len);
         byte[] b = buffer.b;
         copy(text, b, len);
-        // the 4-grams that start before 'from' lie inside the beginning this text shares with the one before:
+        // the windows that start before 'from' lie inside the beginning this text shares with the one before:
         // of those, only the anchors that text held are looked up again (in this text, so the comparison in
-        // place is this text's); the rest are read window by window
+        // place is this text's); the rest are read window by window. Windows start at even positions only,
+        // in both texts: 'from' is the first even one past the shared windows.
         int from = Math.max(0, buffer.shared(this, len) - GRAM + 1);
+        from += from & 1;
         int[] before = buffer.hits;
         for (int k = 0, n = buffer.hitCount; k < n && before[k] < from; k++) {
             int start = before[k];
-            int gram = (b[start] & 0xFF) << 24 | (b[start + 1] & 0xFF) << 16 | (b[start + 2] & 0xFF) << 8 | b[start + 3] & 0xFF;
+            int gram = (int) INTS.get(b, start) & 0xFFFFFF;
             count = lookUp(gram, bit(gram), start, text, hit, found, count, buffer);
         }
-        // the hot loop only rolls the window and asks the filter; what the filter lets through is looked
+        // the hot loop only reads a window and asks the filter; what the filter lets through is looked
         // up out of line (one loop body the compiler keeps small and fast: with the look-up inside, the
         // same code ran at 115 or at 195 ns a line from one JVM to the next)
-        if (len - from >= GRAM) {
-            int window = (b[from] & 0xFF) << 16 | (b[from + 1] & 0xFF) << 8 | b[from + 2] & 0xFF;
-            for (int i = from + GRAM - 1; i < len; i++) {
-                window = window << 8 | b[i] & 0xFF;
-                int bit = (window * 0x9E3779B1) >>> 16;
-                if ((f[bit >>> 6] & 1L << bit) != 0) {
-                    count = lookUp(window, bit, i - GRAM + 1, text, hit, found, count, buffer);
-                }
+        for (int i = from, last = len - GRAM; i <= last; i += STRIDE) {
+            int window = (int) INTS.get(b, i) & 0xFFFFFF; // the byte past the window is masked off
+            int bit = (window * 0x9E3779B1) >>> 16;
+            if ((f[bit >>> 6] & 1L << bit) != 0) {
+                count = lookUp(window, bit, i, text, hit, found, count, buffer);
             }
         }
         buffer.done(len);
