@@ -318,7 +318,10 @@ public final class NcclLogParser {
         }
         Matcher m;
         String msg;
-        if (l.indexOf("Connection closed by localRank", at) >= 0
+        char c0 = at < l.length() ? l.charAt(at) : ' ';
+        // NCCL (proxy.cc, 2.12 to 2.28) prints "[Service thread] Connection closed by localRank %d": only a message
+        // that opens with '[' is searched, not every line
+        if (c0 == '[' && l.indexOf("Connection closed by localRank", at) >= 0
                 && (m = CLOSED_BY_LOCAL_RANK.matcher(msg = l.substring(at))).find()) {
             // the proxy service thread of a process whose peer on this host went away (or shut down): an INFO line
             log.addEvent(new NcclEvent(NcclEvent.Kind.SOCKET_CLOSED, host, pid, -1, msg.strip(),
@@ -326,7 +329,6 @@ public final class NcclLogParser {
             return;
         }
         NcclProcessFacts.read(log, host, pid, l, at);
-        char c0 = at < l.length() ? l.charAt(at) : ' ';
         if (channels.line(p, c0, l, at, raw)) {
             return;
         }
