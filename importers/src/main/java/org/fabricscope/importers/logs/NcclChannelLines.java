@@ -38,6 +38,8 @@ final class NcclChannelLines {
     private final Function<String, Evidence> evidenceOf;
     /** The hand-written readers of links and {@code Trees} lines; null: every line goes to the expressions. */
     private final NcclChannelScan scan;
+    /** The tree nodes' children and the rings' orders, shared between records that hold the same. */
+    private final RankLists ranks = new RankLists();
 
     NcclChannelLines(TrainingLogBuilder log, Function<String, Evidence> evidenceOf) {
         this(log, evidenceOf, true);
@@ -47,7 +49,7 @@ final class NcclChannelLines {
     NcclChannelLines(TrainingLogBuilder log, Function<String, Evidence> evidenceOf, boolean fast) {
         this.log = log;
         this.evidenceOf = evidenceOf;
-        this.scan = fast ? new NcclChannelScan() : null;
+        this.scan = fast ? new NcclChannelScan(ranks) : null;
     }
 
     /**
@@ -164,7 +166,7 @@ final class NcclChannelLines {
             sc.lit("/");
             int d2 = sc.num("tree child");
             if (sc.ok) {
-                out.add(new TreeNode(p.currentComm, channel, 0, rank, up, NcclChannelScan.downs(d0, d1, d2), ev));
+                out.add(new TreeNode(p.currentComm, channel, 0, rank, up, ranks.children(d0, d1, d2), ev));
             }
         }
         if (p.placed()) {
@@ -174,8 +176,8 @@ final class NcclChannelLines {
         }
     }
 
-    private static List<Integer> downs(String d0, String d1, String d2) {
-        return NcclChannelScan.downs(signed(d0, "tree child"), signed(d1, "tree child"), signed(d2, "tree child"));
+    private List<Integer> downs(String d0, String d1, String d2) {
+        return ranks.children(signed(d0, "tree child"), signed(d1, "tree child"), signed(d2, "tree child"));
     }
 
     /** {@code Channel 00/02 :    0   1   2   3}: a full ring, printed by rank 0. */
@@ -192,7 +194,7 @@ final class NcclChannelLines {
         if (!sc.ok || order.isEmpty() || !sc.atEnd()) {
             return;
         }
-        Ring r = new Ring(p.currentComm, channel, n, order, evidence(raw));
+        Ring r = new Ring(p.currentComm, channel, n, ranks.order(order), evidence(raw));
         if (p.placed()) {
             log.addRing(r);
         } else {

@@ -46,6 +46,16 @@ final class NcclChannelScan {
     String via;
 
     private final String[] shared = new String[1024];
+    /** The tree nodes' children lists, shared with the parser's other tree reader ({@link NcclChannelLines}). */
+    private final RankLists ranks;
+
+    NcclChannelScan() {
+        this(new RankLists());
+    }
+
+    NcclChannelScan(RankLists ranks) {
+        this.ranks = ranks;
+    }
     /** The cursor and the last number of the tree reader. */
     private int i;
     private int v;
@@ -190,7 +200,7 @@ final class NcclChannelScan {
             if (!(lit(l, "->") && signed(l))) {
                 return undo(out, start);
             }
-            out.add(new TreeNode(comm, channel, 0, rank, v, downs(d0, d1, d2), ev));
+            out.add(new TreeNode(comm, channel, 0, rank, v, ranks.children(d0, d1, d2), ev));
             if (i < n && l.charAt(i) == '|') { // 2.5-2.7 double tree: |up->rank->down0/down1/down2
                 i++;
                 if (!signed(l)) {
@@ -208,24 +218,10 @@ final class NcclChannelScan {
                 if (!(lit(l, "/") && signed(l))) {
                     return undo(out, start);
                 }
-                out.add(new TreeNode(comm, channel, 1, rank, up, downs(e0, e1, v), ev));
+                out.add(new TreeNode(comm, channel, 1, rank, up, ranks.children(e0, e1, v), ev));
             }
         }
         return true;
-    }
-
-    /** The children of a tree node: the three of NCCL's line that are not -1 ("none"), in order. */
-    static List<Integer> downs(int d0, int d1, int d2) {
-        if (d0 >= 0) {
-            if (d1 >= 0) {
-                return d2 >= 0 ? List.of(d0, d1, d2) : List.of(d0, d1);
-            }
-            return d2 >= 0 ? List.of(d0, d2) : List.of(d0);
-        }
-        if (d1 >= 0) {
-            return d2 >= 0 ? List.of(d1, d2) : List.of(d1);
-        }
-        return d2 >= 0 ? List.of(d2) : List.of();
     }
 
     private static boolean undo(List<TreeNode> out, int size) {
