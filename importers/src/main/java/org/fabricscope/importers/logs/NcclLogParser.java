@@ -41,7 +41,7 @@ public final class NcclLogParser {
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)\\S*");
     private static final Pattern INIT = Pattern.compile(
             "(?:\\[Rank \\d+\\] )?(?:\\w+ )?comm (0x[0-9a-fA-F]+) rank (\\d+) nranks (\\d+) cudaDev (\\d+)"
-                    + "(?: nvmlDev (\\d+))? busId ([0-9a-fA-F]+)(?: commId (0x[0-9a-fA-F]+))?.*? - Init (START|COMPLETE)");
+                    + "(?: nvmlDev (\\d+))? busId ([0-9a-fA-F]+)(?: commId (0x[0-9a-fA-F]+))?.*? ?- Init (START|COMPLETE)");
     private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB\\w* ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
     private static final Pattern NET_SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)*)");
@@ -400,12 +400,13 @@ public final class NcclLogParser {
     private void initOrAbort(NcclProcessState p, String host, int pid, String l, int at, String raw) {
         boolean init = false;
         boolean abort = false;
-        for (int q = l.indexOf(" - ", at); q >= 0; q = l.indexOf(" - ", q + 1)) {
-            if (l.startsWith("Init ", q + 3)) {
+        // "- " rather than " - ": ncclCommSplit's Init START has no space before the dash in 2.23 to 2.29
+        for (int q = l.indexOf("- ", at); q >= 0; q = l.indexOf("- ", q + 1)) {
+            if (l.startsWith("Init ", q + 2)) {
                 init = true;
                 break;
             }
-            abort |= l.startsWith("Abort ", q + 3);
+            abort |= l.startsWith("Abort ", q + 2);
         }
         Matcher m;
         String msg;
@@ -417,10 +418,11 @@ public final class NcclLogParser {
                 int rank = num(m.group(2), "rank");
                 int cudaDev = num(m.group(4), "cudaDev");
                 int nvmlDev = m.group(5) == null ? -1 : num(m.group(5), "nvmlDev");
-                // Before commId was printed (2.16 and older) the comm pointer differs in every process: the
-                // k-th communicator of N ranks that each process completes is taken to be the same one.
-                String commId = m.group(7) != null ? m.group(7)
-                        : "size" + nranks + "#" + p.commsOfSize.merge(nranks, complete ? 1 : 0, Integer::sum);
+                // Before commId was printed (2.16 and older), and in ncclCommSplit's lines, the comm pointer
+                // differs in every process: the k-th communicator of N ranks that each process completes is taken
+                // to be the same one, and a START belongs to the communicator its process completes next.
+                String commId = m.group(7) != null ? m.group(7) : "size" + nranks + "#" + (complete
+                        ? p.commsOfSize.merge(nranks, 1, Integer::sum) : p.commsOfSize.getOrDefault(nranks, 0) + 1);
                 if (!complete) {
                     p.sawStart = true;
                 }

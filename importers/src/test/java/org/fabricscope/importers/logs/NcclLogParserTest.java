@@ -158,6 +158,28 @@ class NcclLogParserTest {
         assertFalse(k8s.initCompleted());
     }
 
+    /**
+     * ncclCommSplit's (and ncclCommShrink's) Init START, which NCCL 2.23 to 2.29 print with no space before the dash
+     * ({@code "... color %d key %d- Init START"}, {@code src/init.cc}); its COMPLETE has the space.
+     */
+    @Test
+    void aSplitCommunicatorsInitStartWithoutTheSpace() throws IOException {
+        TrainingLog log = parse(String.join("\n",
+                "node-a:11:11 [0] NCCL INFO NCCL version 2.28.9+cuda13.0",
+                "node-a:11:11 [0] NCCL INFO ncclCommSplit comm 0x5a1 rank 1 nranks 4 cudaDev 0 nvmlDev 0 busId 1b000"
+                        + " parent 0x4f0 splitCount 1 color 0 key 1- Init START",
+                "node-b:12:12 [0] NCCL INFO ncclCommSplit comm 0x6b2 rank 2 nranks 4 cudaDev 0 nvmlDev 0 busId 1b000"
+                        + " parent 0x4f1 splitCount 1 color 0 key 2- Init START",
+                "node-b:12:12 [0] NCCL INFO ncclCommSplit comm 0x6b2 rank 2 nranks 4 cudaDev 0 nvmlDev 0 busId 1b000"
+                        + " parent 0x4f1 splitCount 1 color 0 key 2 - Init COMPLETE"));
+        Rank a = log.ranks().stream().filter(r -> r.host().equals("node-a")).findFirst().orElseThrow();
+        assertTrue(a.initStarted(), "the START with no space before its dash is read");
+        assertFalse(a.initCompleted(), "node-a never completed: a hang in the split");
+        Rank b = log.ranks().stream().filter(r -> r.host().equals("node-b")).findFirst().orElseThrow();
+        assertTrue(b.initCompleted());
+        assertEquals(4, b.nranks());
+    }
+
     @Test
     void channelTransportsOfEveryEra() throws IOException {
         TrainingLog log = parse(String.join("\n",
