@@ -319,8 +319,8 @@ public final class NcclLogParser {
         Matcher m;
         String msg;
         char c0 = at < l.length() ? l.charAt(at) : ' ';
-        // NCCL (proxy.cc, 2.12 to 2.28) prints "[Service thread] Connection closed by localRank %d": only a message
-        // that opens with '[' is searched, not every line
+        // NCCL prints "[Service thread] Connection closed by localRank %d" (src/proxy.cc, the same words from 2.12.12
+        // to master): only a message that opens with '[' is searched, not every line
         if (c0 == '[' && l.indexOf("Connection closed by localRank", at) >= 0
                 && (m = CLOSED_BY_LOCAL_RANK.matcher(msg = l.substring(at))).find()) {
             // the proxy service thread of a process whose peer on this host went away (or shut down): an INFO line

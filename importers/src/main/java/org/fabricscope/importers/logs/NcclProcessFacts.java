@@ -55,7 +55,7 @@ final class NcclProcessFacts {
             return true;
         }
         int slash = pluginSlash(l, at);
-        if (slash <= 0 || slash > 9) {
+        if (slash < 0) {
             return false;
         }
         String msg = l.substring(at);
