@@ -33,6 +33,9 @@ public final class TextLines implements AutoCloseable {
     /** Whether the line last returned is known to be all ASCII. */
     private boolean ascii;
     private boolean eof;
+    /** Where the line last returned lies in {@link #buf} when it was read whole from there; {@code lineEnd} -1: not. */
+    private int lineStart;
+    private int lineEnd = -1;
     /** The last line ended in CR: an LF right after it belongs to that line end. */
     private boolean afterCr;
     private boolean started;
@@ -86,15 +89,27 @@ public final class TextLines implements AutoCloseable {
             long high = 0; // the bytes of the run or'ed: bit 7 of each byte is set only past ASCII
             // eight bytes at a time while none is below 14 (LF, CR and NUL are; so are TAB and a few
             // other controls, after which the bytes are looked at one by one)
+            boolean found = false;
             while (end + 8 <= stop) {
                 long x = (long) LONGS.get(b, end);
-                if (((x - 0x0E0E0E0E0E0E0E0EL) & ~x & 0x8080808080808080L) != 0) {
+                long low = (x - 0x0E0E0E0E0E0E0E0EL) & ~x & 0x8080808080808080L;
+                if (low == 0) {
+                    high |= x;
+                    end += 8;
+                    continue;
+                }
+                // the lowest flagged byte is one below 14 (those above it may be flagged by the borrow): go there
+                int k = Long.numberOfTrailingZeros(low) >>> 3;
+                high |= x & ~(-1L << (k << 3)); // the bytes before it (none when k is 0)
+                end += k;
+                byte c = b[end];
+                if (c == '\n' || c == '\r' || c == 0) {
+                    found = true;
                     break;
                 }
-                high |= x;
-                end += 8;
+                end++; // TAB or another control: part of the line
             }
-            while (end < stop) {
+            while (!found && end < stop) {
                 byte c = b[end];
                 if (c == '\n' || c == '\r' || c == 0) {
                     break;
@@ -106,6 +121,8 @@ public final class TextLines implements AutoCloseable {
                 // the whole line is in the buffer (the usual case): decoded from there, not copied first
                 String whole = new String(b, pos, end - pos, StandardCharsets.UTF_8);
                 ascii = (high & 0x8080808080808080L) == 0;
+                lineStart = pos;
+                lineEnd = end;
                 afterCr = b[end] == '\r';
                 pos = end + 1;
                 lineNumber++;
@@ -134,6 +151,7 @@ public final class TextLines implements AutoCloseable {
         }
         lineNumber++;
         ascii = false; // a line read in pieces is not looked at for this
+        lineEnd = -1;
         return new String(line, 0, n, StandardCharsets.UTF_8);
     }
 
@@ -185,6 +203,36 @@ public final class TextLines implements AutoCloseable {
      */
     public boolean ascii() {
         return ascii;
+    }
+
+    /**
+     * Whether the line last returned begins with the bytes {@code p[0..n)}: looked at in the buffer it was read
+     * from, eight bytes at a time, without the line's characters. False for a line read in pieces (longer than the
+     * buffer's rest, cut, or holding NUL), which the caller then compares as characters.
+     */
+    public boolean startsWith(byte[] p, int n) {
+        int s = lineStart;
+        if (lineEnd - s < n || n > p.length) {
+            return false;
+        }
+        byte[] b = buf;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            if ((long) LONGS.get(b, s + i) != (long) LONGS.get(p, i)) {
+                return false;
+            }
+        }
+        for (; i < n; i++) {
+            if (b[s + i] != p[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the line last returned was read whole from the buffer (so {@link #startsWith} can look at it). */
+    public boolean whole() {
+        return lineEnd >= 0;
     }
 
     /** 1-based number of the line last returned. */

@@ -18,8 +18,23 @@ public interface LineCitation {
      */
     static LineCitation packedFile() {
         org.fabricscope.model.core.LineStore store = new org.fabricscope.model.core.LineStore();
-        return (source, line, text) -> Evidence.at(source, line, text, store);
+        return new LineCitation() {
+            @Override
+            public Evidence cite(String source, int line, String text) {
+                return Evidence.at(source, line, text, store);
+            }
+
+            @Override
+            public Evidence cite(String source, int line, String text, boolean ascii) {
+                return Evidence.at(source, line, text, store, ascii);
+            }
+        };
     }
 
     Evidence cite(String source, int line, String text);
+
+    /** As {@link #cite(String, int, String)}; {@code ascii}: the text is known to be all ASCII (what a store may skip checking). */
+    default Evidence cite(String source, int line, String text, boolean ascii) {
+        return cite(source, line, text);
+    }
 }

@@ -165,7 +165,7 @@ public final class NcclLogParser {
                 }
                 continue;
             }
-            line(raw, lines.ascii());
+            line(raw, lines.ascii(), prefix.sameStart(lines));
         }
         if (binaryLines > 0) {
             diagnostics.add(Diagnostic.warning(source, firstBinary, (binaryLines == 1 ? "line holds" : binaryLines
@@ -192,22 +192,28 @@ public final class NcclLogParser {
      * its field (a rank, pid, channel or exit code beyond 32 bits) skips the line with a diagnostic.
      */
     public void line(String raw) {
-        line(raw, false);
+        line(raw, false, -1);
     }
 
-    /** As {@link #line(String)}; {@code ascii}: the line is known to hold only ASCII characters. */
-    private void line(String raw, boolean ascii) {
+    /**
+     * As {@link #line(String)}; {@code ascii}: the line is known to hold only ASCII characters; {@code same}: whether
+     * it begins with the last NCCL line's prefix, when known from its bytes (1 yes, 0 no, -1 not known).
+     */
+    private void line(String raw, boolean ascii, int same) {
         try {
-            parse(raw, ascii);
+            parse(raw, ascii, same);
         } catch (Numbers.OutOfRange e) {
             diagnostics.add(Diagnostic.warning(source, lineNumber, e.getMessage() + "; line skipped"));
         }
     }
 
-    private void parse(String raw, boolean ascii) {
+    private void parse(String raw, boolean ascii, int same) {
+        lineAscii = ascii;
         scan(raw);
         String l = stripDecoration(raw); // part of the line: ASCII when the line is
-        if (prefix.same(l, ascii) || prefix.scan(l, l.indexOf(" NCCL "), lastHost, ascii)) {
+        // what the line's bytes said of its beginning holds for l when no decoration was cut off
+        boolean prefixed = same >= 0 && l == raw ? same == 1 : prefix.same(l, ascii);
+        if (prefixed || prefix.scan(l, l.indexOf(" NCCL "), lastHost, ascii)) {
             torch.interrupt(source);
             steps.ncclHost(source, prefix.host);
             ncclLine(prefix.host, prefix.pid, prefix.level, l, prefix.at, raw);
@@ -464,9 +470,12 @@ public final class NcclLogParser {
         return Numbers.nonNegativeInt(text, field);
     }
 
+    /** Whether the line being parsed is known to be all ASCII (its reader saw its bytes). */
+    private boolean lineAscii;
+
     /** Evidence is made only for the lines that become part of the model. */
     private Evidence evidence(String raw) {
-        return citation.cite(source, lineNumber, raw.strip());
+        return citation.cite(source, lineNumber, raw.strip(), lineAscii);
     }
 
     private String lastHost;

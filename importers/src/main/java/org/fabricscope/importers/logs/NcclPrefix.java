@@ -2,6 +2,8 @@ package org.fabricscope.importers.logs;
 
 import java.util.Arrays;
 
+import org.fabricscope.importers.core.TextLines;
+
 /**
  * The prefix NCCL prints before each message, {@code host:pid:tid [dev] [file:line [(func)]] NCCL LEVEL },
  * scanned by hand (no regular expression, and no substring but the host's): the fields of the last
@@ -133,6 +135,20 @@ final class NcclPrefix {
             return Arrays.mismatch(lineBytes, 0, at, prefixBytes, 0, at) < 0;
         }
         return l.regionMatches(0, p, 0, at);
+    }
+
+    /**
+     * Whether the line {@code lines} returned last begins with the prefix of the last NCCL line scanned, looked at in
+     * the bytes it was read from (no copy of its characters): 1 yes, 0 no, -1 not known (that prefix is not ASCII, or
+     * the line was read in pieces), where {@link #same(String, boolean)} is to be asked. An ASCII prefix's bytes are its
+     * characters, and a line's first characters are its first bytes' as long as those are ASCII, so a line read whole
+     * begins with the prefix exactly when its bytes do.
+     */
+    int sameStart(TextLines lines) {
+        if (prefixLine == null || !prefixAscii || !lines.whole()) {
+            return -1;
+        }
+        return lines.startsWith(prefixBytes, at) ? 1 : 0;
     }
 
     /** The level word of an NCCL line between {@code from} and {@code to} (one of four constants), or null. */

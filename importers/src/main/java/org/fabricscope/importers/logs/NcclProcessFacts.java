@@ -54,7 +54,7 @@ final class NcclProcessFacts {
             log.processFact(host, pid, NcclProcess.NETWORK, firstToken(l.substring(at + "Using network ".length())));
             return true;
         }
-        int slash = pluginSlash(l, at);
+        int slash = c0 == 'N' || c0 == 'T' || c0 == 'P' ? pluginSlash(l, at) : -1; // NET, TUNER, PROFILER
         if (slash < 0) {
             return false;
         }

@@ -1,6 +1,7 @@
 package org.fabricscope.importers.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,12 +48,40 @@ class TextLinesTest {
                     if (t.ascii()) { // a promise the NCCL parser compares bytes on
                         assertTrue(l.chars().allMatch(c -> c < 0x80), l);
                     }
+                    if (t.truncated() || t.hasNul()) {
+                        assertFalse(t.whole(), l); // read in pieces: its bytes are not there to compare
+                    }
+                    beginnings(t, l, seed);
                     out.add(t.lineNumber() + (t.truncated() ? " cut" : "") + (t.hasNul() ? " nul" : "") + " " + l);
                 }
                 out.add("bytes " + t.bytesRead() + " nuls " + t.nulBytes() + " after " + t.next());
             }
         }
         return out;
+    }
+
+    /**
+     * Of a line read whole, {@link TextLines#startsWith} says what its characters say of an ASCII beginning: its own
+     * first characters (while they are ASCII), the same with the last one changed, and one longer than the line.
+     */
+    private static void beginnings(TextLines t, String l, long seed) {
+        if (!t.whole()) {
+            return;
+        }
+        int ascii = 0;
+        while (ascii < l.length() && l.charAt(ascii) < 0x80) {
+            ascii++;
+        }
+        int n = Math.floorMod(seed * 31 + l.length(), ascii + 1);
+        byte[] own = l.substring(0, n).getBytes(StandardCharsets.US_ASCII);
+        assertTrue(t.startsWith(own, n), l);
+        if (n > 0) {
+            byte[] other = own.clone();
+            other[n - 1] = (byte) (other[n - 1] == 'q' ? 'r' : 'q');
+            assertEquals(l.startsWith(new String(other, StandardCharsets.US_ASCII)), t.startsWith(other, n), l);
+        }
+        byte[] longer = (l.substring(0, ascii) + "z".repeat(l.length() - ascii + 1)).getBytes(StandardCharsets.US_ASCII);
+        assertFalse(t.startsWith(longer, longer.length), l);
     }
 
     @Test

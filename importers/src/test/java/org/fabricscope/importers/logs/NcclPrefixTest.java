@@ -72,17 +72,21 @@ class NcclPrefixTest {
      * finds: checked on random runs of lines, most sharing a prefix, some only part of one (another pid, level
      * or device; a message that repeats {@code NCCL INFO}; a prefix with no message; a pid past int range).
      */
-    @Test
-    void aLineThatBeginsWithTheLastPrefixHasItsFields() {
-        List<String> prefixes = List.of("job-worker-0:1000:1000 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL WARN ",
+    /** Prefixes, NCCL's and not, the random lines of the tests below begin with. */
+    private static final List<String> PREFIXES = List.of("job-worker-0:1000:1000 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL WARN ",
                 "job-worker-0:1000:1001 [0] NCCL INFO ", "job-worker-0:10001:1000 [0] NCCL INFO ",
                 "job-worker-01:1000:1000 [1] NCCL INFO ", "job-worker-0:1000:1000 [0] misc/socket.cc:50 NCCL WARN ",
                 "job-worker-0:1000:1000 [0] NCCL INFO", "h:99999999999:1 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL ",
                 "job-worker-0:1000:1000 [0] NCCL TRACE ", "job worker:1:1 [0] NCCL INFO ", "",
                 // past ASCII: a host in Latin-1, and one whose character's low byte is the 'j' of the others
                 "j\u00f6b-worker-0:1000:1000 [0] NCCL INFO ", "\u016aob-worker-0:1000:1000 [0] NCCL INFO ");
-        List<String> messages = List.of("", "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "NCCL INFO again",
+    private static final List<String> MESSAGES = List.of("", "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "NCCL INFO again",
                 " NCCL INFO x", "[0] NCCL WARN y", "x", "Init COMPLETE", "r\u00e9seau", "\u2192 1");
+
+    @Test
+    void aLineThatBeginsWithTheLastPrefixHasItsFields() {
+        List<String> prefixes = PREFIXES;
+        List<String> messages = MESSAGES;
         Random r = new Random(27);
         for (int run = 0; run < 4_000; run++) {
             NcclPrefix fast = new NcclPrefix();
@@ -134,5 +138,53 @@ class NcclPrefixTest {
     @Test
     void aPidPastIntRangeIsReportedNotSkipped() {
         assertThrows(Numbers.OutOfRange.class, () -> scan(new NcclPrefix(), "h:99999999999:1 [0] NCCL INFO x", null));
+    }
+    /**
+     * What the line's bytes say of its beginning ({@link NcclPrefix#sameStart}, read from the reader's buffer) is what
+     * comparing its characters says, whenever the bytes can tell: random lines of the prefixes and messages above,
+     * some in UTF-8 past ASCII, some with a bad byte, read by {@link TextLines} in reads of random sizes.
+     */
+    @Test
+    void theLinesBytesTellWhatItsCharactersWould() throws java.io.IOException {
+        Random r = new Random(28);
+        int told = 0;
+        for (int run = 0; run < 400; run++) {
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < 40; i++) {
+                b.writeBytes((PREFIXES.get(r.nextInt(PREFIXES.size())) + MESSAGES.get(r.nextInt(MESSAGES.size())))
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                if (r.nextInt(20) == 0) {
+                    b.write(0xC3); // a bad UTF-8 byte: the line decodes with U+FFFD
+                }
+                b.write(r.nextInt(10) == 0 ? '\r' : '\n');
+            }
+            byte[] bytes = b.toByteArray();
+            Random reads = new Random(run);
+            org.fabricscope.importers.core.TextLines lines = new org.fabricscope.importers.core.TextLines(
+                    new java.io.ByteArrayInputStream(bytes) {
+                        @Override
+                        public synchronized int read(byte[] to, int off, int len) {
+                            return super.read(to, off, Math.min(len, 1 + reads.nextInt(reads.nextBoolean() ? 100 : 5000)));
+                        }
+                    });
+            NcclPrefix p = new NcclPrefix();
+            for (String l; (l = lines.next()) != null; ) {
+                boolean ascii = lines.ascii();
+                int said = p.sameStart(lines);
+                boolean same = p.same(l, ascii);
+                if (said >= 0) {
+                    told++;
+                    assertEquals(same, said == 1, l);
+                }
+                if (!same) {
+                    try {
+                        p.scan(l, l.indexOf(" NCCL "), p.host, ascii);
+                    } catch (Numbers.OutOfRange e) {
+                        // a pid past int range: not a prefix to compare with
+                    }
+                }
+            }
+        }
+        assertTrue(told > 2_000, "the bytes told for many lines: " + told);
     }
 }

@@ -83,6 +83,18 @@ class ScanPipelineTest {
         assertEquals(3 * b + 100, beside.sources().get(0).lines());
     }
 
+    /** Batches the scan thread gave back are filled again: no line of their last use is scanned twice or lost. */
+    @Test
+    void batchesUsedAgainHoldOnlyTheirNewLines() throws Exception {
+        int b = ScanPipeline.BATCH;
+        int n = (ScanPipeline.QUEUED + 6) * b + 17; // more batches than are ever out at once
+        String text = log(n, 9, 3 * b - 1, 5 * b + 2, 7 * b, 9 * b + 1, n);
+        IncidentLog beside = read(text, true);
+        assertEquals(6, beside.matches().size(), described(beside).toString());
+        assertEquals(described(read(text, false)), described(beside));
+        assertEquals(n, beside.sources().get(0).lines());
+    }
+
     @Test
     void aFileShorterThanABatchIsScannedWithoutAThread() throws Exception {
         String text = log(200, 3, 200);

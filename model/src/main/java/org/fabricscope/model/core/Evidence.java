@@ -42,8 +42,13 @@ public sealed interface Evidence permits Evidence.FileLine, Evidence.Query, Evid
      * or held as it is when the store does not take it.
      */
     static FileLine at(String source, int line, String text, LineStore store) {
+        return at(source, line, text, store, false);
+    }
+
+    /** As {@link #at(String, int, String, LineStore)}; {@code ascii}: the text is known to be all ASCII. */
+    static FileLine at(String source, int line, String text, LineStore store, boolean ascii) {
         String t = text == null ? "" : text;
-        int handle = store.add(t);
+        int handle = store.add(t, ascii);
         return handle < 0 ? new FileLine(source, line, t) : new FileLine(source, line, null, store, handle);
     }
 

@@ -58,6 +58,16 @@ public final class LineStore {
      * lone surrogate, or the store is full): the caller then keeps the text itself.
      */
     public int add(String text) {
+        return add(text, false);
+    }
+
+    /**
+     * As {@link #add(String)}; {@code ascii}: the caller knows that every character of {@code text} is ASCII (a
+     * line its reader saw to be all ASCII bytes), so its characters are copied as bytes without the check that
+     * costs a string and its array a text.
+     */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): each ASCII character is its low byte
+    public int add(String text, boolean ascii) {
         int length = text.length();
         if (HEADER + length > CHUNK) {
             return -1; // too long in any coding: a character takes at least a byte
@@ -65,7 +75,13 @@ public final class LineStore {
         if (next.length < length) {
             next = new byte[length + 256];
         }
-        boolean latin1 = latin1(text, next);
+        boolean latin1;
+        if (ascii) {
+            text.getBytes(0, length, next, 0);
+            latin1 = true;
+        } else {
+            latin1 = latin1(text, next);
+        }
         if (!latin1) {
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
             if (!new String(utf8, StandardCharsets.UTF_8).equals(text)) {

@@ -28,6 +28,31 @@ class LineStoreTest {
         }
     }
 
+    /**
+     * Texts the caller says are ASCII (its reader saw the bytes) are packed without the check, between texts that are
+     * not, and all come back the same, front-coded against each other either way.
+     */
+    @Test
+    void asciiTextsSaidSoComeBackTheSame() {
+        Random r = new Random(29);
+        LineStore store = new LineStore();
+        List<String> texts = new ArrayList<>();
+        List<Integer> handles = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            boolean ascii = r.nextInt(4) != 0;
+            StringBuilder b = new StringBuilder("job-worker-" + r.nextInt(3) + ":1000:1000 [0] NCCL INFO ");
+            for (int k = r.nextInt(80); k > 0; k--) {
+                b.append(ascii || r.nextInt(8) != 0 ? (char) (' ' + r.nextInt(95)) : r.nextBoolean() ? '\u00e9' : '\u4e2d');
+            }
+            String t = b.toString();
+            texts.add(t);
+            handles.add(store.add(t, ascii));
+        }
+        for (int i = 0; i < texts.size(); i++) {
+            assertEquals(texts.get(i), store.text(handles.get(i)));
+        }
+    }
+
     @Test
     void aTextThatWouldNotComeBackIsNotTaken() {
         LineStore store = new LineStore();
