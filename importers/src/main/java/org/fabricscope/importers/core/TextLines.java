@@ -207,7 +207,7 @@ public final class TextLines implements AutoCloseable {
 
     /**
      * Whether the line last returned begins with the bytes {@code p[0..n)}: looked at in the buffer it was read
-     * from, eight bytes at a time, without the line's characters. False for a line read in pieces (longer than the
+     * from (the JVM's vectorised compare), without copying the line's characters out first. False for a line read in pieces (longer than the
      * buffer's rest, cut, or holding NUL), which the caller then compares as characters.
      */
     public boolean startsWith(byte[] p, int n) {
@@ -215,19 +215,7 @@ public final class TextLines implements AutoCloseable {
         if (lineEnd - s < n || n > p.length) {
             return false;
         }
-        byte[] b = buf;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) {
-            if ((long) LONGS.get(b, s + i) != (long) LONGS.get(p, i)) {
-                return false;
-            }
-        }
-        for (; i < n; i++) {
-            if (b[s + i] != p[i]) {
-                return false;
-            }
-        }
-        return true;
+        return java.util.Arrays.equals(buf, s, s + n, p, 0, n);
     }
 
     /** Whether the line last returned was read whole from the buffer (so {@link #startsWith} can look at it). */
