@@ -56,6 +56,9 @@ final class BenchCommand implements Callable<Integer> {
         // per phase, per timed round: wall time, and the CPU time of the whole process (all threads, GC and JIT)
         long[][] wallNs = new long[PHASES][rounds];
         long[][] cpuNs = new long[PHASES][rounds];
+        // the collector's work in each timed round's import: a count that the machine's speed does not move
+        long[] importCollections = new long[rounds];
+        long[] importPauseMs = new long[rounds];
         long[] picked = {0};
         String[] counts = {""};
         MapPalette palette = MapPalette.defaults(); // app.css read as text: the window's colours, without JavaFX
@@ -71,6 +74,8 @@ final class BenchCommand implements Callable<Integer> {
                     wallNs[p][i] = t[0][p + 1] - t[0][p];
                     cpuNs[p][i] = t[1][p + 1] - t[1][p];
                 }
+                importCollections[i] = t[2][1] - t[2][0];
+                importPauseMs[i] = t[3][1] - t[3][0];
             }
         }
         var out = spec.commandLine().getOut();
@@ -90,6 +95,12 @@ final class BenchCommand implements Callable<Integer> {
         }
         out.printf("cable picks: %d of %d points were on a cable (picker built per round, in the time)%n", picked[0],
                 1000L * (rounds + warmup));
+        Arrays.sort(importCollections);
+        Arrays.sort(importPauseMs);
+        // what the import left to the collector, as the JVM counts it: on a machine whose speed drifts, the count of
+        // collections is the steadier measure of the garbage an import makes
+        out.printf("import collections median %d a round (min %d, max %d), %d ms of them median%n",
+                importCollections[rounds / 2], importCollections[0], importCollections[rounds - 1], importPauseMs[rounds / 2]);
         return 0;
     }
 
@@ -98,10 +109,11 @@ final class BenchCommand implements Callable<Integer> {
 
     /**
      * One round: import, analysis, layout and colours, a full frame, the overview frame and 1000 cable picks.
-     * Returns the wall ({@code [0]}) and process CPU ({@code [1]}) clock before each phase and after the last.
+     * Returns the wall ({@code [0]}) and process CPU ({@code [1]}) clock, the collections ({@code [2]}) and their time
+     * in ms ({@code [3]}) so far, before each phase and after the last.
      */
     private long[][] round(MapPalette palette, long[] picked, String[] counts) {
-        long[][] t = new long[2][PHASES + 1];
+        long[][] t = new long[4][PHASES + 1];
         mark(t, 0);
         ImportResult r = new FabricImporter().importPaths(input.paths, ImportProgress.NONE, Cancellation.NEVER);
         mark(t, 1);
@@ -135,6 +147,14 @@ final class BenchCommand implements Callable<Integer> {
     private static void mark(long[][] t, int at) {
         t[0][at] = System.nanoTime();
         t[1][at] = processCpuNs();
+        long count = 0;
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        t[2][at] = count;
+        t[3][at] = ms;
     }
 
     /** CPU time of the whole process so far (every thread: ours, the collector's, the compiler's), or 0 where unknown. */
