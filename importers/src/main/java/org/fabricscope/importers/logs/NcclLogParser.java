@@ -72,6 +72,8 @@ public final class NcclLogParser {
     private int lineNumber;
     /** Per process ({@code host:pid}): its version, network facts, env, and the communicator it is setting up. */
     private final Map<String, NcclProcessState> processes = new LinkedHashMap<>();
+    /** The short values every process states alike (versions, networks, bus ids, settings), one object each. */
+    private final org.fabricscope.model.core.SharedStrings strings = new org.fabricscope.model.core.SharedStrings();
     /** Unprefixed {@code NCCL version} lines per source: the version of that source's processes that print none. */
     private final Map<String, String> sourceVersions = new HashMap<>();
 
@@ -340,7 +342,7 @@ public final class NcclLogParser {
         }
         if (c0 == 'N' && l.startsWith("NCCL version ", at)) {
             if ((m = VERSION.matcher(l.substring(at))).find()) {
-                p.version = m.group(1);
+                p.version = strings.of(m.group(1));
             }
         } else if (c0 == 'N' && l.startsWith("NET/", at)) {
             netLine(p, host, pid, l.substring(at), raw);
@@ -348,12 +350,14 @@ public final class NcclLogParser {
             gdr(host, pid, l.substring(at), raw);
         } else if (c0 == 'U' && l.startsWith("Using network ", at)) {
             if ((m = USING_NETWORK.matcher(l.substring(at))).find()) {
-                p.network = m.group(1);
+                p.network = strings.of(m.group(1));
             }
         } else if (c0 == 'N' && l.startsWith("NCCL_", at) && l.indexOf(" set ", at) >= 0) {
             if ((m = ENV.matcher(l.substring(at))).find()) {
-                p.env.put(m.group(1), m.group(2).strip());
-                log.processEnv(host, pid, m.group(1), m.group(2).strip());
+                String name = strings.of(m.group(1));
+                String value = strings.of(m.group(2).strip());
+                p.env.put(name, value);
+                log.processEnv(host, pid, name, value);
             }
         } else if (c0 == 'F' && l.startsWith("Failed to initialize NET plugin ", at)) {
             // 2.19+: the plugin NCCL_NET (or the default order) asked for found no device or failed to start
@@ -382,18 +386,18 @@ public final class NcclLogParser {
             while (d.find()) {
                 String dev = d.group(1); // mlx5_0:1/IB: the HCA port is an InfiniBand port number, 8 bits
                 Numbers.port(dev.substring(dev.lastIndexOf(':') + 1, dev.lastIndexOf('/')));
-                devices.add(dev);
+                devices.add(strings.of(dev));
             }
             p.netDevices.addAll(devices);
             Matcher o = OOB.matcher(msg);
             if (o.find()) {
-                p.oob = o.group(1);
+                p.oob = strings.of(o.group(1));
             }
         } else if ((m = NET_SOCKET_USING.matcher(msg)).find()) {
             if (p.netDevices.isEmpty()) {
                 Matcher d = SOCKET_DEVICE.matcher(m.group(1));
                 while (d.find()) {
-                    p.netDevices.add("socket " + d.group(1));
+                    p.netDevices.add(strings.of("socket " + d.group(1)));
                 }
             }
         }
@@ -427,8 +431,8 @@ public final class NcclLogParser {
                 // Before commId was printed (2.16 and older), and in ncclCommSplit's lines, the comm pointer
                 // differs in every process: the k-th communicator of N ranks that each process completes is taken
                 // to be the same one, and a START belongs to the communicator its process completes next.
-                String commId = m.group(7) != null ? m.group(7) : "size" + nranks + "#" + (complete
-                        ? p.commsOfSize.merge(nranks, 1, Integer::sum) : p.commsOfSize.getOrDefault(nranks, 0) + 1);
+                String commId = strings.of(m.group(7) != null ? m.group(7) : "size" + nranks + "#" + (complete
+                        ? p.commsOfSize.merge(nranks, 1, Integer::sum) : p.commsOfSize.getOrDefault(nranks, 0) + 1));
                 if (!complete) {
                     p.sawStart = true;
                 }
@@ -436,7 +440,7 @@ public final class NcclLogParser {
                 p.currentComm = commId;
                 p.currentRank = rank;
                 log.putRank(new Rank(host, pid, cudaDev, nvmlDev,
-                        m.group(6), commId, rank, nranks, p.nNodes, p.version, true, complete,
+                        strings.of(m.group(6)), commId, rank, nranks, p.nNodes, p.version, true, complete,
                         p.netDevices, p.oob, p.network, p.noIbDevice, p.env, evidence(raw)));
                 if (complete) {
                     p.nNodes = -1;
@@ -456,8 +460,9 @@ public final class NcclLogParser {
     private void gdr(String host, int pid, String msg, String raw) {
         Matcher m;
         if ((m = GDR_HCA.matcher(msg)).find()) {
-            log.addGdrSupport(new GdrSupport(host, pid, m.group(1), num(m.group(3), "HCA index"), m.group(4),
-                    m.group(2).equals("Enabled"), m.group(5) == null ? "" : m.group(5), evidence(raw)));
+            log.addGdrSupport(new GdrSupport(host, pid, strings.of(m.group(1)), num(m.group(3), "HCA index"),
+                    strings.of(m.group(4)), m.group(2).equals("Enabled"),
+                    m.group(5) == null ? "" : strings.of(m.group(5)), evidence(raw)));
         } else if ((m = GDR_GPU.matcher(msg)).find()) {
             String reason = m.group(4) == null ? "" : m.group(4);
             log.addGdrSupport(new GdrSupport(host, pid, "", num(m.group(3), "HCA index"), "", m.group(1).equals("Enabled"),

@@ -1,8 +1,10 @@
 package org.fabricscope.model.incident;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.fabricscope.model.core.Evidence;
@@ -53,6 +55,9 @@ public final class LineScanner {
         }
         return set.contains(v);
     }
+
+    /** The hosts and fields of the matched lines: a failure repeated by many ranks names the same few of each. */
+    private final org.fabricscope.model.core.SharedStrings values = new org.fabricscope.model.core.SharedStrings();
 
     LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
         this.owner = owner;
@@ -112,7 +117,13 @@ public final class LineScanner {
             s = before.known() ? new Stamp(before.millis(), before.yearKnown(), false) : Stamp.NONE;
         }
         Stamp stamp = s;
-        found.add(new SignatureMatch(hit.signature(), hit.fields(), p.host, p.pid, p.rank, stamp,
+        Map<String, String> fields = hit.fields();
+        if (!fields.isEmpty()) { // the same few values in every rank's copy of a failure: one object each
+            Map<String, String> shared = new LinkedHashMap<>();
+            fields.forEach((k, v) -> shared.put(k, values.of(v)));
+            fields = shared;
+        }
+        found.add(new SignatureMatch(hit.signature(), fields, values.of(p.host), p.pid, p.rank, stamp,
                 Evidence.at(source, lineNumber, raw.strip())));
     }
 

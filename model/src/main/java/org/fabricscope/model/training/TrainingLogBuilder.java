@@ -45,6 +45,9 @@ public final class TrainingLogBuilder {
     /** The process named last: a log states a process's facts in a run of lines, so its key is built once a run. */
     private Proc lastProc;
 
+    /** The facts' and settings' values, alike in every process: one object each. */
+    private final org.fabricscope.model.core.SharedStrings strings = new org.fabricscope.model.core.SharedStrings();
+
     private Proc proc(String host, int pid) {
         Proc p = lastProc;
         if (p == null || p.pid != pid || !p.host.equals(host)) {
@@ -66,7 +69,7 @@ public final class TrainingLogBuilder {
     public void netInitFailed(String host, int pid, String net, Evidence line) {
         Proc p = proc(host, pid);
         if (!p.failedNets.contains(net) && p.failedNets.size() < 16) {
-            p.failedNets.add(net);
+            p.failedNets.add(strings.of(net));
         }
         p.netFailure = line;
     }
@@ -75,7 +78,7 @@ public final class TrainingLogBuilder {
     public void processEnv(String host, int pid, String name, String value) {
         Proc p = proc(host, pid);
         if (p.env.size() < 256 || p.env.containsKey(name)) {
-            p.env.put(name, value);
+            p.env.put(strings.of(name), strings.of(value));
         }
     }
 
@@ -86,7 +89,7 @@ public final class TrainingLogBuilder {
     public void processFact(String host, int pid, String key, String value) {
         Proc p = proc(host, pid);
         if (p.facts.size() < 32) {
-            p.facts.putIfAbsent(key, value);
+            p.facts.putIfAbsent(key, strings.of(value));
         }
     }
 
