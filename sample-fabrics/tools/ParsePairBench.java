@@ -25,7 +25,8 @@ import org.fabricscope.model.training.TrainingLogBuilder;
  * minute to the next (BENCHMARKS.md, issue 27, sixth and tenth sessions): each build is loaded by a class loader of
  * its own from its folder (the app jar and its lib/), the log's bytes are read into memory once, and each pair of
  * adjacent rounds gives a ratio. The median ratio is what to compare; the two builds see the same drift.
- * {@code import}: the whole import of the file, as {@code bench} times it. {@code parse} (the default): the parser alone, reading the bytes through {@code TextLines} as a file is read, without
+ * {@code import}: the whole import of the file, as {@code bench} times it. {@code parse} (the default): the parser
+ * alone, reading the bytes through {@code TextLines} as a file is read, without
  * the signature scan (NcclLogParser(builder, diagnostics)); {@code scan}: the bundled catalogue's log matcher over
  * every line, as the signature scan runs it.
  * <pre>
@@ -75,8 +76,9 @@ public class ParsePairBench {
     }
 
     /**
-     * The clock a round is timed by: wall time, or with {@code -Dppb.cpu=true} the thread's CPU time (for a machine
-     * whose other guests take the processor away now and then; the parser runs on the caller's thread alone).
+     * The clock a {@code parse} round is timed by: wall time, or with {@code -Dppb.cpu=true} the thread's CPU time
+     * (the parser runs on the caller's thread alone). {@code import} and {@code scan} rounds take wall time always: an
+     * import runs on two threads.
      */
     static long now() {
         return Boolean.getBoolean("ppb.cpu") ? java.lang.management.ManagementFactory.getThreadMXBean()
@@ -115,7 +117,8 @@ public class ParsePairBench {
     public static void main(String[] a) throws Exception {
         byte[] log = Files.readAllBytes(Path.of(a[0]));
         String mode = a.length > 4 ? a[4] : "parse";
-        Class<?> round = mode.equals("scan") ? ScanRound.class : mode.equals("import") ? ImportRound.class : Round.class;
+        Class<?> round = mode.equals("scan") ? ScanRound.class
+                : mode.equals("import") ? ImportRound.class : Round.class;
         System.setProperty("ppb.file", a[0]);
         ToLongFunction<byte[]> before = load(Path.of(a[1]), round);
         ToLongFunction<byte[]> after = load(Path.of(a[2]), round);

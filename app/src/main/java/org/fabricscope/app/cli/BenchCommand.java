@@ -56,7 +56,8 @@ final class BenchCommand implements Callable<Integer> {
         // per phase, per timed round: wall time, and the CPU time of the whole process (all threads, GC and JIT)
         long[][] wallNs = new long[PHASES][rounds];
         long[][] cpuNs = new long[PHASES][rounds];
-        // the collector's work in each timed round's import: a count that the machine's speed does not move
+        // the collector's work in each timed round's import: a count that the machine's speed does not move (with
+        // -XX:+ExplicitGCInvokesConcurrent the cycle the round's System.gc() starts may be counted in it too)
         long[] importCollections = new long[rounds];
         long[] importPauseMs = new long[rounds];
         long[] picked = {0};
@@ -100,7 +101,8 @@ final class BenchCommand implements Callable<Integer> {
         // what the import left to the collector, as the JVM counts it: on a machine whose speed drifts, the count of
         // collections is the steadier measure of the garbage an import makes
         out.printf("import collections median %d a round (min %d, max %d), %d ms of them median%n",
-                importCollections[rounds / 2], importCollections[0], importCollections[rounds - 1], importPauseMs[rounds / 2]);
+                importCollections[rounds / 2], importCollections[0], importCollections[rounds - 1],
+                importPauseMs[rounds / 2]);
         return 0;
     }
 
@@ -149,7 +151,7 @@ final class BenchCommand implements Callable<Integer> {
         t[1][at] = processCpuNs();
         long count = 0;
         long ms = 0;
-        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
             count += Math.max(0, gc.getCollectionCount());
             ms += Math.max(0, gc.getCollectionTime());
         }

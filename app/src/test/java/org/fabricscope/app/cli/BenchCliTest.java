@@ -45,18 +45,18 @@ class BenchCliTest {
         assertTrue(counts.find(), out);
         assertEquals(new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.out()).get("cables").asLong(),
                 Long.parseLong(counts.group(2)), out);
-        for (String phase : new String[] {"import+model", "analysis", "layout+colours", "render 1600x1000", "map at fit",
-            "1000 cable picks"}) {
-            Matcher m = Pattern.compile(Pattern.quote(phase) + " +min +([0-9.]+) ms +median +([0-9.]+) ms +max +([0-9.]+) ms")
-                    .matcher(out);
+        for (String phase : new String[] {"import+model", "analysis", "layout+colours", "render 1600x1000",
+            "map at fit", "1000 cable picks"}) {
+            Matcher m = Pattern.compile(Pattern.quote(phase)
+                    + " +min +([0-9.]+) ms +median +([0-9.]+) ms +max +([0-9.]+) ms").matcher(out);
             assertTrue(m.find(), phase + " in " + out);
             double min = Double.parseDouble(m.group(1));
             double median = Double.parseDouble(m.group(2));
             double max = Double.parseDouble(m.group(3));
             assertTrue(min <= median && median <= max, phase + ": " + m.group());
         }
-        Matcher gc = Pattern.compile("import collections median (\\d+) a round \\(min (\\d+), max (\\d+)\\), (\\d+) ms of them median")
-                .matcher(out);
+        Matcher gc = Pattern.compile("import collections median (\\d+) a round \\(min (\\d+), max (\\d+)\\), "
+                + "(\\d+) ms of them median").matcher(out);
         assertTrue(gc.find(), out);
         long min = Long.parseLong(gc.group(2));
         long median = Long.parseLong(gc.group(1));

@@ -46,6 +46,7 @@ public final class TextLines implements AutoCloseable {
 
     /** The next line without its terminator, or null at the end of input. */
     public String next() throws IOException {
+        lineEnd = -1; // until a line is read whole: none to compare (at the end, or when the read fails)
         if (eof && pos >= len) {
             return null;
         }
@@ -151,7 +152,6 @@ public final class TextLines implements AutoCloseable {
         }
         lineNumber++;
         ascii = false; // a line read in pieces is not looked at for this
-        lineEnd = -1;
         return new String(line, 0, n, StandardCharsets.UTF_8);
     }
 
@@ -207,8 +207,9 @@ public final class TextLines implements AutoCloseable {
 
     /**
      * Whether the line last returned begins with the bytes {@code p[0..n)}: looked at in the buffer it was read
-     * from (the JVM's vectorised compare), without copying the line's characters out first. False for a line read in pieces (longer than the
-     * buffer's rest, cut, or holding NUL), which the caller then compares as characters.
+     * from (the JVM's vectorised compare), without copying the line's characters out first. False for a line read
+     * in pieces (longer than the buffer's rest, cut, or holding NUL), which the caller then compares as characters,
+     * and after the end of the input.
      */
     public boolean startsWith(byte[] p, int n) {
         int s = lineStart;

@@ -33,7 +33,10 @@ public interface LineCitation {
 
     Evidence cite(String source, int line, String text);
 
-    /** As {@link #cite(String, int, String)}; {@code ascii}: the text is known to be all ASCII (what a store may skip checking). */
+    /**
+     * As {@link #cite(String, int, String)}; {@code ascii}: the text is known to be all ASCII (what a store may skip
+     * checking).
+     */
     default Evidence cite(String source, int line, String text, boolean ascii) {
         return cite(source, line, text);
     }

@@ -138,11 +138,11 @@ final class NcclPrefix {
     }
 
     /**
-     * Whether the line {@code lines} returned last begins with the prefix of the last NCCL line scanned, looked at in
-     * the bytes it was read from (no copy of its characters): 1 yes, 0 no, -1 not known (that prefix is not ASCII, or
-     * the line was read in pieces), where {@link #same(String, boolean)} is to be asked. An ASCII prefix's bytes are its
-     * characters, and a line's first characters are its first bytes' as long as those are ASCII, so a line read whole
-     * begins with the prefix exactly when its bytes do.
+     * Whether the line {@code lines} returned last begins with the prefix of the last NCCL line scanned, looked at
+     * in the bytes it was read from (no copy of its characters): 1 yes, 0 no, -1 not known (that prefix is not
+     * ASCII, or the line was read in pieces), where {@link #same(String, boolean)} is to be asked. An ASCII prefix's
+     * bytes are its characters, and a line's first characters are its first bytes' as long as those are ASCII, so a
+     * line read whole begins with the prefix exactly when its bytes do.
      */
     int sameStart(TextLines lines) {
         if (prefixLine == null || !prefixAscii || !lines.whole()) {

@@ -80,7 +80,8 @@ class TextLinesTest {
             other[n - 1] = (byte) (other[n - 1] == 'q' ? 'r' : 'q');
             assertEquals(l.startsWith(new String(other, StandardCharsets.US_ASCII)), t.startsWith(other, n), l);
         }
-        byte[] longer = (l.substring(0, ascii) + "z".repeat(l.length() - ascii + 1)).getBytes(StandardCharsets.US_ASCII);
+        byte[] longer = (l.substring(0, ascii) + "z".repeat(l.length() - ascii + 1))
+                .getBytes(StandardCharsets.US_ASCII);
         assertFalse(t.startsWith(longer, longer.length), l);
     }
 

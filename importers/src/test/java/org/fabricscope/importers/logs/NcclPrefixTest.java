@@ -67,22 +67,24 @@ class NcclPrefixTest {
         assertEquals("node-ab", p.host);
     }
 
-    /**
-     * A line that begins with the last NCCL line's prefix ({@link NcclPrefix#same}) has the fields a scan of it
-     * finds: checked on random runs of lines, most sharing a prefix, some only part of one (another pid, level
-     * or device; a message that repeats {@code NCCL INFO}; a prefix with no message; a pid past int range).
-     */
     /** Prefixes, NCCL's and not, the random lines of the tests below begin with. */
-    private static final List<String> PREFIXES = List.of("job-worker-0:1000:1000 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL WARN ",
+    private static final List<String> PREFIXES = List.of("job-worker-0:1000:1000 [0] NCCL INFO ",
+                "job-worker-0:1000:1000 [0] NCCL WARN ",
                 "job-worker-0:1000:1001 [0] NCCL INFO ", "job-worker-0:10001:1000 [0] NCCL INFO ",
                 "job-worker-01:1000:1000 [1] NCCL INFO ", "job-worker-0:1000:1000 [0] misc/socket.cc:50 NCCL WARN ",
                 "job-worker-0:1000:1000 [0] NCCL INFO", "h:99999999999:1 [0] NCCL INFO ", "job-worker-0:1000:1000 [0] NCCL ",
                 "job-worker-0:1000:1000 [0] NCCL TRACE ", "job worker:1:1 [0] NCCL INFO ", "",
                 // past ASCII: a host in Latin-1, and one whose character's low byte is the 'j' of the others
                 "j\u00f6b-worker-0:1000:1000 [0] NCCL INFO ", "\u016aob-worker-0:1000:1000 [0] NCCL INFO ");
-    private static final List<String> MESSAGES = List.of("", "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "NCCL INFO again",
+    private static final List<String> MESSAGES = List.of("", "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+                "NCCL INFO again",
                 " NCCL INFO x", "[0] NCCL WARN y", "x", "Init COMPLETE", "r\u00e9seau", "\u2192 1");
 
+    /**
+     * A line that begins with the last NCCL line's prefix ({@link NcclPrefix#same}) has the fields a scan of it
+     * finds: checked on random runs of lines, most sharing a prefix, some only part of one (another pid, level
+     * or device; a message that repeats {@code NCCL INFO}; a prefix with no message; a pid past int range).
+     */
     @Test
     void aLineThatBeginsWithTheLastPrefixHasItsFields() {
         List<String> prefixes = PREFIXES;
@@ -139,6 +141,7 @@ class NcclPrefixTest {
     void aPidPastIntRangeIsReportedNotSkipped() {
         assertThrows(Numbers.OutOfRange.class, () -> scan(new NcclPrefix(), "h:99999999999:1 [0] NCCL INFO x", null));
     }
+
     /**
      * What the line's bytes say of its beginning ({@link NcclPrefix#sameStart}, read from the reader's buffer) is what
      * comparing its characters says, whenever the bytes can tell: random lines of the prefixes and messages above,
@@ -164,7 +167,8 @@ class NcclPrefixTest {
                     new java.io.ByteArrayInputStream(bytes) {
                         @Override
                         public synchronized int read(byte[] to, int off, int len) {
-                            return super.read(to, off, Math.min(len, 1 + reads.nextInt(reads.nextBoolean() ? 100 : 5000)));
+                            int most = 1 + reads.nextInt(reads.nextBoolean() ? 100 : 5000);
+                            return super.read(to, off, Math.min(len, most));
                         }
                     });
             NcclPrefix p = new NcclPrefix();

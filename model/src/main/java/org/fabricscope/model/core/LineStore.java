@@ -77,6 +77,7 @@ public final class LineStore {
         }
         boolean latin1;
         if (ascii) {
+            assert text.chars().allMatch(c -> c < 0x80) : "said ASCII, but is not";
             text.getBytes(0, length, next, 0);
             latin1 = true;
         } else {

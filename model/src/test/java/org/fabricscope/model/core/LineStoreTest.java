@@ -36,18 +36,22 @@ class LineStoreTest {
     void asciiTextsSaidSoComeBackTheSame() {
         Random r = new Random(29);
         LineStore store = new LineStore();
+        LineStore checked = new LineStore(); // the same texts, each looked at
         List<String> texts = new ArrayList<>();
         List<Integer> handles = new ArrayList<>();
         for (int i = 0; i < 5_000; i++) {
             boolean ascii = r.nextInt(4) != 0;
             StringBuilder b = new StringBuilder("job-worker-" + r.nextInt(3) + ":1000:1000 [0] NCCL INFO ");
             for (int k = r.nextInt(80); k > 0; k--) {
-                b.append(ascii || r.nextInt(8) != 0 ? (char) (' ' + r.nextInt(95)) : r.nextBoolean() ? '\u00e9' : '\u4e2d');
+                boolean plain = ascii || r.nextInt(8) != 0;
+                b.append(plain ? (char) (' ' + r.nextInt(95)) : r.nextBoolean() ? '\u00e9' : '\u4e2d');
             }
             String t = b.toString();
             texts.add(t);
             handles.add(store.add(t, ascii));
+            assertEquals(handles.get(i), checked.add(t), "packed where the checked store packs it");
         }
+        assertEquals(checked.bytes(), store.bytes(), "the same bytes kept");
         for (int i = 0; i < texts.size(); i++) {
             assertEquals(texts.get(i), store.text(handles.get(i)));
         }
