@@ -19,7 +19,6 @@ import org.fabricscope.model.incident.IncidentLogBuilder;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
 import org.fabricscope.model.training.NcclProcess;
-import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.TrainingLogBuilder;
 
 /**
@@ -39,9 +38,6 @@ public final class NcclLogParser {
                     + "(?:\\[\\d+\\] )?"                                                          // rank tag
                     + "(?:\\[\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\] )?");                   // NCCL 2.26+ WARN time
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)\\S*");
-    private static final Pattern INIT = Pattern.compile(
-            "(?:\\[Rank \\d+\\] )?(?:\\w+ )?comm (0x[0-9a-fA-F]+) rank (\\d+) nranks (\\d+) cudaDev (\\d+)"
-                    + "(?: nvmlDev (\\d+))? busId ([0-9a-fA-F]+)(?: commId (0x[0-9a-fA-F]+))?.*? ?- Init (START|COMPLETE)");
     private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB\\w* ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
     private static final Pattern NET_SOCKET_USING = Pattern.compile("^NET/Socket ?: Using((?: \\[\\d+\\]\\S+)*)");
@@ -50,8 +46,6 @@ public final class NcclLogParser {
     private static final Pattern ENV = Pattern.compile("^(NCCL_\\w+) set (?:by environment )?to (.*?)\\.?$");
     private static final Pattern COMM_INFO = Pattern.compile(
             "^comm (0x[0-9a-fA-F]+) rank (\\d+) nRanks (\\d+) nNodes (\\d+)");
-    private static final Pattern ABORT = Pattern.compile(
-            "comm (0x[0-9a-fA-F]+) rank (\\d+) n[Rr]anks (\\d+).*? - Abort (START|COMPLETE)");
     private static final Pattern GDR_HCA = Pattern.compile(
             "^NET/(\\S+?) ?: GPU Direct RDMA (Enabled|Disabled) for HCA (\\d+) '([^']*)'(?: \\((.*)\\))?");
     private static final Pattern GDR_GPU = Pattern.compile(
@@ -65,6 +59,8 @@ public final class NcclLogParser {
     private final TorchLines torch;
     /** The channel, ring and tree lines of the communicators the processes set up. */
     private final NcclChannelLines channels;
+    /** The lines that start and end a rank's part in a communicator ({@code - Init}, {@code - Abort}). */
+    private final NcclInitLines inits;
     /** The trainers' step-time lines (Megatron-LM, DeepSpeed, Hugging Face, Lightning, torchtitan, plain prints). */
     private final StepTimeScan steps;
     private final LineCitation citation;
@@ -107,6 +103,7 @@ public final class NcclLogParser {
         this.citation = citation;
         this.torch = new TorchLines(log, diagnostics, citation);
         this.channels = new NcclChannelLines(log, this::evidence, fastChannels);
+        this.inits = new NcclInitLines(log, channels, this::evidence, strings);
         this.steps = new StepTimeScan(log, citation);
     }
 
@@ -368,7 +365,7 @@ public final class NcclLogParser {
                 p.nNodes = num(m.group(4), "nNodes");
             }
         } else {
-            initOrAbort(p, host, pid, l, at, raw);
+            inits.line(p, host, pid, l, at, raw);
         }
     }
 
@@ -399,60 +396,6 @@ public final class NcclLogParser {
                 while (d.find()) {
                     p.netDevices.add(strings.of("socket " + d.group(1)));
                 }
-            }
-        }
-    }
-
-    /**
-     * {@code ... - Init START|COMPLETE} (a rank of a communicator) or {@code ... - Abort START|COMPLETE}; one
-     * look for {@code " - "} serves both, where two scans of every unknown line for each word did.
-     */
-    private void initOrAbort(NcclProcessState p, String host, int pid, String l, int at, String raw) {
-        boolean init = false;
-        boolean abort = false;
-        // "- " rather than " - ": ncclCommSplit's Init START has no space before the dash in 2.23 to 2.29
-        for (int q = l.indexOf("- ", at); q >= 0; q = l.indexOf("- ", q + 1)) {
-            if (l.startsWith("Init ", q + 2)) {
-                init = true;
-                break;
-            }
-            abort |= l.startsWith("Abort ", q + 2);
-        }
-        Matcher m;
-        String msg;
-        if (init) {
-            if ((m = INIT.matcher(msg = l.substring(at))).find()) {
-                boolean complete = m.group(8).equals("COMPLETE");
-                // every number first: a line with one out of range changes no state
-                int nranks = num(m.group(3), "nranks");
-                int rank = num(m.group(2), "rank");
-                int cudaDev = num(m.group(4), "cudaDev");
-                int nvmlDev = m.group(5) == null ? -1 : num(m.group(5), "nvmlDev");
-                // Before commId was printed (2.16 and older), and in ncclCommSplit's lines, the comm pointer
-                // differs in every process: the k-th communicator of N ranks that each process completes is taken
-                // to be the same one, and a START belongs to the communicator its process completes next.
-                String commId = strings.of(m.group(7) != null ? m.group(7) : "size" + nranks + "#" + (complete
-                        ? p.commsOfSize.merge(nranks, 1, Integer::sum) : p.commsOfSize.getOrDefault(nranks, 0) + 1));
-                if (!complete) {
-                    p.sawStart = true;
-                }
-                channels.flushPending(p, commId, rank);
-                p.currentComm = commId;
-                p.currentRank = rank;
-                log.putRank(new Rank(host, pid, cudaDev, nvmlDev,
-                        strings.of(m.group(6)), commId, rank, nranks, p.nNodes, p.version, true, complete,
-                        p.netDevices, p.oob, p.network, p.noIbDevice, p.env, evidence(raw)));
-                if (complete) {
-                    p.nNodes = -1;
-                }
-            }
-        } else if (abort) {
-            if ((m = ABORT.matcher(msg = l.substring(at))).find()) {
-                Map<String, String> f = new LinkedHashMap<>();
-                f.put("action", m.group(4).equals("COMPLETE") ? "abort-complete" : "abort-start");
-                f.put("comm", m.group(1));
-                f.put("nranks", m.group(3));
-                log.addEvent(new NcclEvent(NcclEvent.Kind.ABORT, host, pid, num(m.group(2), "rank"), msg.strip(), f, evidence(raw)));
             }
         }
     }

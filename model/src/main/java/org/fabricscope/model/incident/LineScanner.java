@@ -58,6 +58,7 @@ public final class LineScanner {
 
     /** The hosts and fields of the matched lines: a failure repeated by many ranks names the same few of each. */
     private final org.fabricscope.model.core.SharedStrings values = new org.fabricscope.model.core.SharedStrings();
+    private final org.fabricscope.model.core.SharedMaps fieldMaps = new org.fabricscope.model.core.SharedMaps();
 
     LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
         this.owner = owner;
@@ -118,10 +119,10 @@ public final class LineScanner {
         }
         Stamp stamp = s;
         Map<String, String> fields = hit.fields();
-        if (!fields.isEmpty()) { // the same few values in every rank's copy of a failure: one object each
+        if (!fields.isEmpty()) { // the same few fields in every rank's copy of a failure: one map, one string each
             Map<String, String> shared = new LinkedHashMap<>();
             fields.forEach((k, v) -> shared.put(k, values.of(v)));
-            fields = shared;
+            fields = fieldMaps.of(shared);
         }
         found.add(new SignatureMatch(hit.signature(), fields, values.of(p.host), p.pid, p.rank, stamp,
                 Evidence.at(source, lineNumber, raw.strip())));

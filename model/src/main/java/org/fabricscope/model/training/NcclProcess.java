@@ -1,7 +1,5 @@
 package org.fabricscope.model.training;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,8 +36,8 @@ public record NcclProcess(String host, int pid, Evidence noIbDevice, List<String
 
     public NcclProcess {
         failedNets = List.copyOf(failedNets);
-        env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
-        facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts == null ? Map.of() : facts));
+        env = org.fabricscope.model.core.OrderedMaps.frozen(env); // one shared copy stays as it is
+        facts = org.fabricscope.model.core.OrderedMaps.frozen(facts == null ? Map.of() : facts);
     }
 
     /** A process without facts (for callers that know none). */

@@ -1,7 +1,5 @@
 package org.fabricscope.model.training;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +19,7 @@ public record Rank(String host, int pid, int cudaDev, int nvmlDev, String busId,
                    String oob, String network, boolean noIbDevice, Map<String, String> env, Evidence evidence) {
     public Rank {
         netDevices = List.copyOf(netDevices);
-        env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
+        env = org.fabricscope.model.core.OrderedMaps.frozen(env); // one shared copy stays as it is
     }
 
     /** A rank without nNodes and OOB interface (lines that do not print them). */

@@ -45,6 +45,8 @@ public final class TrainingLogBuilder {
     /** The process named last: a log states a process's facts in a run of lines, so its key is built once a run. */
     private Proc lastProc;
 
+    /** The processes' and ranks' settings and facts, alike in every process: one map each. */
+    private final org.fabricscope.model.core.SharedMaps maps = new org.fabricscope.model.core.SharedMaps();
     /** The facts' and settings' values, alike in every process: one object each. */
     private final org.fabricscope.model.core.SharedStrings strings = new org.fabricscope.model.core.SharedStrings();
 
@@ -102,9 +104,10 @@ public final class TrainingLogBuilder {
         }
     }
 
-    private static Rank merge(Rank old, Rank r) {
-        Map<String, String> env = new LinkedHashMap<>(old.env());
-        env.putAll(r.env());
+    private Rank merge(Rank old, Rank r) {
+        Map<String, String> merged = new LinkedHashMap<>(old.env());
+        merged.putAll(r.env());
+        Map<String, String> env = maps.of(merged);
         return new Rank(r.host(), r.pid(), r.cudaDev(), r.nvmlDev(), r.busId(), r.commId(), r.rank(), r.nranks(),
                 r.nNodes() >= 0 ? r.nNodes() : old.nNodes(),
                 r.ncclVersion() != null ? r.ncclVersion() : old.ncclVersion(), old.initStarted() || r.initStarted(),
@@ -161,7 +164,7 @@ public final class TrainingLogBuilder {
     public TrainingLog build() {
         List<NcclProcess> procs = new ArrayList<>();
         processes.values().forEach(p -> procs.add(new NcclProcess(p.host, p.pid, p.noIbDevice, p.failedNets, p.netFailure,
-                p.env, p.facts)));
+                maps.of(p.env), maps.of(p.facts))));
         return new TrainingLog(List.copyOf(ranks.values()), channels, events, rings, ringNeighbors, trees, gdr,
                 ringsConnected, treesConnected, procs, stepTimes);
     }
