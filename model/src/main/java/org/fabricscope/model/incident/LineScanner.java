@@ -1,7 +1,6 @@
 package org.fabricscope.model.incident;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +56,7 @@ public final class LineScanner {
     }
 
     /** The hosts and fields of the matched lines: a failure repeated by many ranks names the same few of each. */
-    private final org.fabricscope.model.core.SharedStrings values = new org.fabricscope.model.core.SharedStrings();
+    private final org.fabricscope.model.core.SharedStrings hosts = new org.fabricscope.model.core.SharedStrings();
     private final org.fabricscope.model.core.SharedMaps fieldMaps = new org.fabricscope.model.core.SharedMaps();
 
     LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
@@ -118,13 +117,9 @@ public final class LineScanner {
             s = before.known() ? new Stamp(before.millis(), before.yearKnown(), false) : Stamp.NONE;
         }
         Stamp stamp = s;
-        Map<String, String> fields = hit.fields();
-        if (!fields.isEmpty()) { // the same few fields in every rank's copy of a failure: one map, one string each
-            Map<String, String> shared = new LinkedHashMap<>();
-            fields.forEach((k, v) -> shared.put(k, values.of(v)));
-            fields = fieldMaps.of(shared);
-        }
-        found.add(new SignatureMatch(hit.signature(), fields, values.of(p.host), p.pid, p.rank, stamp,
+        // the same few fields in every rank's copy of a failure: one map (its strings with it)
+        Map<String, String> fields = fieldMaps.of(hit.fields());
+        found.add(new SignatureMatch(hit.signature(), fields, hosts.of(p.host), p.pid, p.rank, stamp,
                 Evidence.at(source, lineNumber, raw.strip())));
     }
 
