@@ -2,7 +2,6 @@ package org.fabricscope.app.cli;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
@@ -28,9 +27,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
         description = "Run the troubleshooting checks and print findings, most severe first.")
-final class DiagnoseCommand implements Callable<Integer> {
+final class DiagnoseCommand extends QuickCommand {
     @Mixin
-    InputOptions input;
+    InputOptions input = new InputOptions();
 
     @Option(names = "--json", description = "Print {\"findings\": [...], \"diagnostics\": [...], \"flows\": [...]} as JSON.")
     boolean json;
@@ -43,7 +42,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     boolean html;
 
     @Mixin
-    FlowOptions flowOptions;
+    FlowOptions flowOptions = new FlowOptions();
 
     @Option(names = "--answer", paramLabel = "FLOW/STEP=yes|no",
             description = "Answer a step the inputs cannot, e.g. a manual step's command you ran: "
@@ -64,14 +63,37 @@ final class DiagnoseCommand implements Callable<Integer> {
     }
 
     @Override
+    CommandSpec spec() {
+        return spec;
+    }
+
+    @Override
+    InputOptions input() {
+        return input;
+    }
+
+    @Override
+    boolean flag(String name) {
+        switch (name) {
+            case "--json" -> json = true;
+            case "--markdown" -> markdown = true;
+            case "--html" -> html = true;
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
     public Integer call() throws java.io.IOException {
         FlowLibrary library = flowOptions.library();
         Map<String, Verdict> given = given(library);
         InputOptions.Loaded in = input.load();
         List<Finding> findings = in.analysis().findings();
         List<FlowResult> flows = FlowEngine.standard().run(library.flows(), FlowContext.of(in.analysis()), given);
-        FlowOptions.report(library, spec.commandLine().getErr());
-        var out = spec.commandLine().getOut();
+        FlowOptions.report(library, err());
+        var out = out();
         if (json) {
             out.println(JsonDocs.write(document(findings, in.diagnostics(), flows)));
             return 0;
@@ -88,7 +110,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         }
         long problems = in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO).count();
         if (problems > 0) {
-            var err = spec.commandLine().getErr();
+            var err = err();
             err.printf("%d input problems (fabricscope summary lists them), first:%n", problems);
             in.diagnostics().stream().filter(d -> d.severity() != org.fabricscope.model.core.Severity.INFO).limit(5)
                     .forEach(d -> err.println("  " + d));

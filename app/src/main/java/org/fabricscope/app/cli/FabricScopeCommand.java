@@ -105,7 +105,18 @@ public final class FabricScopeCommand implements Runnable {
     }
 
     private static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        return execute(args, out, err, true);
+    }
+
+    /** Runs the line; {@code quick}: through {@link QuickLine} when it takes the line, else always through picocli. */
+    static int execute(String[] args, PrintWriter out, PrintWriter err, boolean quick) {
         installUserSignatures();
+        Integer done = quick ? QuickLine.run(args, out, err) : null;
+        if (done != null) {
+            out.flush();
+            err.flush();
+            return done;
+        }
         CommandLine cl = commandLine(args);
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cl.setOut(out);

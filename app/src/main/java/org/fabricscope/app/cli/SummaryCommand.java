@@ -2,7 +2,6 @@ package org.fabricscope.app.cli;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.analysis.FabricSummary;
@@ -17,9 +16,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code fabricscope summary}: counts of what the dumps describe. */
 @Command(name = "summary", mixinStandardHelpOptions = true,
         description = "Count switches by tier, CAs, hosts, cables by speed, degraded cables and ports with errors.")
-final class SummaryCommand implements Callable<Integer> {
+final class SummaryCommand extends QuickCommand {
     @Mixin
-    InputOptions input;
+    InputOptions input = new InputOptions();
 
     @Option(names = "--json", description = "Print JSON (field names are stable for scripts).")
     boolean json;
@@ -50,11 +49,33 @@ final class SummaryCommand implements Callable<Integer> {
     }
 
     @Override
+    CommandSpec spec() {
+        return spec;
+    }
+
+    @Override
+    InputOptions input() {
+        return input;
+    }
+
+    @Override
+    boolean flag(String name) {
+        switch (name) {
+            case "--json" -> json = true;
+            case "--detail" -> detail = true;
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
     public Integer call() throws java.io.IOException {
         InputOptions.Counted in = input.count();
         FabricSummary s = in.summary();
         List<Diagnostic> all = in.diagnostics();
-        var out = spec.commandLine().getOut();
+        var out = out();
         if (json) {
             out.println(JsonDocs.write(document(s, all, detail ? FabricSummary.hostDetails(in.result().model()) : null)));
             return 0;

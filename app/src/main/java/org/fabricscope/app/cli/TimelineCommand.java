@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import org.fabricscope.model.incident.reasoning.Incident;
 import org.fabricscope.model.incident.reasoning.IncidentEvent;
@@ -23,9 +22,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "timeline", mixinStandardHelpOptions = true,
         description = "Print the incident's events in time order (logs, kernel lines, Kubernetes), the root cause first"
                 + " marked, and which failure each consequence follows.")
-final class TimelineCommand implements Callable<Integer> {
+final class TimelineCommand extends QuickCommand {
     @Mixin
-    InputOptions input;
+    InputOptions input = new InputOptions();
 
     @Option(names = "--json", description = "Print {\"rootCause\": {...}, \"events\": [...], \"lanes\": [...], \"notes\": [...]} as JSON.")
     boolean json;
@@ -37,10 +36,32 @@ final class TimelineCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
+    CommandSpec spec() {
+        return spec;
+    }
+
+    @Override
+    InputOptions input() {
+        return input;
+    }
+
+    @Override
+    boolean flag(String name) {
+        switch (name) {
+            case "--json" -> json = true;
+            case "--all" -> all = true;
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
     public Integer call() throws java.io.IOException {
         InputOptions.Loaded in = input.load();
         Incident incident = IncidentReasoner.of(in.analysis().model()); // the one the checks reasoned
-        var out = spec.commandLine().getOut();
+        var out = out();
         if (json) {
             out.println(JsonDocs.write(json(incident)));
             return 0;

@@ -1,0 +1,41 @@
+package org.fabricscope.app.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * A reading command that {@link QuickLine} can run without picocli: it names its on/off options and takes its
+ * inputs, and writes to the streams it is given, or to picocli's when picocli ran it.
+ */
+abstract class QuickCommand implements Callable<Integer> {
+    private PrintWriter out;
+    private PrintWriter err;
+
+    /** The command's spec, which picocli injects; null when {@link QuickLine} made the command. */
+    abstract CommandSpec spec();
+
+    /** The command's inputs (its {@code @Mixin}), made with the command so that both paths fill the same one. */
+    abstract InputOptions input();
+
+    /**
+     * Turns on the option that takes no value named {@code name}, as picocli would for that word; false when
+     * the command has no such option (the line is then picocli's to parse).
+     */
+    abstract boolean flag(String name);
+
+    /** The streams to write to when no picocli command line ran this command. */
+    final void streams(PrintWriter out, PrintWriter err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    final PrintWriter out() {
+        return out != null ? out : spec().commandLine().getOut();
+    }
+
+    final PrintWriter err() {
+        return err != null ? err : spec().commandLine().getErr();
+    }
+}
