@@ -75,6 +75,8 @@ class LauncherTest {
         assertEquals(0, r.status(), "out: " + r.out() + " err: " + r.err());
         assertTrue(r.out().contains("-jar " + root.resolve("app/target/fabricscope-app.jar") + " diagnose " + inputs), r.out());
         assertTrue(r.out().contains("-XX:TieredStopAtLevel=1"), "a small input: the C1 compiler only: " + r.out());
+        assertTrue(r.out().contains("-XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=5000"),
+                "and its loops compiled sooner: " + r.out());
     }
 
     @Test
@@ -106,6 +108,7 @@ class LauncherTest {
         Ran big = launch("summary", inputs.toString());
         assertEquals(0, big.status(), big.err());
         assertFalse(big.out().contains("TieredStopAtLevel"), "65 MiB and a dangling link: C2: " + big.out());
+        assertFalse(big.out().contains("Tier3BackEdgeThreshold"), "C2's thresholds left alone: " + big.out());
         Ran small = launch("summary", inputs.resolve("pod_ns_trainer-0.log").toString());
         assertTrue(small.out().contains("-XX:TieredStopAtLevel=1"), small.out());
     }

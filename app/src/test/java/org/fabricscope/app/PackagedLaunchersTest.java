@@ -89,7 +89,7 @@ class PackagedLaunchersTest {
 
     @Test
     void theCliRunsTheRuntimesJavaWithTheArchiveWhenThereIsOne() throws Exception {
-        String java = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP;
+        String java = "java -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=5000 -XX:+UseSerialGC " + THP;
         String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
         Ran without = run("fabricscope-cli", "summary", "dumps");
         assertEquals(0, without.status(), without.out());
@@ -117,11 +117,11 @@ class PackagedLaunchersTest {
             f.setLength(30L << 20);
         }
         Files.createSymbolicLink(dir.resolve("gone"), root.resolve("nowhere")); // a dangling link: the rest still counts
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP + jar + " summary " + small + "\n",
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=5000 -XX:+UseSerialGC " + THP + jar + " summary " + small + "\n",
                 run("fabricscope-cli", "summary", small.toString()).out(), "a small input: C1");
         assertEquals("java -XX:+UseSerialGC " + THP + jar + " diagnose --json " + dir + "\n",
                 run("fabricscope-cli", "diagnose", "--json", dir.toString()).out(), "70 MiB in a folder: C2");
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP + jar + " summary " + dir.resolve("big.log") + "\n",
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=5000 -XX:+UseSerialGC " + THP + jar + " summary " + dir.resolve("big.log") + "\n",
                 run("fabricscope-cli", "summary", dir.resolve("big.log").toString()).out(), "40 MiB: C1");
         assertTrue(run("fabricscope", "summary", dir.toString()).out().startsWith("java -XX:+UseSerialGC "),
                 "through /usr/bin/fabricscope too");
@@ -130,7 +130,7 @@ class PackagedLaunchersTest {
     @Test
     void hugePagesAreAskedForOnlyWhereTheKernelGivesThemOnRequestAndTheyAreTwoMebibytes() throws Exception {
         String jar = "-jar " + top.resolve("lib/app/fabricscope-app.jar");
-        String c1 = "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC ";
+        String c1 = "java -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=5000 -XX:+UseSerialGC ";
         assertEquals(c1 + THP + jar + " checks\n", run("fabricscope-cli", "checks").out(), "madvise, 2 MiB");
         Path lib = Files.createDirectories(top.resolve("lib/app/lib")); // JavaFX where the entry looks: it starts java itself
         Files.createFile(lib.resolve("javafx-base-21-linux.jar"));
@@ -160,6 +160,6 @@ class PackagedLaunchersTest {
         assertEquals("java " + fx + " " + jar + " gui dumps\n", run("fabricscope", "gui", "dumps").out());
         assertEquals("java " + fx + " " + jar + " open incident.fsession\n", run("fabricscope", "open", "incident.fsession").out());
         Ran cli = run("fabricscope", "diagnose", "--json", "dumps");
-        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + THP + jar + " diagnose --json dumps\n", cli.out());
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=5000 -XX:+UseSerialGC " + THP + jar + " diagnose --json dumps\n", cli.out());
     }
 }
