@@ -30,13 +30,6 @@ import org.fabricscope.model.training.TrainingLogBuilder;
  * logs are mostly other text.
  */
 public final class NcclLogParser {
-    private static final Pattern DECORATION = Pattern.compile(
-            "^(?:\\[pod/[^\\] ]+\\] )?"                                                         // kubectl logs --prefix
-                    + "(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) )?"   // kubectl --timestamps
-                    + "(?:\\w{3} \\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d \\d{4})?"                        // OpenMPI --timestamp-output
-                    + "(?:\\[\\d+,\\d+\\]<std(?:out|err)>:)?"                                     // OpenMPI --tag-output
-                    + "(?:\\[\\d+\\] )?"                                                          // rank tag
-                    + "(?:\\[\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\] )?");                   // NCCL 2.26+ WARN time
     private static final Pattern VERSION = Pattern.compile("^NCCL version (\\d+\\.\\d+\\.\\d+)\\S*");
     private static final Pattern NET_IB_USING = Pattern.compile("^NET/IB\\w* ?: Using((?: \\[\\d+\\]\\S+?:\\d+/\\w+)*)");
     private static final Pattern NET_DEVICE = Pattern.compile("\\[\\d+\\](\\S+?:\\d+/\\w+)");
@@ -303,8 +296,8 @@ public final class NcclLogParser {
         if (!maybe) {
             return raw;
         }
-        Matcher d = DECORATION.matcher(raw);
-        return d.lookingAt() ? raw.substring(d.end()) : raw;
+        int end = LogDecoration.end(raw);
+        return end == 0 ? raw : raw.substring(end);
     }
 
     /**
