@@ -73,6 +73,15 @@ final class DiagnoseCommand extends QuickCommand {
     }
 
     @Override
+    boolean pathOption(String name, java.nio.file.Path value) {
+        if ("--flows".equals(name)) {
+            flowOptions.dirs.add(value);
+            return true;
+        }
+        return super.pathOption(name, value);
+    }
+
+    @Override
     boolean flag(String name) {
         switch (name) {
             case "--json" -> json = true;

@@ -6,8 +6,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * A reading command that {@link QuickLine} can run without picocli: it names its on/off options and takes its
- * inputs, and writes to the streams it is given, or to picocli's when picocli ran it.
+ * A reading command that {@link QuickLine} can run without picocli: it names its on/off options and its options
+ * that take a path, takes its inputs, and writes to the streams it is given, or to picocli's when picocli ran it.
  */
 abstract class QuickCommand implements Callable<Integer> {
     private PrintWriter out;
@@ -24,6 +24,18 @@ abstract class QuickCommand implements Callable<Integer> {
      * the command has no such option (the line is then picocli's to parse).
      */
     abstract boolean flag(String name);
+
+    /**
+     * Sets the option named {@code name} that takes one path to {@code value}, as picocli would for that word and the
+     * next; false when the command has no such option. Every reading command takes {@code --thresholds FILE}.
+     */
+    boolean pathOption(String name, java.nio.file.Path value) {
+        if ("--thresholds".equals(name)) {
+            input().thresholdsFile = value;
+            return true;
+        }
+        return false;
+    }
 
     /** The streams to write to when no picocli command line ran this command. */
     final void streams(PrintWriter out, PrintWriter err) {

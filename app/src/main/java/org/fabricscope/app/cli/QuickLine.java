@@ -7,15 +7,16 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The command lines scripts run most, {@code summary}, {@code diagnose} or {@code timeline} with paths and on/off
- * options, read and run without picocli. Building picocli's model of even one command (its annotations read by
- * reflection, a proxy class made for each annotation type, the built-in type converters registered) was about
- * 100 ms of every such run on two cores, a quarter of a {@code summary} of Selene (issue 27, BENCHMARKS.md "Issue 27,
- * twelfth session"). A line is taken only when every word is the command's name, a path, an on/off option of that
- * command or {@code --debug}, each option at most once, and at least one path is given: picocli then reads it the
- * same way ({@code QuickLineTest} compares the two on random lines), and the command can meet none of the usage
- * errors that need picocli's model to report. Anything else (a value option, a misspelt one, {@code --}, an
- * {@code @file}, help) goes to picocli, as before.
+ * The command lines scripts run most, {@code summary}, {@code diagnose} or {@code timeline} with paths, on/off
+ * options and {@code --thresholds FILE} (and {@code diagnose}'s {@code --flows DIR}), read and run without picocli.
+ * Building picocli's model of even one command (its annotations read by reflection, a proxy class made for each
+ * annotation type, the built-in type converters registered) was about 100 ms of every such run on two cores, a quarter
+ * of a {@code summary} of Selene (issue 27, BENCHMARKS.md "Issue 27, twelfth session"). A line is taken only when
+ * every word is the command's name, a path, an on/off option of that command, {@code --debug}, or an option of it
+ * that takes a path followed by a word that is not an option, each option at most once, and at least one path is
+ * given: picocli then reads it the same way ({@code QuickLineTest} compares the two on random lines), and the command
+ * can meet none of the usage errors that need picocli's model to report. Anything else (another value option, a
+ * misspelt one, {@code --opt=value}, {@code --}, an {@code @file}, help) goes to picocli, as before.
  */
 final class QuickLine {
     private QuickLine() {
@@ -53,17 +54,35 @@ final class QuickLine {
                     }
                     debug = true;
                 } else if (!command.flag(a)) {
-                    return null;
+                    // an option that takes a path: the next word, when it cannot be read as anything but a value
+                    Path value = ++i < args.length && plain(args[i]) ? path(args[i]) : null;
+                    if (value == null || !command.pathOption(a, value)) {
+                        return null;
+                    }
                 }
                 continue;
             }
-            try {
-                command.input().paths.add(Path.of(a));
-            } catch (InvalidPathException e) {
-                return null; // picocli says why, in its words
+            Path p = path(a);
+            if (p == null) {
+                return null;
             }
+            command.input().paths.add(p);
         }
         return command.input().paths.isEmpty() ? null : new Parsed(command, debug);
+    }
+
+    /** Whether a word is neither empty, nor an option, nor an argument file: read the same as a value or a path. */
+    private static boolean plain(String word) {
+        return !word.isEmpty() && word.charAt(0) != '-' && word.charAt(0) != '@';
+    }
+
+    /** The word as picocli converts it to a path; null when it is not one (picocli then says why, in its words). */
+    private static Path path(String word) {
+        try {
+            return Path.of(word);
+        } catch (InvalidPathException e) {
+            return null;
+        }
     }
 
     /** A new command named {@code name}; null for a command the quick path does not run. A switch: no lambda to link. */
