@@ -22,6 +22,7 @@ import org.fabricscope.model.host.GpuFabricPath;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.training.ChannelLink;
+import org.fabricscope.model.training.RankPair;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Transport;
 
@@ -183,34 +184,26 @@ public final class RankMap {
     }
 
     private void routes(FabricModel model) {
-        Map<String, int[]> pairs = new LinkedHashMap<>();
-        Map<String, Transport> worst = new LinkedHashMap<>();
-        Map<String, String> comms = new HashMap<>();
+        Map<RankPair, Linked> pairs = new LinkedHashMap<>();
         for (ChannelLink c : model.trainingLog().channels()) {
-            int lo = Math.min(c.fromRank(), c.toRank());
-            int hi = Math.max(c.fromRank(), c.toRank());
-            if (lo == hi) {
+            if (c.fromRank() == c.toRank()) {
                 continue;
             }
-            String k = c.commId() + "|" + lo + "|" + hi;
-            int[] p = pairs.computeIfAbsent(k, x -> new int[] {lo, hi, 0});
-            p[2]++;
-            comms.put(k, c.commId());
-            Transport t = worst.get(k);
-            if (t == null || c.transport().compareTo(t) > 0) {
-                worst.put(k, c.transport());
+            Linked p = pairs.computeIfAbsent(RankPair.of(c), k -> new Linked());
+            p.channels++;
+            if (p.worst == null || c.transport().compareTo(p.worst) > 0) {
+                p.worst = c.transport();
             }
         }
         Map<FabricNode, Map<FabricNode, Integer>> bfs = new HashMap<>();
         for (var e : pairs.entrySet()) {
-            String commId = comms.get(e.getKey());
-            int[] p = e.getValue();
-            RankSite a = sites.get(key(commId, p[0]));
-            RankSite b = sites.get(key(commId, p[1]));
+            String commId = e.getKey().commId();
+            RankSite a = sites.get(key(commId, e.getKey().lo()));
+            RankSite b = sites.get(key(commId, e.getKey().hi()));
             if (a == null || b == null) {
                 continue;
             }
-            Transport t = worst.get(e.getKey());
+            Transport t = e.getValue().worst;
             List<Vertex> path = List.of();
             Set<Cable> cables = Set.of();
             if (t.isNetwork() && a.hca() != null && b.hca() != null && a.hca() != b.hca()) {
@@ -220,8 +213,14 @@ public final class RankMap {
                     path = onePath(a.hca(), b.hca(), db);
                 }
             }
-            routes.add(new RankRoute(commId, a, b, t, p[2], path, cables));
+            routes.add(new RankRoute(commId, a, b, t, e.getValue().channels, path, cables));
         }
+    }
+
+    /** What the channel lines of one pair of ranks say: how many there are, and the worst transport among them. */
+    private static final class Linked {
+        int channels;
+        Transport worst;
     }
 
     /** Hop counts from {@code start} over cables, passing only through switches. */

@@ -2,12 +2,15 @@ package org.fabricscope.model.slowness;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import org.fabricscope.model.FabricModel;
 import org.fabricscope.model.core.Evidence;
@@ -69,17 +72,22 @@ public final class ConfigDrift {
     private static List<Drift> compute(FabricModel model) {
         // node -> key -> value (and a line showing it)
         Map<String, Map<String, String>> nodes = new TreeMap<>(NaturalOrder.INSTANCE);
+        // the same node maps by exact name: the tree (whose order merges names that differ only in case or leading
+        // zeros) is asked once a name, not once a process and a rank (thousands of natural-order compares)
+        Map<String, Map<String, String>> byName = new HashMap<>();
+        Function<String, Map<String, String>> node = h -> byName.computeIfAbsent(h,
+                x -> nodes.computeIfAbsent(x, y -> new TreeMap<>()));
         Map<String, Evidence> lines = new LinkedHashMap<>();
-        Set<String> printed = new TreeSet<>(); // nodes whose NCCL printed INFO lines
+        Set<String> printed = new HashSet<>(); // nodes whose NCCL printed INFO lines (only asked whether it holds one)
         for (NcclProcess p : model.trainingLog().processes()) {
             printed.add(p.host());
-            Map<String, String> n = nodes.computeIfAbsent(p.host(), h -> new TreeMap<>());
+            Map<String, String> n = node.apply(p.host());
             p.env().forEach((k, v) -> put(n, k, v));
             p.facts().forEach((k, v) -> put(n, k, v));
         }
         for (Rank r : model.trainingLog().ranks()) {
             printed.add(r.host());
-            Map<String, String> n = nodes.computeIfAbsent(r.host(), h -> new TreeMap<>());
+            Map<String, String> n = node.apply(r.host());
             r.env().forEach((k, v) -> put(n, k, v));
             if (r.ncclVersion() != null && !r.ncclVersion().isEmpty()) {
                 put(n, NcclProcess.NCCL_VERSION, r.ncclVersion());
@@ -93,11 +101,11 @@ public final class ConfigDrift {
         }
         for (GdrSupport g : model.trainingLog().gdrSupport()) {
             if (g.isRdma()) {
-                put(nodes.computeIfAbsent(g.host(), h -> new TreeMap<>()), "gpu-direct-rdma", g.enabled() ? "on" : "off");
+                put(node.apply(g.host()), "gpu-direct-rdma", g.enabled() ? "on" : "off");
             }
         }
         for (HostEvidence h : model.hostEvidence().values()) {
-            Map<String, String> n = nodes.computeIfAbsent(h.host(), x -> new TreeMap<>());
+            Map<String, String> n = node.apply(h.host());
             if (!h.env().isEmpty()) {
                 printed.add(h.host()); // a pod's environment dump lists every variable it has: one it lacks is not set
             }

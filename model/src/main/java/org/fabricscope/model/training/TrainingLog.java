@@ -154,15 +154,9 @@ public final class TrainingLog {
      * ...}): a pair that uses several channels counts once, under its slowest transport.
      */
     public Map<String, Integer> transportsByPair() {
-        Map<String, Transport> worst = new LinkedHashMap<>();
+        Map<RankPair, Transport> worst = new LinkedHashMap<>();
         for (ChannelLink c : channels) {
-            int a = Math.min(c.fromRank(), c.toRank());
-            int b = Math.max(c.fromRank(), c.toRank());
-            String key = c.commId() + "/" + a + "/" + b;
-            Transport t = worst.get(key);
-            if (t == null || c.transport().compareTo(t) > 0) {
-                worst.put(key, c.transport());
-            }
+            worst.merge(RankPair.of(c), c.transport(), (t, u) -> u.compareTo(t) > 0 ? u : t);
         }
         Map<String, Integer> out = new LinkedHashMap<>();
         for (Transport t : worst.values()) {

@@ -73,6 +73,18 @@ class SlownessChecksTest {
     }
 
     @Test
+    void namesThatDifferOnlyInCaseOrLeadingZerosAreOneNode() {
+        FabricModelBuilder b = new FabricModelBuilder();
+        b.training().putRank(rank("node-01", 100, 0, 4, "2.21.5", Map.of("NCCL_PROTO", "LL")));
+        b.training().putRank(rank("Node-1", 101, 1, 4, "2.21.5", Map.of("NCCL_PROTO", "LL")));
+        b.training().putRank(rank("node-2", 102, 2, 4, "2.21.5", Map.of()));
+        b.training().putRank(rank("node-02", 103, 3, 4, "2.21.5", Map.of()));
+        Finding d = run(new ConfigDriftCheck(), b.build()).get(0);
+        assertTrue(d.title().contains("NCCL_PROTO LL on node-01 against (not set) on node-2")
+                || d.title().contains("NCCL_PROTO (not set) on node-2 against LL on node-01"), d.title());
+    }
+
+    @Test
     void onlyDifferencesNotKnownToHarmAreInfo() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.training().putRank(rank("node0", 100, 0, 2, "2.21.5", Map.of()));
