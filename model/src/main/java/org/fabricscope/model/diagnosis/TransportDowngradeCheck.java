@@ -1,6 +1,7 @@
 package org.fabricscope.model.diagnosis;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,9 +51,9 @@ final class TransportDowngradeCheck implements FabricCheck {
         if (channels.isEmpty()) {
             return List.of();
         }
-        Map<String, Rank> byKey = new LinkedHashMap<>();
+        Map<CommRank, Rank> byKey = new HashMap<>();
         for (Rank r : context.model().trainingLog().ranks()) {
-            byKey.putIfAbsent(r.commId() + "#" + r.rank(), r);
+            byKey.putIfAbsent(new CommRank(r.commId(), r.rank()), r);
         }
         // host -> transport -> what was seen
         Map<String, Map<Transport, Seen>> seen = new LinkedHashMap<>();
@@ -60,8 +61,8 @@ final class TransportDowngradeCheck implements FabricCheck {
             if (c.transport() == null || c.transport() == Transport.P2P || c.fromRank() == c.toRank()) {
                 continue;
             }
-            Rank a = byKey.get(c.commId() + "#" + c.fromRank());
-            Rank b = byKey.get(c.commId() + "#" + c.toRank());
+            Rank a = byKey.get(new CommRank(c.commId(), c.fromRank()));
+            Rank b = byKey.get(new CommRank(c.commId(), c.toRank()));
             if (a == null || b == null || !a.host().equals(b.host()) || a.pid() == b.pid() && a.cudaDev() == b.cudaDev()) {
                 continue;
             }
@@ -73,8 +74,8 @@ final class TransportDowngradeCheck implements FabricCheck {
             if (s.first == null) {
                 s.first = c;
             }
-            s.env.putAll(a.env());
-            s.env.putAll(b.env());
+            s.merge(a.env());
+            s.merge(b.env());
         }
         List<Finding> out = new ArrayList<>();
         for (Map.Entry<String, Map<Transport, Seen>> h : seen.entrySet()) {
@@ -163,5 +164,32 @@ final class TransportDowngradeCheck implements FabricCheck {
         final Set<String> comms = new LinkedHashSet<>();
         final Map<String, String> env = new LinkedHashMap<>();
         ChannelLink first;
+        /** The settings put last: putting the same map again changes nothing, not even the order. */
+        private Map<String, String> last;
+
+        /**
+         * Puts a rank's settings over those seen. The ranks of one process, and of processes set alike, share one
+         * map ({@code SharedMaps}), so on a large job nearly every channel line's two puts are of the map put last,
+         * and are skipped: tens of entries a line over 150,000 lines.
+         */
+        void merge(Map<String, String> settings) {
+            if (settings != last) {
+                env.putAll(settings);
+                last = settings;
+            }
+        }
+    }
+
+    /** A rank of one communicator, as a map key (no string made per channel line). */
+    private record CommRank(String commId, int rank) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CommRank k && rank == k.rank && java.util.Objects.equals(commId, k.commId);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hashCode(commId) * 31 + rank;
+        }
     }
 }

@@ -117,6 +117,27 @@ class SlownessChecksTest {
     }
 
     @Test
+    void ranksSetDifferentlyAreJudgedByTheSettingsOfTheLastChannelLinesRanks() {
+        for (int[][] order : List.of(new int[][] {{0, 1}, {1, 0}}, new int[][] {{1, 0}, {0, 1}})) {
+            FabricModelBuilder b = new FabricModelBuilder();
+            b.training().putRank(new Rank("vm", 913, 0, 0, "0000:00:06.0", "c1", 0, 2, "2.28.9", true, true, List.of(),
+                    "Socket", false, Map.of("NCCL_P2P_DISABLE", "1"), Evidence.at("p2p.log", 3, "Init")));
+            b.training().putRank(new Rank("vm", 913, 1, 1, "0000:00:07.0", "c1", 1, 2, "2.28.9", true, true, List.of(),
+                    "Socket", false, Map.of("NCCL_P2P_DISABLE", "0"), Evidence.at("p2p.log", 4, "Init")));
+            for (int ch = 0; ch < 2; ch++) {
+                int from = order[ch][0];
+                int to = order[ch][1];
+                b.training().addChannel(new ChannelLink("c1", ch, from, to, Transport.SHM, "SHM/direct/direct", -1,
+                        Evidence.at("p2p.log", 90 + ch, "Channel 0" + ch + " : " + from + "[" + from + "] -> " + to + "["
+                                + to + "] via SHM/direct/direct")));
+            }
+            List<Finding> f = run(new TransportDowngradeCheck(), b.build());
+            // each line puts its sender's settings, then its receiver's: the last line's receiver decides
+            assertEquals(order[1][1] == 0 ? 1 : 0, f.size(), java.util.Arrays.deepToString(order) + " " + f);
+        }
+    }
+
+    @Test
     void shmWithoutNvlinkEvidenceOrACauseIsWhatNcclPicksAndRaisesNothing() {
         FabricModelBuilder b = new FabricModelBuilder();
         b.training().putRank(new Rank("vm", 913, 0, 0, "0000:00:06.0", "c1", 0, 2, "2.28.9", true, true, List.of(), "Socket",
