@@ -18,8 +18,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code fabricscope diagnose}: run the checks and print findings, most severe first, then walk the
@@ -28,9 +26,6 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
         description = "Run the troubleshooting checks and print findings, most severe first.")
 final class DiagnoseCommand extends QuickCommand {
-    @Mixin
-    InputOptions input = new InputOptions();
-
     @Option(names = "--json", description = "Print {\"findings\": [...], \"diagnostics\": [...], \"flows\": [...]} as JSON.")
     boolean json;
 
@@ -49,9 +44,6 @@ final class DiagnoseCommand extends QuickCommand {
                     + "--answer roce-gid-index/gid-matches=yes (repeatable).")
     Map<String, String> answers = new java.util.LinkedHashMap<>();
 
-    @Spec
-    CommandSpec spec;
-
     /** What {@code diagnose --json} prints: {@code findings}, {@code diagnostics}, {@code flows}. Fields only grow. */
     static Map<String, Object> document(List<Finding> findings, List<Diagnostic> diagnostics,
                                         List<FlowResult> flows) {
@@ -60,16 +52,6 @@ final class DiagnoseCommand extends QuickCommand {
         doc.put("diagnostics", diagnostics);
         doc.put("flows", flows.stream().map(Json::flow).toList());
         return doc;
-    }
-
-    @Override
-    CommandSpec spec() {
-        return spec;
-    }
-
-    @Override
-    InputOptions input() {
-        return input;
     }
 
     @Override

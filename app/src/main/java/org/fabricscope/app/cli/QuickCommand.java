@@ -3,21 +3,25 @@ package org.fabricscope.app.cli;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * A reading command that {@link QuickLine} can run without picocli: it names its on/off options and its options
  * that take a path, takes its inputs, and writes to the streams it is given, or to picocli's when picocli ran it.
  */
 abstract class QuickCommand implements Callable<Integer> {
-    private PrintWriter out;
-    private PrintWriter err;
+    /** The command's inputs, made with the command so that both paths fill the same one. */
+    @Mixin
+    InputOptions input = new InputOptions();
 
     /** The command's spec, which picocli injects; null when {@link QuickLine} made the command. */
-    abstract CommandSpec spec();
+    @Spec
+    CommandSpec spec;
 
-    /** The command's inputs (its {@code @Mixin}), made with the command so that both paths fill the same one. */
-    abstract InputOptions input();
+    private PrintWriter out;
+    private PrintWriter err;
 
     /**
      * Turns on the option that takes no value named {@code name}, as picocli would for that word; false when
@@ -31,7 +35,7 @@ abstract class QuickCommand implements Callable<Integer> {
      */
     boolean pathOption(String name, java.nio.file.Path value) {
         if ("--thresholds".equals(name)) {
-            input().thresholdsFile = value;
+            input.thresholdsFile = value;
             return true;
         }
         return false;
@@ -44,10 +48,10 @@ abstract class QuickCommand implements Callable<Integer> {
     }
 
     final PrintWriter out() {
-        return out != null ? out : spec().commandLine().getOut();
+        return out != null ? out : spec.commandLine().getOut();
     }
 
     final PrintWriter err() {
-        return err != null ? err : spec().commandLine().getErr();
+        return err != null ? err : spec.commandLine().getErr();
     }
 }

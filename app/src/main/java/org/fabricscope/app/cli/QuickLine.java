@@ -66,9 +66,9 @@ final class QuickLine {
             if (p == null) {
                 return null;
             }
-            command.input().paths.add(p);
+            command.input.paths.add(p);
         }
-        return command.input().paths.isEmpty() ? null : new Parsed(command, debug);
+        return command.input.paths.isEmpty() ? null : new Parsed(command, debug);
     }
 
     /** Whether a word is neither empty, nor an option, nor an argument file: read the same as a value or a path. */

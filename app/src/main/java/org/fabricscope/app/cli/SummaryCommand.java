@@ -8,26 +8,17 @@ import org.fabricscope.model.analysis.FabricSummary;
 
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code fabricscope summary}: counts of what the dumps describe. */
 @Command(name = "summary", mixinStandardHelpOptions = true,
         description = "Count switches by tier, CAs, hosts, cables by speed, degraded cables and ports with errors.")
 final class SummaryCommand extends QuickCommand {
-    @Mixin
-    InputOptions input = new InputOptions();
-
     @Option(names = "--json", description = "Print JSON (field names are stable for scripts).")
     boolean json;
 
     @Option(names = "--detail", description = "With --json: add hostDetails, per-host GPU/NIC/net/NVLink counts.")
     boolean detail;
-
-    @Spec
-    CommandSpec spec;
 
     /**
      * What {@code summary --json} prints: the summary's fields with every diagnostic; {@code ncclTests} and
@@ -46,16 +37,6 @@ final class SummaryCommand extends QuickCommand {
             doc.put("hostDetails", details);
         }
         return doc;
-    }
-
-    @Override
-    CommandSpec spec() {
-        return spec;
-    }
-
-    @Override
-    InputOptions input() {
-        return input;
     }
 
     @Override

@@ -10,10 +10,7 @@ import org.fabricscope.model.incident.reasoning.IncidentEvent;
 import org.fabricscope.model.incident.reasoning.IncidentReasoner;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code fabricscope timeline}: every failure, consequence and context event of the inputs in time
@@ -23,27 +20,11 @@ import picocli.CommandLine.Spec;
         description = "Print the incident's events in time order (logs, kernel lines, Kubernetes), the root cause first"
                 + " marked, and which failure each consequence follows.")
 final class TimelineCommand extends QuickCommand {
-    @Mixin
-    InputOptions input = new InputOptions();
-
     @Option(names = "--json", description = "Print {\"rootCause\": {...}, \"events\": [...], \"lanes\": [...], \"notes\": [...]} as JSON.")
     boolean json;
 
     @Option(names = "--all", description = "Include context events (informational lines) in the text output.")
     boolean all;
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    CommandSpec spec() {
-        return spec;
-    }
-
-    @Override
-    InputOptions input() {
-        return input;
-    }
 
     @Override
     boolean flag(String name) {

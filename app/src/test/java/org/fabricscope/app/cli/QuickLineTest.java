@@ -90,8 +90,8 @@ class QuickLineTest {
         });
         for (String command : List.of("summary", "diagnose", "timeline")) {
             QuickLine.Parsed p = QuickLine.parse(new String[] {command, "--thresholds", "t.txt", "x"});
-            assertEquals(Path.of("t.txt"), p.command().input().thresholdsFile);
-            assertEquals(List.of(Path.of("x")), p.command().input().paths);
+            assertEquals(Path.of("t.txt"), p.command().input.thresholdsFile);
+            assertEquals(List.of(Path.of("x")), p.command().input.paths);
             assertNull(QuickLine.parse(new String[] {command, "x", "--thresholds"}), "no value: picocli's error");
             assertNull(QuickLine.parse(new String[] {command, "x", "--thresholds", "--json"}));
             assertNull(QuickLine.parse(new String[] {command, "x", "--thresholds=t.txt"}));
