@@ -85,7 +85,7 @@ final class QuickLine {
         }
     }
 
-    /** A new command named {@code name}; null for a command the quick path does not run. A switch: no lambda to link. */
+    /** A new command named {@code name}; null for one the quick path does not run. A switch: no lambda to link. */
     private static QuickCommand command(String name) {
         return switch (name) {
             case "summary" -> new SummaryCommand();

@@ -43,7 +43,7 @@ final class LogDecoration {
         return i > start && s.startsWith("] ", i) ? i + 2 : at;
     }
 
-    /** {@code YYYY-MM-DDTHH:MM:SS}, optionally {@code .} and digits, then {@code Z} or {@code ±HH[:]MM}, then a space. */
+    /** {@code YYYY-MM-DDTHH:MM:SS}, optionally {@code .} and digits, then {@code Z} or {@code ±HH[:]MM}, a space. */
     private static int rfc3339(String s, int at) {
         int i = date(s, at, 'T');
         i = time(s, i);
@@ -144,7 +144,7 @@ final class LogDecoration {
         return i >= 0 && is(s, i, ':') ? digits(s, i + 1, 2) : -1;
     }
 
-    /** The index after exactly {@code n} digits from {@code at}; -1 when they are not all there (or {@code at} is -1). */
+    /** The index after exactly {@code n} digits from {@code at}; -1 when they are not all there (or at is -1). */
     private static int digits(String s, int at, int n) {
         if (at < 0 || at + n > s.length()) {
             return -1;
