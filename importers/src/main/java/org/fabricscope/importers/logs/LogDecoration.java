@@ -3,13 +3,20 @@ package org.fabricscope.importers.logs;
 /**
  * What launchers and log collectors put before a program's own line, read by hand. In order, each optional:
  * <ol>
- * <li>{@code kubectl logs --prefix}: {@code [pod/NAME/CONTAINER] };</li>
- * <li>{@code kubectl logs --timestamps}: an RFC 3339 time and a space, {@code 2026-11-28T13:00:00.123456789Z };</li>
- * <li>OpenMPI's {@code --timestamp-output}: {@code Sat Nov 28 13:00:00 2026};</li>
+ * <li>{@code kubectl logs --prefix}: {@code [pod/NAME/CONTAINER] } (kubectl's {@code pkg/cmd/logs/logs.go});</li>
+ * <li>{@code kubectl logs --timestamps}: the kubelet's RFC 3339 time with nanoseconds and a space,
+ * {@code 2026-11-28T13:00:00.123456789Z } (Go's {@code RFC3339Nano}: trailing zeros of the fraction dropped, none at
+ * all on a whole second; an offset instead of {@code Z} is read too);</li>
+ * <li>OpenMPI's {@code --timestamp-output}: {@code Sat Nov 28 13:00:00 2026} (the C library's {@code ctime} text, a
+ * day below 10 padded with a space);</li>
  * <li>OpenMPI's {@code --tag-output}: {@code [1,0]<stdout>:};</li>
  * <li>a launcher's rank tag: {@code [3] };</li>
- * <li>NCCL 2.26+'s time before a WARN: {@code [2026-11-28 13:00:00] }.</li>
+ * <li>NCCL 2.26+'s time before a WARN: {@code [2026-11-28 13:00:00] } ({@code src/debug.cc}: the default
+ * {@code NCCL_DEBUG_TIMESTAMP_FORMAT} {@code "[%F %T] "} on the levels of {@code NCCL_DEBUG_TIMESTAMP_LEVELS}, WARN by
+ * default).</li>
  * </ol>
+ * Not read (a line so prefixed is not taken for an NCCL line; docs/formats.md): Slurm's {@code srun --label}
+ * {@code N: }, pdsh's {@code host: }.
  * Each part is taken where it matches, in that order, as the regular expression this replaces took them
  * ({@code NcclLogParser}'s {@code DECORATION}, kept in {@code LogDecorationTest} as the reference the two are compared
  * by). That expression was two thirds of the parser's time on a {@code kubectl logs --timestamps} capture, where every

@@ -18,7 +18,6 @@ import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.incident.IncidentLogBuilder;
 import org.fabricscope.model.training.GdrSupport;
 import org.fabricscope.model.training.NcclEvent;
-import org.fabricscope.model.training.NcclProcess;
 import org.fabricscope.model.training.TrainingLogBuilder;
 
 /**
