@@ -19,6 +19,7 @@ import org.fabricscope.model.core.Layer;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.training.ChannelLink;
+import org.fabricscope.model.training.CommRank;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Transport;
 
@@ -177,19 +178,6 @@ final class TransportDowngradeCheck implements FabricCheck {
                 env.putAll(settings);
                 last = settings;
             }
-        }
-    }
-
-    /** A rank of one communicator, as a map key (no string made per channel line). */
-    private record CommRank(String commId, int rank) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof CommRank k && rank == k.rank && java.util.Objects.equals(commId, k.commId);
-        }
-
-        @Override
-        public int hashCode() {
-            return java.util.Objects.hashCode(commId) * 31 + rank;
         }
     }
 }

@@ -22,6 +22,7 @@ import org.fabricscope.model.host.GpuFabricPath;
 import org.fabricscope.model.host.HostTopology;
 import org.fabricscope.model.k8s.K8sPod;
 import org.fabricscope.model.training.ChannelLink;
+import org.fabricscope.model.training.CommRank;
 import org.fabricscope.model.training.RankPair;
 import org.fabricscope.model.training.Rank;
 import org.fabricscope.model.training.Transport;
@@ -33,7 +34,7 @@ import org.fabricscope.model.training.Transport;
  * HCAs). Computed from an immutable model, so it can be built once off the UI thread and shared.
  */
 public final class RankMap {
-    private final Map<String, RankSite> sites = new LinkedHashMap<>();
+    private final Map<CommRank, RankSite> sites = new LinkedHashMap<>();
     /** A process ({@code host:pid} as NCCL prefixes its lines) to its global rank: its rank in the largest communicator it is in. */
     private final Map<String, Integer> worldRankOf = new LinkedHashMap<>();
     private final List<RankRoute> routes = new ArrayList<>();
@@ -53,7 +54,7 @@ public final class RankMap {
         }
         Map<String, Integer> size = new HashMap<>();
         for (Rank r : model.trainingLog().ranks()) {
-            m.sites.putIfAbsent(key(r.commId(), r.rank()), site(model, r, podsByName));
+            m.sites.putIfAbsent(new CommRank(r.commId(), r.rank()), site(model, r, podsByName));
             if (r.nranks() >= size.getOrDefault(r.process(), -1)) {
                 size.put(r.process(), r.nranks());
                 m.worldRankOf.put(r.process(), r.rank());
@@ -62,10 +63,6 @@ public final class RankMap {
         m.world = model.trainingLog();
         m.routes(model);
         return m;
-    }
-
-    private static String key(String commId, int rank) {
-        return commId + "/" + rank;
     }
 
     private static RankSite site(FabricModel model, Rank r, Map<String, K8sPod> podsByName) {
@@ -198,8 +195,8 @@ public final class RankMap {
         Map<FabricNode, Map<FabricNode, Integer>> bfs = new HashMap<>();
         for (var e : pairs.entrySet()) {
             String commId = e.getKey().commId();
-            RankSite a = sites.get(key(commId, e.getKey().lo()));
-            RankSite b = sites.get(key(commId, e.getKey().hi()));
+            RankSite a = sites.get(new CommRank(commId, e.getKey().lo()));
+            RankSite b = sites.get(new CommRank(commId, e.getKey().hi()));
             if (a == null || b == null) {
                 continue;
             }
@@ -315,7 +312,7 @@ public final class RankMap {
     }
 
     public RankSite site(String commId, int rank) {
-        return sites.get(key(commId, rank));
+        return sites.get(new CommRank(commId, rank));
     }
 
     private org.fabricscope.model.training.TrainingLog world;
