@@ -1,5 +1,7 @@
 package org.fabricscope.importers.logs;
 
+import org.fabricscope.model.incident.LauncherLabel;
+
 /**
  * What launchers and log collectors put before a program's own line, read by hand. In order, each optional:
  * <ol>
@@ -10,13 +12,19 @@ package org.fabricscope.importers.logs;
  * <li>OpenMPI's {@code --timestamp-output}: {@code Sat Nov 28 13:00:00 2026} (the C library's {@code ctime} text, a
  * day below 10 padded with a space);</li>
  * <li>OpenMPI's {@code --tag-output}: {@code [1,0]<stdout>:};</li>
- * <li>a launcher's rank tag: {@code [3] };</li>
+ * <li>a launcher's rank tag: {@code [3] } (MPICH's {@code -prepend-rank}, Intel MPI's {@code -l});</li>
+ * <li>Slurm's {@code srun --label} {@code 03: } or pdsh's {@code worker-3: } ({@link LauncherLabel});</li>
+ * <li>torchrun's worker prefix, {@code [default0]:}: the role and the local rank in brackets and a colon
+ * ({@code torch/distributed/elastic}'s default {@code [{role}{local_rank}]:}; {@code --tee} or {@code --log-dir}), or
+ * what a {@code --log-line-prefix-template} made of it ({@code [trainer3|1]:}): any bracketed tag without spaces a
+ * colon follows, but PyTorch's own {@code [rank3]:} (read by the PyTorch lines) and a line that ends there
+ * (torchrun's failure summary's {@code [0]:});</li>
  * <li>NCCL 2.26+'s time before a WARN: {@code [2026-11-28 13:00:00] } ({@code src/debug.cc}: the default
  * {@code NCCL_DEBUG_TIMESTAMP_FORMAT} {@code "[%F %T] "} on the levels of {@code NCCL_DEBUG_TIMESTAMP_LEVELS}, WARN by
  * default).</li>
  * </ol>
- * Not read (a line so prefixed is not taken for an NCCL line; docs/formats.md): Slurm's {@code srun --label}
- * {@code N: }, pdsh's {@code host: }.
+ * Not read here: a prefix template without brackets, and a pdsh host of letters only; an NCCL line behind them is
+ * still found by its own prefix ({@link NcclPrefix#hostStart}), other lines are read as they are.
  * Each part is taken where it matches, in that order, as the regular expression this replaces took them
  * ({@code NcclLogParser}'s {@code DECORATION}, kept in {@code LogDecorationTest} as the reference the two are compared
  * by). That expression was two thirds of the parser's time on a {@code kubectl logs --timestamps} capture, where every
@@ -34,6 +42,8 @@ final class LogDecoration {
         i = openMpiTime(s, i);
         i = mpiTag(s, i);
         i = rankTag(s, i);
+        i = LauncherLabel.end(s, i);
+        i = roleTag(s, i);
         return warnTime(s, i);
     }
 
@@ -125,6 +135,34 @@ final class LogDecoration {
         }
         int i = digitsFrom(s, at + 1);
         return s.startsWith("] ", i) ? i + 2 : at;
+    }
+
+    /**
+     * {@code [}, up to 63 characters other than brackets, spaces and control characters, {@code ]:}, and more than
+     * white space after it; not {@code [rankN]:}.
+     */
+    private static int roleTag(String s, int at) {
+        if (!is(s, at, '[') || s.startsWith("rank", at + 1) && digit(s, at + 5)
+                && s.startsWith("]:", digitsFrom(s, at + 5))) {
+            return at;
+        }
+        int i = at + 1;
+        while (i < s.length() && i - at < 64 && tagChar(s.charAt(i))) {
+            i++;
+        }
+        if (i == at + 1 || !s.startsWith("]:", i)) {
+            return at;
+        }
+        for (int k = i + 2; k < s.length(); k++) {
+            if (s.charAt(k) > ' ') {
+                return i + 2;
+            }
+        }
+        return at; // torchrun's failure summary names its entries "[0]:", on a line of their own
+    }
+
+    private static boolean tagChar(char c) {
+        return c > ' ' && c != '[' && c != ']';
     }
 
     /** {@code [YYYY-MM-DD HH:MM:SS] }. */

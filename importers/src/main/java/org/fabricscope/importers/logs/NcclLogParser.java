@@ -201,10 +201,29 @@ public final class NcclLogParser {
     private void parse(String raw, boolean ascii, int same) {
         lineAscii = ascii;
         scan(raw);
-        String l = stripDecoration(raw); // part of the line: ASCII when the line is
+        // a line that begins with the last NCCL line's prefix has no decoration: no decoration can start with a host
+        // and a colon that a digit follows
+        String l = same == 1 ? raw : stripDecoration(raw); // part of the line: ASCII when the line is
         // what the line's bytes said of its beginning holds for l when no decoration was cut off
         boolean prefixed = same >= 0 && l == raw ? same == 1 : prefix.same(l, ascii);
-        if (prefixed || prefix.scan(l, l.indexOf(" NCCL "), lastHost, ascii)) {
+        if (!prefixed) {
+            int nccl = l.indexOf(" NCCL ");
+            if (prefix.scan(l, nccl, lastHost, ascii)) {
+                prefixed = true;
+            } else if (nccl > 0) {
+                // a launcher's tag this parser does not know (srun --label, torchrun's prefix template, pdsh, a
+                // user's own): NCCL's prefix found after it
+                int host = NcclPrefix.hostStart(l, nccl);
+                if (host > 0) {
+                    String t = l.substring(host);
+                    if (prefix.same(t, ascii) || prefix.scan(t, nccl - host, lastHost, ascii)) {
+                        l = t;
+                        prefixed = true;
+                    }
+                }
+            }
+        }
+        if (prefixed) {
             torch.interrupt(source);
             steps.ncclHost(source, prefix.host);
             ncclLine(prefix.host, prefix.pid, prefix.level, l, prefix.at, raw);
@@ -277,6 +296,10 @@ public final class NcclLogParser {
             if (at > 0 && probe.prefix.scan(l, at, null)) {
                 return true;
             }
+            int host = at > 0 ? NcclPrefix.hostStart(l, at) : -1;
+            if (host > 0 && probe.prefix.scan(l.substring(host), at - host, null)) {
+                return true;
+            }
         } catch (Numbers.OutOfRange e) {
             return true; // an NCCL line whose pid is out of range: the parser reports it
         }
@@ -285,14 +308,6 @@ public final class NcclLogParser {
 
     static String stripDecoration(String raw) {
         if (raw.isEmpty()) {
-            return raw;
-        }
-        char c = raw.charAt(0);
-        // Decorations start with '[' (tags, NCCL's WARN time), a digit (kubectl's RFC 3339 time) or a
-        // weekday name (OpenMPI): most lines start otherwise, and skip the regular expression.
-        boolean maybe = c == '[' || (c >= '0' && c <= '9' && raw.length() > 4 && raw.charAt(4) == '-')
-                || (raw.length() > 8 && raw.charAt(3) == ' ' && raw.charAt(7) == ' ' && Character.isUpperCase(c));
-        if (!maybe) {
             return raw;
         }
         int end = LogDecoration.end(raw);

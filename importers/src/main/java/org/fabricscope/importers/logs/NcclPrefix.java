@@ -151,6 +151,47 @@ final class NcclPrefix {
         return lines.startsWith(prefixBytes, at) ? 1 : 0;
     }
 
+    /**
+     * Where NCCL's {@code host:pid:tid [} starts in {@code l}, whose {@code " NCCL "} is at {@code nccl}, after
+     * whatever a launcher put before it: the first {@code :digits:digits [} before {@code nccl}, and the host the
+     * characters before it that are neither white space nor one of {@code :[]()<>|} (a host name holds none of them).
+     * -1 when there is none, or no host before it, or the line starts with white space: a launcher's prefix starts
+     * the line, while an indented line quotes an NCCL line in a report of its own (a capture script's summary).
+     */
+    static int hostStart(String l, int nccl) {
+        if (l.isEmpty() || Character.isWhitespace(l.charAt(0))) {
+            return -1;
+        }
+        for (int c1 = l.indexOf(':'); c1 > 0 && c1 < nccl; c1 = l.indexOf(':', c1 + 1)) {
+            int c2 = digitsEnd(l, c1 + 1);
+            if (c2 == c1 + 1 || c2 >= nccl || l.charAt(c2) != ':') {
+                continue;
+            }
+            int sp = digitsEnd(l, c2 + 1);
+            if (sp == c2 + 1 || sp + 1 >= nccl || l.charAt(sp) != ' ' || l.charAt(sp + 1) != '[') {
+                continue;
+            }
+            int start = c1;
+            while (start > 0 && hostChar(l.charAt(start - 1))) {
+                start--;
+            }
+            return start < c1 ? start : -1;
+        }
+        return -1;
+    }
+
+    private static int digitsEnd(String l, int from) {
+        int i = from;
+        while (i < l.length() && l.charAt(i) >= '0' && l.charAt(i) <= '9') {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean hostChar(char c) {
+        return !Character.isWhitespace(c) && ":[]()<>|".indexOf(c) < 0;
+    }
+
     /** The level word of an NCCL line between {@code from} and {@code to} (one of four constants), or null. */
     private static String level(String l, int from, int to) {
         int n = to - from;

@@ -1,11 +1,13 @@
 package org.fabricscope.importers.logs;
 
+import org.fabricscope.model.incident.LauncherLabel;
 import org.fabricscope.model.incident.Stamp;
 import org.fabricscope.model.incident.Stamps;
 
 /**
  * What the start of a trainer's line says about who printed it, read by hand: ANSI colour codes
- * dropped (torchtitan colours its step line), then {@code kubectl logs --prefix}'s
+ * dropped (torchtitan colours its step line), then a launcher's label first ({@link LauncherLabel}: {@code srun
+ * --label}'s {@code 03: }, pdsh's {@code worker-1: }), {@code kubectl logs --prefix}'s
  * {@code [pod/NAME/CONTAINER] } (the pod), {@code --timestamps}' RFC 3339 stamp, torchrun's
  * {@code [rankN]:} (a global rank) or {@code [defaultN]:} (its default {@code [role][local rank]} prefix:
  * a local rank), and OpenMPI's {@code [job,N]<stdout>:} (rank N), in any order and with the spaces between.
@@ -42,6 +44,8 @@ final class StepPrefix {
                 i++;
             } else if (c >= '0' && c <= '9' && rfc3339End(l, i) > 0) {
                 i = rfc3339End(l, i);
+            } else if (i == 0 && LauncherLabel.end(l, i) > i) { // srun --label's task id or pdsh's host, first
+                i = LauncherLabel.end(l, i);
             } else if (c == '[' && l.startsWith("pod/", i + 1)) {
                 int close = l.indexOf(']', i);
                 if (close < 0 || close - i > 300) {

@@ -90,6 +90,36 @@ class NcclLogParserTest {
         assertTrue(f.get(1).title().contains("channels via NET/Socket inside the host mean P2P and shared memory were off"), f.get(1).title());
     }
 
+    /**
+     * NCCL's lines behind whatever a launcher put before them are the same lines: Slurm's {@code srun --label},
+     * torchrun's {@code [default0]:} or a prefix template of the user's own, pdsh's {@code host: }, or text no launcher
+     * this parser knows prints. The real socket capture, each line so prefixed, gives the same ranks, channels, rings,
+     * events and transports as without.
+     */
+    @Test
+    void ncclLinesBehindAnyLauncherPrefixAreRead() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (String n : List.of("socket/nccl.vm.704.log", "socket/nccl.vm.705.log")) {
+            try (InputStream in = NcclLogParserTest.class.getResourceAsStream("/reference/nccl-logs/h200x2-nccl-2.28.9/" + n)) {
+                text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        TrainingLog plain = parse(text.toString());
+        assertFalse(plain.ranks().isEmpty());
+        for (String prefix : List.of("07: ", "[default1]:", "[trainer3|1]:", "vm: ", "worker 3 | ", "(RayTrainWorker pid=704) ",
+                "2026-11-28T13:00:00.5Z 03: [default0]:")) {
+            TrainingLog prefixed = parse(text.toString().replaceAll("(?m)^(?=.)", java.util.regex.Matcher.quoteReplacement(prefix)));
+            // the same lines cited, each as it was printed: with its prefix
+            java.util.function.Function<Object, String> cited = o -> o.toString().replace("text=" + prefix, "text=");
+            assertEquals(plain.ranks().toString(), cited.apply(prefixed.ranks()), prefix);
+            assertEquals(plain.channels().toString(), cited.apply(prefixed.channels()), prefix);
+            assertEquals(plain.rings().toString(), cited.apply(prefixed.rings()), prefix);
+            assertEquals(plain.transportsByPair(), prefixed.transportsByPair(), prefix);
+            assertEquals(plain.events().stream().map(e -> e.kind() + " " + e.message()).toList(),
+                    prefixed.events().stream().map(e -> e.kind() + " " + e.message()).toList(), prefix);
+        }
+    }
+
     @Test
     void aProcessThatFailsBeforeInitKeepsItsNetwork() throws IOException {
         // NCCL 2.28 with NCCL_NET=IB on a host without an RDMA device (sample-fabrics' no-rdma-device capture)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -229,6 +230,12 @@ class StepTimeLinesTest {
         StepLine d = one("[default2]:" + nano);
         assertEquals(-1, d.rank(), "torchrun's [defaultN]: is a local rank");
         assertEquals(2, d.localRank());
+        for (String launcher : List.of("03: ", "worker-1: ", "03: [default2]:", "worker-1: [rank3]: ")) {
+            StepLine l = one(launcher + nano);
+            assertEquals(123.45, l.stepMs(), 1e-9, launcher);
+            assertEquals(launcher.contains("rank3") ? 3 : -1, l.rank(), launcher);
+            assertEquals(launcher.contains("default2") ? 2 : -1, l.localRank(), launcher);
+        }
         StepLine pod = one("[pod/trainer-worker-1/pytorch] 2024-05-01T10:00:00+02:00 [rank9]:" + nano);
         assertEquals("trainer-worker-1", pod.pod());
         assertEquals(9, pod.rank());

@@ -158,7 +158,7 @@ public final class LineScanner {
         int rank = -1;
 
         private static final java.util.regex.Pattern NCCL = java.util.regex.Pattern.compile(
-                "(?:^|[\\s\\]])([A-Za-z0-9][\\w.-]{0,252}):(\\d{1,10}):\\d{1,10} \\[\\d{1,4}\\] ");
+                "(?:^|[\\s\\]:])([A-Za-z0-9][\\w.-]{0,252}):(\\d{1,10}):\\d{1,10} \\[\\d{1,4}\\] ");
         /** How far into a line torchrun's {@code [rankN]:} may start (after kubectl's or a launcher's stamp and tags). */
         static final int TAG_REACH = 80;
 

@@ -34,8 +34,9 @@ public final class Stamps {
     }
 
     /**
-     * Whether the line's start may hold a stamp (a cheap test of its first characters: a digit, a bracket,
-     * a glog severity letter, a capital letter of a day or month name, a torchrun summary field); lines for
+     * Whether the line's start may hold a stamp (a cheap test of its first characters, after a launcher's label: a
+     * digit, a bracket, a glog severity letter, a capital letter of a day or month name, a torchrun summary field);
+     * lines for
      * which it is false never do.
      */
     public static boolean mayHold(String line) {
@@ -43,6 +44,13 @@ public final class Stamps {
             return false;
         }
         char c = line.charAt(0);
+        if (c >= 'a' && c <= 'z') { // a pdsh host before the line ({@link LauncherLabel}): what follows it
+            int i = LauncherLabel.end(line, 0);
+            if (i == 0 || i >= line.length()) {
+                return false;
+            }
+            c = line.charAt(i);
+        }
         return c >= '0' && c <= '9' || c == '[' || c == ' ' || c == '\t' || c >= 'A' && c <= 'Z';
     }
 
@@ -94,16 +102,23 @@ public final class Stamps {
         return Stamp.NONE;
     }
 
-    /** Skips {@code [rank1]:}, {@code [default0]:}, {@code [pod/name] } and {@code [1,0]<stderr>:} tags. */
+    /**
+     * Skips a launcher's label ({@link LauncherLabel}: {@code srun --label}'s {@code 03: }, pdsh's {@code worker-3: }),
+     * the {@code [rank1]:},
+     * {@code [default0]:}, {@code [pod/name] } and {@code [1,0]<stderr>:} tags, and any other bracketed tag without
+     * white space followed by a colon (a torchrun {@code --log-line-prefix-template} such as {@code [trainer3|1]:}).
+     */
     private static int skipTags(String line) {
-        int i = 0;
+        int i = LauncherLabel.end(line, 0);
         while (i < line.length() && line.charAt(i) == '[') {
             int close = line.indexOf(']', i);
             if (close < 0 || close - i > 64) {
                 break;
             }
             String tag = line.substring(i + 1, close);
-            if (tag.startsWith("rank") || tag.startsWith("default") || tag.startsWith("pod/")
+            // any tag without white space that a colon follows: torchrun's --log-line-prefix-template is free text
+            boolean colonTag = line.startsWith(":", close + 1) && !tag.isEmpty() && tag.chars().noneMatch(Character::isWhitespace);
+            if (colonTag || tag.startsWith("rank") || tag.startsWith("default") || tag.startsWith("pod/")
                     || tag.matches("\\d+,\\d+")) {
                 i = close + 1;
                 if (line.startsWith("<stdout>:", i) || line.startsWith("<stderr>:", i)) {

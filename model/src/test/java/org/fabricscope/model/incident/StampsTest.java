@@ -37,6 +37,17 @@ class StampsTest {
     }
 
     @Test
+    void readsTheStampBehindALaunchersPrefix() {
+        for (String prefix : new String[] {"03: ", "[default1]:", "[trainer3|1]:", "12: [default0]:"}) {
+            assertEquals("2026-11-26T15:47:42Z", iso(prefix + "[2026-11-26 15:47:42] pod-0:1:2 [0] NCCL WARN x"), prefix);
+            assertEquals("2026-11-26T15:47:42.790Z", Stamps.of(prefix + "[rank1]:[E1126 15:47:42.790211 812 x.cpp:1] y")
+                    .inYear(2026).iso(), prefix);
+            assertEquals("2026-11-26T15:47:42Z", iso(prefix + "  time      : 2026-11-26_15:47:42"), prefix);
+        }
+        assertFalse(Stamps.of("[  123.456789]: NVRM: Xid 79").known(), "a tag with white space is not a launcher's");
+    }
+
+    @Test
     void linesWithoutAStampHaveNone() {
         assertFalse(Stamps.of("trainer-worker-1:812:901 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM").known());
         assertFalse(Stamps.of("[  123.456789] NVRM: Xid (PCI:0000:3b:00): 79").known(), "seconds since boot are not wall time");
