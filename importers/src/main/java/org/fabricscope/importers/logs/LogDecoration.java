@@ -9,6 +9,10 @@ import org.fabricscope.model.incident.LauncherLabel;
  * <li>{@code kubectl logs --timestamps}: the kubelet's RFC 3339 time with nanoseconds and a space,
  * {@code 2026-11-28T13:00:00.123456789Z } (Go's {@code RFC3339Nano}: trailing zeros of the fraction dropped, none at
  * all on a whole second; an offset instead of {@code Z} is read too);</li>
+ * <li>after that time, the stream and tag of the kubelet's own log files ({@code /var/log/pods/.../0.log}, as a node's
+ * log collector or support bundle copies them): {@code stdout F } or {@code stderr P } (CRI's log format,
+ * {@code time stream tag log}: {@code cri-api}'s {@code LogStreamStdout}, {@code LogTagFull}, {@code LogTagPartial};
+ * a line split as partial is not joined again);</li>
  * <li>OpenMPI's {@code --timestamp-output}: {@code Sat Nov 28 13:00:00 2026} (the C library's {@code ctime} text, a
  * day below 10 padded with a space);</li>
  * <li>OpenMPI's {@code --tag-output}: {@code [1,0]<stdout>:};</li>
@@ -38,7 +42,8 @@ final class LogDecoration {
     /** Where the decorations at the start of {@code s} end: 0 when it has none. */
     static int end(String s) {
         int i = podPrefix(s, 0);
-        i = rfc3339(s, i);
+        int time = rfc3339(s, i);
+        i = time > i ? criStream(s, time) : i;
         i = openMpiTime(s, i);
         i = mpiTag(s, i);
         i = rankTag(s, i);
@@ -82,6 +87,15 @@ final class LogDecoration {
             return at;
         }
         return i >= 0 && is(s, i, ' ') ? i + 1 : at;
+    }
+
+    /** {@code stdout } or {@code stderr }, then {@code F} or {@code P} and a space; {@code at} when not there. */
+    static int criStream(String s, int at) {
+        if (!(s.startsWith("stdout ", at) || s.startsWith("stderr ", at)) || !(is(s, at + 7, 'F') || is(s, at + 7, 'P'))
+                || !is(s, at + 8, ' ')) {
+            return at;
+        }
+        return at + 9;
     }
 
     /** Three word characters, a space, three more, spaces, digits, a space, {@code HH:MM:SS}, a space, four digits. */

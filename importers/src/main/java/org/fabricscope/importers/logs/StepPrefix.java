@@ -43,7 +43,7 @@ final class StepPrefix {
             if (c == ' ' || c == '\t') {
                 i++;
             } else if (c >= '0' && c <= '9' && rfc3339End(l, i) > 0) {
-                i = rfc3339End(l, i);
+                i = LogDecoration.criStream(l, rfc3339End(l, i)); // and the kubelet's log file's stream and tag
             } else if (i == 0 && LauncherLabel.end(l, i) > i) { // srun --label's task id or pdsh's host, first
                 i = LauncherLabel.end(l, i);
             } else if (c == '[' && l.startsWith("pod/", i + 1)) {

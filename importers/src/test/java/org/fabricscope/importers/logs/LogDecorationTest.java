@@ -15,7 +15,7 @@ class LogDecorationTest {
     /** The parser's expression before {@link LogDecoration}: the reference. */
     private static final Pattern DECORATION = Pattern.compile(
             "^(?:\\[pod/[^\\] ]+\\] )?"
-                    + "(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) )?"
+                    + "(?:\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d) (?:std(?:out|err) [FP] )?)?"
                     + "(?:\\w{3} \\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d \\d{4})?"
                     + "(?:\\[\\d+,\\d+\\]<std(?:out|err)>:)?"
                     + "(?:\\[\\d+\\] )?"
@@ -26,7 +26,7 @@ class LogDecorationTest {
     private static final List<String> PARTS = List.of(
             "[pod/trainer-worker-0/pytorch] ", "[pod/a] ", "[pod/x y] ", "[pod/] ", "[pod/abc]",
             "2026-11-28T13:00:00.123456789Z ", "2026-11-28T13:00:00Z ", "2026-11-28T13:00:00+05:30 ",
-            "2026-11-28T13:00:00-0800 ", "2026-11-28T13:00:00.Z ", "2026-11-28T13:00:00.5+05:3 ", "2026-11-28 13:00:00Z ",
+            "2026-11-28T13:00:00-0800 ", "stdout F ", "stderr P ", "stdout X ", "stdin F ", "stderr F", "2026-11-28T13:00:00.Z ", "2026-11-28T13:00:00.5+05:3 ", "2026-11-28 13:00:00Z ",
             "Sat Nov 28 13:00:00 2026", "Sat Nov  8 13:00:00 2026", "Mon Jan 1 01:02:03 1999", "Sat Nov 28 13:00:00 202",
             "[1,0]<stdout>:", "[12,345]<stderr>:", "[1,0]<stdin>:", "[1,]<stdout>:",
             "[0] ", "[17] ", "[] ", "[3]",
@@ -57,7 +57,8 @@ class LogDecorationTest {
         assertEquals(0, LogDecoration.end("host:1:1 [0] NCCL INFO x"));
         for (String d : List.of("[pod/w-0/c] ", "2026-11-28T13:00:00.123Z ", "Sat Nov 28 13:00:00 2026", "[1,0]<stdout>:",
                 "[3] ", "[2026-11-28 13:00:00] ", "[pod/w-0/c] 2026-11-28T13:00:00+01:00 [1,0]<stderr>:[3] ", "7: ",
-                "015: ", "[default3]:", "[trainer-a.b_2]:", "[trainer3|1]:", "12: [default1]:", "worker-3: ", "node01: [default0]:", "[default0]:[2026-11-28 13:00:00] ")) {
+                "015: ", "[default3]:", "[trainer-a.b_2]:", "[trainer3|1]:", "12: [default1]:", "worker-3: ", "2026-11-28T13:00:00.123456789+00:00 stdout F ",
+                "2026-11-28T13:00:00Z stderr P [default0]:", "node01: [default0]:", "[default0]:[2026-11-28 13:00:00] ")) {
             assertEquals(d.length(), LogDecoration.end(d + "host:1:1 [0] NCCL INFO x"), d);
         }
         assertTrue(LogDecoration.end("2026-11-28T13:00:00 host:1:1") == 0, "a time without a zone is not kubectl's");

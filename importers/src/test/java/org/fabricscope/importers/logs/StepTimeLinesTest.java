@@ -236,6 +236,9 @@ class StepTimeLinesTest {
             assertEquals(launcher.contains("rank3") ? 3 : -1, l.rank(), launcher);
             assertEquals(launcher.contains("default2") ? 2 : -1, l.localRank(), launcher);
         }
+        StepLine cri = one("2024-05-01T10:00:00.250000000+00:00 stdout F [rank3]: " + nano);
+        assertEquals(3, cri.rank(), "the kubelet's own log file: its time, stream and tag before the line");
+        assertEquals(millis("2024-05-01T10:00:00.250Z"), cri.epochMillis());
         StepLine pod = one("[pod/trainer-worker-1/pytorch] 2024-05-01T10:00:00+02:00 [rank9]:" + nano);
         assertEquals("trainer-worker-1", pod.pod());
         assertEquals(9, pod.rank());
