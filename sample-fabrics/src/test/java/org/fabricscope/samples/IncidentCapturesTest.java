@@ -27,12 +27,15 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Each real failure captured on a GPU host (gpu-captures/incidents-*) against what really happened
+ * Each real failure captured on a GPU host (gpu-captures/incidents-*, launch-prefixes-*) against what really happened
  * in it ({@code truth.json}, written from how the failure was made): the root cause's class, and its
  * pod and rank where the inputs can tell them; healthy captures conclude nothing.
  */
 class IncidentCapturesTest {
     private static final Path CAPTURES = Samples.root().resolve("gpu-captures").resolve("incidents-h100x2-nccl-2.28.9");
+    /** The same kinds of failure printed behind torchrun's worker prefixes ({@code --tee 3}, a prefix template). */
+    private static final Path LAUNCH_PREFIXES = Samples.root().resolve("gpu-captures")
+            .resolve("launch-prefixes-h200x2-nccl-2.28.9");
 
     private static FabricModel load(Path dir, Path... more) throws IOException {
         List<Path> files = new ArrayList<>();
@@ -45,11 +48,13 @@ class IncidentCapturesTest {
 
     @TestFactory
     Stream<DynamicTest> eachCaptureConcludesOnWhatReallyHappened() throws IOException {
-        List<Path> dirs;
-        try (Stream<Path> s = Files.list(CAPTURES)) {
-            dirs = s.filter(d -> Files.exists(d.resolve("truth.json"))).sorted().toList();
+        List<Path> dirs = new ArrayList<>();
+        for (Path set : List.of(CAPTURES, LAUNCH_PREFIXES)) {
+            try (Stream<Path> s = Files.list(set)) {
+                dirs.addAll(s.filter(d -> Files.exists(d.resolve("truth.json"))).sorted().toList());
+            }
         }
-        assertTrue(dirs.size() >= 15, dirs.toString());
+        assertTrue(dirs.size() >= 19, dirs.toString());
         return dirs.stream().map(d -> DynamicTest.dynamicTest(d.getFileName().toString(), () -> check(d)));
     }
 

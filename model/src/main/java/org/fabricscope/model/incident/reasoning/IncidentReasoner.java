@@ -393,13 +393,15 @@ public final class IncidentReasoner {
             }
             return null;
         }
-        // the ranks' own progress reports (watchdog, dump notices: last enqueued work): the lowest is behind
+        // the ranks' own progress reports (watchdog, dump notices: last enqueued work): the lowest is behind. Each
+        // rank's first report counts (its lowest: the count only grows), made as the timeout struck; a rank that was
+        // only late, not stuck, goes on enqueuing after its peers gave up, and its later reports would hide it
         Map<Integer, Long> enqueued = new java.util.TreeMap<>();
         for (IncidentEvent e : events) {
             String v = e.fields().get("lastEnqueued");
             if (v != null && e.who().rank() >= 0) {
                 try {
-                    enqueued.merge(e.who().rank(), Long.parseLong(v), Math::max);
+                    enqueued.merge(e.who().rank(), Long.parseLong(v), Math::min);
                 } catch (NumberFormatException ignored) {
                     // not a number: no progress said
                 }
