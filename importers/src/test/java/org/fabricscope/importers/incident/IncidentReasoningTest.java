@@ -74,6 +74,38 @@ class IncidentReasoningTest {
         assertNull(ranks.worldSite(7));
     }
 
+    /**
+     * Rank 1 stalled before collective #4 of process group 1 and later went on: its first report (the dump signal,
+     * enqueued 3) names it, not its last (enqueued 6), and not rank 0's report of another process group, whose
+     * sequence numbers count apart (enqueued 2 in group 0). The lines are torch 2.11's (the capture
+     * launch-prefixes-h200x2-nccl-2.28.9/tee-collective-timeout), the second group added.
+     */
+    @Test
+    void theRankThatNeverJoinedIsNamedByItsFirstReportInTheGroupThatTimedOut() throws IOException {
+        FabricModel m = load("trainer-worker-0.log", INIT0
+                        + "[rank0]:[E1128 17:08:59.542936807 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective"
+                        + " operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216,"
+                        + " Timeout(ms)=20000) ran for 20096 milliseconds before timing out.\n"
+                        + "[rank0]:[E1128 17:08:59.553368318 ProcessGroupNCCL.cpp:2303] [PG ID 1 PG GUID 1(tp) Rank 0]  failure"
+                        + " detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3\n"
+                        + "[rank0]:[E1128 17:09:06.100000000 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 0]"
+                        + " Received a dump signal due to a collective timeout from  rank 1 and we will try our best to dump the"
+                        + " debug info. Last enqueued NCCL work: 2, last completed NCCL work: 2.This is most likely caused by"
+                        + " incorrect usages of collectives\n",
+                "trainer-worker-1.log", INIT1
+                        + "[rank1]:[E1128 17:09:05.047527581 ProcessGroupNCCL.cpp:1914] [PG ID 1 PG GUID 1(tp) Rank 1] Received a"
+                        + " dump signal due to a collective timeout from  rank 0 and we will try our best to dump the debug info."
+                        + " Last enqueued NCCL work: 3, last completed NCCL work: 3.This is most likely caused by incorrect"
+                        + " usages of collectives\n"
+                        + "[rank1]:[E1128 17:10:00.455797669 ProcessGroupNCCL.cpp:2303] [PG ID 1 PG GUID 1(tp) Rank 1]  failure"
+                        + " detected by watchdog at work sequence id: 6 PG status: last enqueued work: 6, last completed work: 5\n");
+        IncidentEvent root = IncidentReasoner.reason(m).rootCause();
+        assertNotNull(root);
+        assertEquals("fabricscope.rank-never-joined", root.id(), root.line());
+        assertEquals(1, root.who().rank(), root.line());
+        assertTrue(root.title().contains("#3"), root.title());
+    }
+
     @Test
     void aRankWithNoWordOfItsOwnThatItsPeerReportsGoneWasKilledFromOutside() throws IOException {
         FabricModel m = load("trainer-worker-0.log", INIT0

@@ -396,10 +396,15 @@ public final class IncidentReasoner {
         // the ranks' own progress reports (watchdog, dump notices: last enqueued work): the lowest is behind. Each
         // rank's first report counts (its lowest: the count only grows), made as the timeout struck; a rank that was
         // only late, not stuck, goes on enqueuing after its peers gave up, and its later reports would hide it
+        // Sequence numbers count per process group: only the reports of the group of the first report that names one
+        // (with those that name none) are compared
+        String pg = events.stream().filter(e -> e.fields().containsKey("lastEnqueued") && e.fields().containsKey("pg"))
+                .min(ORDER).map(e -> e.fields().get("pg")).orElse(null);
         Map<Integer, Long> enqueued = new java.util.TreeMap<>();
         for (IncidentEvent e : events) {
             String v = e.fields().get("lastEnqueued");
-            if (v != null && e.who().rank() >= 0) {
+            String itsPg = e.fields().get("pg");
+            if (v != null && e.who().rank() >= 0 && (pg == null || itsPg == null || pg.equals(itsPg))) {
                 try {
                     enqueued.merge(e.who().rank(), Long.parseLong(v), Math::min);
                 } catch (NumberFormatException ignored) {
