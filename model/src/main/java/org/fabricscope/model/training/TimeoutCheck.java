@@ -21,6 +21,25 @@ final class TimeoutCheck {
     }
 
     /**
+     * The progress reports of the process group whose collective timed out first: sequence numbers count per group, so
+     * a healthy rank's report of another group (a lower count) must not name it. The group is the timeout's own
+     * {@code pgId}, else that of its rank's report at the same work; reports that name no group are kept.
+     */
+    private static List<NcclEvent> sameGroup(List<NcclEvent> progress, NcclEvent first) {
+        String pg = first.field("pgId");
+        if (pg == null) {
+            pg = progress.stream().filter(e -> e.rank() == first.rank() && e.field("pgId") != null
+                    && java.util.Objects.equals(e.field("atWork"), first.field("seqNum")))
+                    .map(e -> e.field("pgId")).findFirst().orElse(null);
+        }
+        if (pg == null) {
+            return progress;
+        }
+        String group = pg;
+        return progress.stream().filter(e -> e.field("pgId") == null || group.equals(e.field("pgId"))).toList();
+    }
+
+    /**
      * {@code nccl-timeout}: the PyTorch watchdog fired on a collective; names the rank that lagged (the
      * lowest last enqueued work, then the lowest last completed, else the lowest SeqNum) and where it ran.
      */
@@ -40,6 +59,7 @@ final class TimeoutCheck {
         }
         List<NcclEvent> fired = new ArrayList<>(firedByKey.values());
         NcclEvent first = fired.get(0);
+        progress = sameGroup(progress, first);
         // The rank that lagged: the lowest last enqueued work (it never issued the collective the
         // others wait on), then the lowest last completed; without progress lines, the lowest SeqNum.
         NcclEvent laggard = progress.stream()
