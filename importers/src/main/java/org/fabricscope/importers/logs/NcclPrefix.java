@@ -152,17 +152,18 @@ final class NcclPrefix {
     }
 
     /**
-     * Where NCCL's {@code host:pid:tid [} starts in {@code l}, whose {@code " NCCL "} is at {@code nccl}, after
-     * whatever a launcher put before it: the first {@code :digits:digits [} before {@code nccl}, and the host the
-     * characters before it that are neither white space nor one of {@code :[]()<>|} (a host name holds none of them).
-     * -1 when there is none, or no host before it, or the line starts with white space: a launcher's prefix starts
-     * the line, while an indented line quotes an NCCL line in a report of its own (a capture script's summary).
+     * Where NCCL's {@code host:pid:tid [dev] } starts in {@code l}, whose {@code " NCCL "} is at {@code nccl}, after
+     * whatever a launcher put before it: the first {@code :digits:digits [digits] } before {@code nccl} (the device
+     * bracket too, so that a time of day and a tag, {@code 13:00:00 [default0]:}, are not taken for it), and the host
+     * the characters before it that are neither white space nor one of {@code :[]()<>|} (a host name holds none of
+     * them). -1 when there is none, or no host before it, or the line starts with white space: a launcher's prefix
+     * starts the line, while an indented line quotes an NCCL line in a report of its own (a capture script's summary).
      */
     static int hostStart(String l, int nccl) {
         if (l.isEmpty() || Character.isWhitespace(l.charAt(0))) {
             return -1;
         }
-        for (int c1 = l.indexOf(':'); c1 > 0 && c1 < nccl; c1 = l.indexOf(':', c1 + 1)) {
+        for (int c1 = l.indexOf(':'); c1 >= 0 && c1 < nccl; c1 = l.indexOf(':', c1 + 1)) {
             int c2 = digitsEnd(l, c1 + 1);
             if (c2 == c1 + 1 || c2 >= nccl || l.charAt(c2) != ':') {
                 continue;
@@ -171,11 +172,18 @@ final class NcclPrefix {
             if (sp == c2 + 1 || sp + 1 >= nccl || l.charAt(sp) != ' ' || l.charAt(sp + 1) != '[') {
                 continue;
             }
+            int dev = sp + 2 < nccl && l.charAt(sp + 2) == '-' ? sp + 3 : sp + 2;
+            int close = digitsEnd(l, dev);
+            if (close == dev || close > nccl || l.charAt(close) != ']' || !l.startsWith(" ", close + 1)) {
+                continue;
+            }
             int start = c1;
             while (start > 0 && hostChar(l.charAt(start - 1))) {
                 start--;
             }
-            return start < c1 ? start : -1;
+            if (start < c1) {
+                return start;
+            }
         }
         return -1;
     }

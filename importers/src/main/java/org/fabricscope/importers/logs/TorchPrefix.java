@@ -13,6 +13,8 @@ final class TorchPrefix {
     private static final Pattern PG_RANK = Pattern.compile("\\[(PG [^\\]]*?)?\\s*Rank (\\d+)\\]");
     private static final Pattern PG_ID = Pattern.compile("PG (?:ID )?(\\d+)");
     private static final Pattern PG_NAME = Pattern.compile("\\(([^)]*)\\)");
+    /** 2.5+'s {@code PG GUID}: the group's id on every rank ({@code PG ID} counts the groups one process made). */
+    private static final Pattern PG_GUID = Pattern.compile("PG GUID ([^\\s(\\]]+)");
 
     private TorchPrefix() {
     }
@@ -30,7 +32,7 @@ final class TorchPrefix {
         return null;
     }
 
-    /** Fills pgId/pgName from a {@code [... Rank N]} prefix and returns N, or {@code fallback} when there is none. */
+    /** Fills pgId/pgGuid/pgName from a {@code [... Rank N]} prefix and returns N, or {@code fallback} when there is none. */
     static int pgRank(String l, Map<String, String> f, int fallback) {
         int at = l.indexOf("Rank ");
         if (at < 0) {
@@ -44,6 +46,10 @@ final class TorchPrefix {
             Matcher id = PG_ID.matcher(m.group(1));
             if (id.find()) {
                 f.put("pgId", id.group(1));
+            }
+            Matcher guid = PG_GUID.matcher(m.group(1));
+            if (guid.find()) {
+                f.put("pgGuid", guid.group(1));
             }
             Matcher name = PG_NAME.matcher(m.group(1));
             if (name.find()) {

@@ -77,7 +77,8 @@ class IncidentReasoningTest {
     /**
      * Rank 1 stalled before collective #4 of process group 1 and later went on: its first report (the dump signal,
      * enqueued 3) names it, not its last (enqueued 6), and not rank 0's report of another process group, whose
-     * sequence numbers count apart (enqueued 2 in group 0). The lines are torch 2.11's (the capture
+     * sequence numbers count apart (enqueued 2 in group 0). A group is its GUID, the same on every rank: rank 1 made
+     * another group first, so its local PG ID of the same group is 2. The lines are torch 2.11's (the capture
      * launch-prefixes-h200x2-nccl-2.28.9/tee-collective-timeout), the second group added.
      */
     @Test
@@ -93,11 +94,11 @@ class IncidentReasoningTest {
                         + " debug info. Last enqueued NCCL work: 2, last completed NCCL work: 2.This is most likely caused by"
                         + " incorrect usages of collectives\n",
                 "trainer-worker-1.log", INIT1
-                        + "[rank1]:[E1128 17:09:05.047527581 ProcessGroupNCCL.cpp:1914] [PG ID 1 PG GUID 1(tp) Rank 1] Received a"
+                        + "[rank1]:[E1128 17:09:05.047527581 ProcessGroupNCCL.cpp:1914] [PG ID 2 PG GUID 1(tp) Rank 1] Received a"
                         + " dump signal due to a collective timeout from  rank 0 and we will try our best to dump the debug info."
                         + " Last enqueued NCCL work: 3, last completed NCCL work: 3.This is most likely caused by incorrect"
                         + " usages of collectives\n"
-                        + "[rank1]:[E1128 17:10:00.455797669 ProcessGroupNCCL.cpp:2303] [PG ID 1 PG GUID 1(tp) Rank 1]  failure"
+                        + "[rank1]:[E1128 17:10:00.455797669 ProcessGroupNCCL.cpp:2303] [PG ID 2 PG GUID 1(tp) Rank 1]  failure"
                         + " detected by watchdog at work sequence id: 6 PG status: last enqueued work: 6, last completed work: 5\n");
         IncidentEvent root = IncidentReasoner.reason(m).rootCause();
         assertNotNull(root);

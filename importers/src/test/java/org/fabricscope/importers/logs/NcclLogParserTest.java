@@ -107,7 +107,8 @@ class NcclLogParserTest {
         TrainingLog plain = parse(text.toString());
         assertFalse(plain.ranks().isEmpty());
         for (String prefix : List.of("07: ", "[default1]:", "[trainer3|1]:", "vm: ", "worker 3 | ", "(RayTrainWorker pid=704) ",
-                "2026-11-28T13:00:00.5Z 03: [default0]:", "2026-11-28T13:00:00.123456789+00:00 stderr F ")) {
+                "2026-11-28T13:00:00.5Z 03: [default0]:", "2026-11-28T13:00:00.123456789+00:00 stderr F ",
+                "Nov 28 13:00:00 [default0]:", "2026-11-28 13:00:00 [stdout] ")) { // a time of day is not a host:pid:tid
             TrainingLog prefixed = parse(text.toString().replaceAll("(?m)^(?=.)", java.util.regex.Matcher.quoteReplacement(prefix)));
             // the same lines cited, each as it was printed: with its prefix
             java.util.function.Function<Object, String> cited = o -> o.toString().replace("text=" + prefix, "text=");

@@ -24,12 +24,12 @@ public record NcclEvent(Kind kind, String host, int pid, int rank, String messag
         WARN,
         /**
          * A ProcessGroupNCCL watchdog timeout ({@code seqNum}, {@code opType}, {@code numelIn}, {@code numelOut}
-         * when printed, {@code timeoutMs}, {@code ranForMs}, and {@code pgId}/{@code pgName} when the prefix names them).
+         * when printed, {@code timeoutMs}, {@code ranForMs}, and {@code pgId}/{@code pgGuid}/{@code pgName} when the prefix names them).
          */
         WATCHDOG_TIMEOUT,
         /**
          * A watchdog's last enqueued / completed work ({@code lastEnqueued}, {@code lastCompleted}, {@code atWork}
-         * when printed, {@code pgId}/{@code pgName}).
+         * when printed, {@code pgId}/{@code pgGuid}/{@code pgName}).
          */
         WATCHDOG_PROGRESS,
         /**

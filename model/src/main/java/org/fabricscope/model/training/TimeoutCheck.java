@@ -21,22 +21,28 @@ final class TimeoutCheck {
     }
 
     /**
-     * The progress reports of the process group whose collective timed out first: sequence numbers count per group, so
-     * a healthy rank's report of another group (a lower count) must not name it. The group is the timeout's own
-     * {@code pgId}, else that of its rank's report at the same work; reports that name no group are kept.
+     * The progress reports of the process group whose collective timed out: sequence numbers count per group, so a
+     * healthy rank's report of another group (a lower count) must not name it. The group is the timeout's own, else
+     * that of its rank's report at the same work; reports that name no group are kept. A group is its
+     * {@code pgGuid} (2.5+, the same on every rank), else its {@code pgId}.
      */
     private static List<NcclEvent> sameGroup(List<NcclEvent> progress, NcclEvent first) {
-        String pg = first.field("pgId");
+        String pg = group(first);
         if (pg == null) {
-            pg = progress.stream().filter(e -> e.rank() == first.rank() && e.field("pgId") != null
+            pg = progress.stream().filter(e -> e.rank() == first.rank() && group(e) != null
                     && java.util.Objects.equals(e.field("atWork"), first.field("seqNum")))
-                    .map(e -> e.field("pgId")).findFirst().orElse(null);
+                    .map(TimeoutCheck::group).findFirst().orElse(null);
         }
         if (pg == null) {
             return progress;
         }
-        String group = pg;
-        return progress.stream().filter(e -> e.field("pgId") == null || group.equals(e.field("pgId"))).toList();
+        String g = pg;
+        return progress.stream().filter(e -> group(e) == null || g.equals(group(e))).toList();
+    }
+
+    private static String group(NcclEvent e) {
+        String guid = e.field("pgGuid");
+        return guid != null ? guid : e.field("pgId");
     }
 
     /**
