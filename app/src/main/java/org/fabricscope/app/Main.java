@@ -17,12 +17,28 @@ public final class Main {
         if (System.getProperty("picocli.disable.closures") == null) {
             System.setProperty("picocli.disable.closures", "true");
         }
+        Thread.setDefaultUncaughtExceptionHandler(Main::uncaught);
         int status = 70; // run() never throws; should it, the status still says the run failed
         try {
             status = FabricScopeCommand.run(args, StandardOutput.stdout(), System.err);
         } finally {
             exit(status);
         }
+    }
+
+    /**
+     * What ends a thread other than by returning. An {@link OutOfMemoryError} is left to the command's own one line
+     * ({@code FabricScopeCommand.run} reports it on the main thread): the JVM's default handler would build a message
+     * and a stack trace on a full heap, and failing that print "OutOfMemoryError thrown from the
+     * UncaughtExceptionHandler", which a run at 15-16 MiB of heap did about once in ten (a thread's exit clears its
+     * thread locals, and that needs heap). Anything else is printed as the default handler prints it.
+     */
+    static void uncaught(Thread t, Throwable e) {
+        if (e instanceof OutOfMemoryError) {
+            return;
+        }
+        System.err.print("Exception in thread \"" + t.getName() + "\" ");
+        e.printStackTrace(System.err);
     }
 
     /** Exits with {@code status}, even when exiting itself fails (a full heap, a shutdown hook that throws). */
