@@ -17,7 +17,9 @@ public final class Main {
         if (System.getProperty("picocli.disable.closures") == null) {
             System.setProperty("picocli.disable.closures", "true");
         }
-        Thread.setDefaultUncaughtExceptionHandler(Main::uncaught);
+        if (args.length == 0 || !(args[0].equals("gui") || args[0].equals("open"))) {
+            Thread.setDefaultUncaughtExceptionHandler(Main::uncaught); // the CLI's: the window keeps the JVM's own
+        }
         int status = 70; // run() never throws; should it, the status still says the run failed
         try {
             status = FabricScopeCommand.run(args, StandardOutput.stdout(), System.err);

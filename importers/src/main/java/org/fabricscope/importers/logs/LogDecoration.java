@@ -152,31 +152,20 @@ final class LogDecoration {
     }
 
     /**
-     * {@code [}, up to 63 characters other than brackets, spaces and control characters, {@code ]:}, and more than
-     * white space after it; not {@code [rankN]:}.
+     * A bracketed tag a colon follows ({@link LauncherLabel#tagEnd}), and more than white space after it; not
+     * {@code [rankN]:}.
      */
     private static int roleTag(String s, int at) {
-        if (!is(s, at, '[') || s.startsWith("rank", at + 1) && digit(s, at + 5)
-                && s.startsWith("]:", digitsFrom(s, at + 5))) {
+        int end = LauncherLabel.tagEnd(s, at);
+        if (end == at || s.startsWith("rank", at + 1) && digit(s, at + 5) && digitsFrom(s, at + 5) == end - 2) {
             return at;
         }
-        int i = at + 1;
-        while (i < s.length() && i - at < 64 && tagChar(s.charAt(i))) {
-            i++;
-        }
-        if (i == at + 1 || !s.startsWith("]:", i)) {
-            return at;
-        }
-        for (int k = i + 2; k < s.length(); k++) {
+        for (int k = end; k < s.length(); k++) {
             if (s.charAt(k) > ' ') {
-                return i + 2;
+                return end;
             }
         }
         return at; // torchrun's failure summary names its entries "[0]:", on a line of their own
-    }
-
-    private static boolean tagChar(char c) {
-        return c > ' ' && c != '[' && c != ']';
     }
 
     /** {@code [YYYY-MM-DD HH:MM:SS] }. */

@@ -2,7 +2,7 @@ package org.fabricscope.model.incident;
 
 /**
  * The label a launcher that gathers many processes' output puts before each of their lines: a task id or a host name,
- * a colon and a space. Read by hand, in one pass:
+ * a colon and a space ({@link #end}), or a bracketed tag and a colon ({@link #tagEnd}). Read by hand, in one pass:
  * <ul>
  * <li>Slurm's {@code srun --label}: the task id zero-padded to the width of the largest, {@code 03: }
  * ({@code src/common/write_labelled_message.c}, {@code "%0*d: "});</li>
@@ -36,6 +36,27 @@ public final class LauncherLabel {
             return at;
         }
         return i + 2;
+    }
+
+    /**
+     * Where a bracketed tag a colon follows ends, from {@code [} at {@code at}: 1 to 63 characters other than brackets,
+     * spaces and control characters, then {@code ]:}; {@code at} when there is none. torchrun's worker prefix,
+     * {@code [default0]:} (its default {@code [{role}{local_rank}]:}), or what a prefix template made of it
+     * ({@code [trainer3|1]:}, {@code [3]:}); PyTorch's own {@code [rank3]:} has this shape too.
+     */
+    public static int tagEnd(String s, int at) {
+        if (at >= s.length() || s.charAt(at) != '[') {
+            return at;
+        }
+        int i = at + 1;
+        while (i < s.length() && i - at < 64) {
+            char c = s.charAt(i);
+            if (c <= ' ' || c == '[' || c == ']') {
+                break;
+            }
+            i++;
+        }
+        return i > at + 1 && s.startsWith("]:", i) ? i + 2 : at;
     }
 
     private static boolean alnum(char c) {

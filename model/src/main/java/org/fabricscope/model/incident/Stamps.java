@@ -105,8 +105,8 @@ public final class Stamps {
     /**
      * Skips a launcher's label ({@link LauncherLabel}: {@code srun --label}'s {@code 03: }, pdsh's {@code worker-3: }),
      * the {@code [rank1]:},
-     * {@code [default0]:}, {@code [pod/name] } and {@code [1,0]<stderr>:} tags, and any other bracketed tag without
-     * white space followed by a colon (a torchrun {@code --log-line-prefix-template} such as {@code [trainer3|1]:}).
+     * {@code [default0]:}, {@code [pod/name] } and {@code [1,0]<stderr>:} tags, and any other bracketed tag a colon
+     * follows ({@link LauncherLabel#tagEnd}: a torchrun prefix template such as {@code [trainer3|1]:}).
      */
     private static int skipTags(String line) {
         int i = LauncherLabel.end(line, 0);
@@ -116,9 +116,8 @@ public final class Stamps {
                 break;
             }
             String tag = line.substring(i + 1, close);
-            // any tag without white space that a colon follows: torchrun's --log-line-prefix-template is free text
-            boolean colonTag = line.startsWith(":", close + 1) && !tag.isEmpty() && tag.chars().noneMatch(Character::isWhitespace);
-            if (colonTag || tag.startsWith("rank") || tag.startsWith("default") || tag.startsWith("pod/")
+            // any tag a colon follows: torchrun's --log-line-prefix-template is free text
+            if (LauncherLabel.tagEnd(line, i) > i || tag.startsWith("rank") || tag.startsWith("default") || tag.startsWith("pod/")
                     || tag.matches("\\d+,\\d+")) {
                 i = close + 1;
                 if (line.startsWith("<stdout>:", i) || line.startsWith("<stderr>:", i)) {
