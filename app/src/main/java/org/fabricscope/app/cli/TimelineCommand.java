@@ -99,6 +99,7 @@ final class TimelineCommand extends QuickCommand {
         m.put("id", e.id());
         m.put("time", e.stamp().known() ? e.stamp().iso() : null);
         m.put("timeZoned", e.stamp().zoned());
+        m.put("timeInferred", e.stamp().inferred());
         m.put("role", e.role().label());
         m.put("class", e.causeClass().id());
         m.put("severity", e.severity().label());

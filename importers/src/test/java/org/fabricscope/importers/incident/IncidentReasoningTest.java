@@ -134,6 +134,39 @@ class IncidentReasoningTest {
         assertTrue(incident.notes().stream().anyMatch(n -> n.contains("clock skew")), incident.notes().toString());
     }
 
+    /**
+     * A launcher's traceback carries no stamp: its lines take the last one before them in the file (torchrun's
+     * start-up banner, 3 s before), which only says they were printed then or later. The process's own stamped
+     * WARN of the same failure, after that bound, is not beaten by it: the root names the process that failed.
+     */
+    @Test
+    void aLineWhoseTimeIsTakenFromAnEarlierLineDoesNotComeBeforeALineWithItsOwn() throws IOException {
+        FabricModel m = load("torchrun-stderr.log", """
+                        W1123 09:29:58.153000 753 torch/distributed/run.py:851] *****************************************
+                        Traceback (most recent call last):
+                        torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, \
+                        invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9
+                        ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+                        Last error:
+                        Failed to initialize any NET plugin
+                        """,
+                "nccl.trainer-worker-0.811.log", """
+                        trainer-worker-0:811:811 [0] NCCL INFO NET/IB : No device found.
+                        trainer-worker-0:811:811 [0] NCCL INFO Failed to initialize NET plugin IB
+                        [2026-11-23 09:30:01] trainer-worker-0:811:811 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin
+                        """);
+        Incident incident = IncidentReasoner.reason(m);
+        IncidentEvent root = incident.rootCause();
+        assertNotNull(root, incident.events().toString());
+        assertEquals("trainer-worker-0", root.who().host(), root.toString());
+        assertFalse(root.stamp().inferred());
+        IncidentEvent traceback = incident.events().stream()
+                .filter(e -> e.evidence().source().endsWith("torchrun-stderr.log") && e.role() == Role.CONSEQUENCE)
+                .findFirst().orElseThrow();
+        assertTrue(traceback.stamp().inferred(), traceback.toString());
+        assertEquals(root.seq(), incident.causeOf().get(traceback.seq()), "the traceback follows the process's failure");
+    }
+
     @Test
     void aPyTorchJobsFailedConditionIsAnEventThatFollowsItsPodsFailure() throws IOException {
         FabricModel m = load("job.json", """

@@ -10,8 +10,8 @@ import org.fabricscope.model.core.Evidence;
 
 /**
  * Scans the lines of one log for failure signatures. Each line's stamp is read ({@link Stamps}); a
- * matched line without one takes the last stamp before it in the same file, marked as inferred by
- * leaving {@code zoned} false and keeping the line order. Who printed a line comes from its prefix:
+ * matched line without one takes the last stamp before it in the same file, marked {@link Stamp#inferred}
+ * (a lower bound of its time). Who printed a line comes from its prefix:
  * NCCL's {@code host:pid:tid [dev]}, torchrun's {@code [rankN]:} (not {@code [defaultN]:}, a local rank), and the
  * {@code [Rank N]} of ProcessGroupNCCL messages. Not thread-safe: one scanner per file.
  */
@@ -113,8 +113,8 @@ public final class LineScanner {
             Stamp before = recentStamp(raw);
             before = before.known() ? before : lastKnown.known() ? lastKnown : first;
             lastKnown = before;
-            // the last stamp before it in the file: its time, marked inferred (not zoned)
-            s = before.known() ? new Stamp(before.millis(), before.yearKnown(), false) : Stamp.NONE;
+            // the last stamp before it in the file: the line was printed then or later
+            s = before.asLowerBound();
         }
         Stamp stamp = s;
         // the same few fields in every rank's copy of a failure: one map (its strings with it)

@@ -9,9 +9,26 @@ import java.time.ZoneOffset;
  * zone ({@code zoned} false: glog, torchrun, syslog and NCCL print local time), and whether the stamp
  * held its year (glog's {@code E1126 15:47:42.790} and syslog's {@code Nov 26 15:47:42} do not: such a
  * stamp is placed in year 2000 until {@link #inYear} gives it the incident's). {@link #NONE}: no stamp.
+ * {@code inferred}: the line had no stamp of its own and took the last one before it in its file, so the
+ * time is a lower bound (the line was printed then or later), not the moment it was printed.
  */
-public record Stamp(long millis, boolean yearKnown, boolean zoned) implements Comparable<Stamp> {
+public record Stamp(long millis, boolean yearKnown, boolean zoned, boolean inferred) implements Comparable<Stamp> {
     public static final Stamp NONE = new Stamp(Long.MIN_VALUE, false, false);
+
+    /** A stamp the line itself printed. */
+    public Stamp(long millis, boolean yearKnown, boolean zoned) {
+        this(millis, yearKnown, zoned, false);
+    }
+
+    /** This stamp's time given to a later line without a stamp of its own: a lower bound of that line's time. */
+    public Stamp asLowerBound() {
+        return known() ? new Stamp(millis, yearKnown, zoned, true) : NONE;
+    }
+
+    /** Known and printed by the line itself (not {@link #inferred}). */
+    public boolean exact() {
+        return known() && !inferred;
+    }
     /** The year a stamp without one is placed in until it is known. */
     static final int NO_YEAR = 2000;
 
@@ -26,7 +43,7 @@ public record Stamp(long millis, boolean yearKnown, boolean zoned) implements Co
         }
         LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
         try {
-            return new Stamp(t.withYear(year).toInstant(ZoneOffset.UTC).toEpochMilli(), true, zoned);
+            return new Stamp(t.withYear(year).toInstant(ZoneOffset.UTC).toEpochMilli(), true, zoned, inferred);
         } catch (java.time.DateTimeException e) { // 29 February of a year without one
             return this;
         }

@@ -21,7 +21,9 @@ import org.fabricscope.model.ranks.RankMap;
 /**
  * Finds which failure came first. The root cause is the earliest cause-role event (an ERROR before any
  * WARNING), by the lines' own stamps; stamps of different nodes within {@link #SKEW_MS} of each other
- * are taken as simultaneous, and the tie is broken by the causal rules:
+ * are taken as simultaneous, and so is a line whose only time is one it took from an earlier line of its
+ * file (a lower bound, {@link org.fabricscope.model.incident.Stamp#inferred}) and any event after that time. The
+ * tie is broken by the causal rules, then by a line's own time over an inferred one:
  * <ul>
  * <li>a consequence that points at a peer ({@code remote process exited}, {@code connection reset},
  *     {@code closed by remote peer}) puts that peer before whoever reported it: a cause on the reporter
@@ -130,14 +132,20 @@ public final class IncidentReasoner {
         return e.severity() != Severity.INFO;
     }
 
-    /** Whether {@code a} happened before {@code b} beyond doubt: both stamped, apart by more than the skew (or in one lane). */
+    /**
+     * Whether {@code a} happened before {@code b} beyond doubt: both stamped, apart by more than the skew (or in one
+     * lane). An inferred stamp is a lower bound (the line was printed then or later), so it can only come after.
+     */
     static int before(IncidentEvent a, IncidentEvent b) {
         if (!a.stamp().known() || !b.stamp().known()) {
             return 0;
         }
         long d = b.stamp().millis() - a.stamp().millis();
         long tolerance = a.who().lane().equals(b.who().lane()) ? 0 : SKEW_MS;
-        return d > tolerance ? 1 : d < -tolerance ? -1 : 0;
+        if (d > tolerance) {
+            return a.stamp().inferred() ? 0 : 1;
+        }
+        return d < -tolerance && !b.stamp().inferred() ? -1 : 0;
     }
 
     private static IncidentEvent root(List<IncidentEvent> events, Places places, List<String> notes) {
@@ -177,6 +185,9 @@ public final class IncidentReasoner {
                 boolean bothStamped = e.stamp().known() && best.stamp().known();
                 if (eBlamed != bBlamed) {
                     best = eBlamed ? e : best;
+                } else if (bothStamped && e.stamp().inferred() != best.stamp().inferred()) {
+                    // a line's own time over another's lower bound: the inferred one may as well have come later
+                    best = e.stamp().inferred() ? best : e;
                 } else if (bothStamped && e.stamp().millis() < best.stamp().millis()) {
                     best = e;
                 }
