@@ -134,6 +134,24 @@ class TrainingChecksTest {
         assertTrue(f.get(0).title().contains("rank 1 lagged"), f.get(0).title());
     }
 
+    /**
+     * Two groups timed out, and the file read first holds the later one (rank 2's default group, 90 s after): the
+     * group compared is the one whose timeout fired first by its stamp, where rank 1 never issued #4.
+     */
+    @Test
+    void timeoutComparesTheGroupWhoseTimeoutFiredFirstNotTheOneReadFirst() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "[rank2]:[E1128 17:10:30.100 ProcessGroupNCCL.cpp:689] [PG ID 0 PG GUID 0(default_pg) Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=20000) ran for 20010 milliseconds before timing out.",
+                "[rank2]:[E1128 17:10:30.110 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 2]  failure detected by watchdog at work sequence id: 9 PG status: last enqueued work: 9, last completed work: 8",
+                "[rank0]:[E1128 17:08:59.542 ProcessGroupNCCL.cpp:689] [PG ID 1 PG GUID 1(tp) Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20096 milliseconds before timing out.",
+                "[rank0]:[E1128 17:08:59.553 ProcessGroupNCCL.cpp:2303] [PG ID 1 PG GUID 1(tp) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3",
+                "[rank0]:[E1128 17:09:06.100 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 0] Received a dump signal due to a collective timeout from  rank 1 and we will try our best to dump the debug info. Last enqueued NCCL work: 2, last completed NCCL work: 2.This is most likely caused by incorrect usages of collectives",
+                "[rank1]:[E1128 17:09:05.047 ProcessGroupNCCL.cpp:1914] [PG ID 2 PG GUID 1(tp) Rank 1] Received a dump signal due to a collective timeout from  rank 0 and we will try our best to dump the debug info. Last enqueued NCCL work: 3, last completed NCCL work: 3.This is most likely caused by incorrect usages of collectives"));
+        assertEquals(List.of("nccl-timeout"), ids(f));
+        assertTrue(f.get(0).title().contains("rank 0's watchdog fired"), f.get(0).title());
+        assertTrue(f.get(0).title().contains("rank 1 lagged"), f.get(0).title());
+    }
+
     @Test
     void warnLinesBecomeTheirFindings() throws IOException {
         List<Finding> f = findings(String.join("\n",

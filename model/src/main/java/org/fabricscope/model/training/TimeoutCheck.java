@@ -10,6 +10,8 @@ import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
+import org.fabricscope.model.incident.Stamp;
+import org.fabricscope.model.incident.Stamps;
 import org.fabricscope.model.training.TrainingChecks.RankPlaces;
 
 /**
@@ -49,6 +51,23 @@ final class TimeoutCheck {
      * {@code nccl-timeout}: the PyTorch watchdog fired on a collective; names the rank that lagged (the
      * lowest last enqueued work, then the lowest last completed, else the lowest SeqNum) and where it ran.
      */
+    /**
+     * The timeout that fired first by its line's own stamp (files are read in any order, and a rank whose
+     * collective of another group timed out later may come first); the first read when none is stamped.
+     */
+    static NcclEvent earliest(List<NcclEvent> fired) {
+        NcclEvent best = fired.get(0);
+        long bestAt = Long.MAX_VALUE;
+        for (NcclEvent e : fired) {
+            Stamp s = Stamps.of(e.evidence().text());
+            if (s.known() && s.millis() < bestAt) {
+                best = e;
+                bestAt = s.millis();
+            }
+        }
+        return best;
+    }
+
     static void timeouts(TrainingLog log, RankPlaces places, List<Finding> out) {
         // One timeout per rank and SeqNum: the watchdog line and its "terminated with exception" repeat it.
         Map<String, NcclEvent> firedByKey = new LinkedHashMap<>();
@@ -64,7 +83,7 @@ final class TimeoutCheck {
             return;
         }
         List<NcclEvent> fired = new ArrayList<>(firedByKey.values());
-        NcclEvent first = fired.get(0);
+        NcclEvent first = earliest(fired);
         progress = sameGroup(progress, first);
         // The rank that lagged: the lowest last enqueued work (it never issued the collective the
         // others wait on), then the lowest last completed; without progress lines, the lowest SeqNum.
