@@ -152,6 +152,30 @@ class TrainingChecksTest {
         assertTrue(f.get(0).title().contains("rank 1 lagged"), f.get(0).title());
     }
 
+    /**
+     * Without the dump signal's reports (an older release, or {@code TORCH_NCCL_DUMP_ON_TIMEOUT=0}), rank 1, which slept
+     * past rank 0's timeout and then went on, first speaks 61 s after rank 0's watchdog fired on #4, past the 20 s any
+     * rank already in that collective would have waited: it came late, although its counts (#6) are the higher.
+     */
+    @Test
+    void aRankWhoseFirstReportCameAfterTheTimeoutPeriodLaggedWhateverItsCounts() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "[rank0]:[E1128 17:08:59.542 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20096 milliseconds before timing out.",
+                "[rank0]:[E1128 17:08:59.553 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3",
+                "[rank1]:[E1128 17:10:00.455 ProcessGroupNCCL.cpp:689] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=6, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20007 milliseconds before timing out.",
+                "[rank1]:[E1128 17:10:00.455 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 1]  failure detected by watchdog at work sequence id: 6 PG status: last enqueued work: 6, last completed work: 5"));
+        assertEquals(List.of("nccl-timeout"), ids(f));
+        assertTrue(f.get(0).title().contains("rank 1 lagged"), f.get(0).title());
+        assertTrue(f.get(0).subjects().get(0).contains("came late"), f.get(0).subjects().get(0));
+        // the same reports in one window of time are compared by their counts: rank 0 had issued #4, rank 1 only #3
+        List<Finding> inTime = findings(String.join("\n",
+                "[rank0]:[E1128 17:08:59.542 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20096 milliseconds before timing out.",
+                "[rank0]:[E1128 17:08:59.553 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3",
+                "[rank1]:[E1128 17:09:10.455 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 1]  failure detected by watchdog at work sequence id: 3 PG status: last enqueued work: 3, last completed work: 2"));
+        assertTrue(inTime.get(0).title().contains("rank 1 lagged"), inTime.get(0).title());
+        assertTrue(inTime.get(0).subjects().get(0).contains("lowest, 3"), inTime.get(0).subjects().get(0));
+    }
+
     @Test
     void warnLinesBecomeTheirFindings() throws IOException {
         List<Finding> f = findings(String.join("\n",

@@ -2,9 +2,12 @@ package org.fabricscope.model.training;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Finding;
@@ -12,6 +15,7 @@ import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.incident.Stamp;
 import org.fabricscope.model.incident.Stamps;
+import org.fabricscope.model.incident.reasoning.TimeoutWindow;
 import org.fabricscope.model.training.TrainingChecks.RankPlaces;
 
 /**
@@ -85,12 +89,34 @@ final class TimeoutCheck {
         List<NcclEvent> fired = new ArrayList<>(firedByKey.values());
         NcclEvent first = earliest(fired);
         progress = sameGroup(progress, first);
+        // A rank whose every report (progress or watchdog) came after the first watchdog's timeout period had passed
+        // had not issued the collective when its peers gave up (TimeoutWindow): its later, higher counts do not count.
+        TimeoutWindow window = TimeoutWindow.of(Stamps.of(first.evidence().text()), first.field("timeoutMs"));
+        Map<Integer, NcclEvent> lateFirst = new TreeMap<>();
+        Set<Integer> timely = new HashSet<>();
+        List<NcclEvent> onTime = new ArrayList<>();
+        for (NcclEvent e : progress) {
+            onTime(e, window, lateFirst, timely, onTime);
+        }
+        for (NcclEvent e : fired) {
+            onTime(e, window, lateFirst, timely, null);
+        }
+        lateFirst.keySet().removeAll(timely);
         // The rank that lagged: the lowest last enqueued work (it never issued the collective the
         // others wait on), then the lowest last completed; without progress lines, the lowest SeqNum.
-        NcclEvent laggard = progress.stream()
+        NcclEvent laggard = onTime.stream()
                 .min(Comparator.comparingLong((NcclEvent e) -> num(e.field("lastEnqueued")))
                         .thenComparingLong(e -> num(e.field("lastCompleted"))))
-                .orElse(fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get());
+                .orElse(null);
+        NcclEvent late = lateFirst.isEmpty() ? null : lateFirst.values().iterator().next();
+        if (late != null && (laggard == null || num(laggard.field("lastEnqueued")) >= num(first.field("seqNum")))) {
+            laggard = late; // every rank that reported in time had issued the collective
+        } else if (laggard == null) {
+            laggard = fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get();
+            late = null;
+        } else {
+            late = null;
+        }
         List<Evidence> ev = new ArrayList<>();
         fired.stream().limit(5).forEach(e -> ev.add(e.evidence()));
         if (laggard.kind() != NcclEvent.Kind.WATCHDOG_TIMEOUT) {
@@ -106,7 +132,10 @@ final class TimeoutCheck {
             op.append(", NumelIn ").append(first.field("numelIn")).append(", NumelOut ").append(first.field("numelOut"));
         }
         op.append(", Timeout ").append(first.field("timeoutMs")).append(" ms)");
-        String lagWhy = laggard.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT
+        String lagWhy = late != null
+                ? "it came late: its first report came " + window.secondsAfter(Stamps.of(late.evidence().text()))
+                        + " s after rank " + first.rank() + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout"
+                : laggard.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT
                 ? "its watchdog fired on the lowest SeqNum, " + laggard.field("seqNum")
                 : "its last enqueued work is the lowest, " + laggard.field("lastEnqueued") + " (last completed "
                         + laggard.field("lastCompleted") + ")";
@@ -156,6 +185,22 @@ final class TimeoutCheck {
     private static Subject rankRef(TrainingLog log, NcclEvent e, String label) {
         Rank r = e.rank() < 0 ? null : log.worldRank(e.rank()).orElse(null);
         return new Subject.RankRef(r == null ? "" : r.commId(), e.rank(), r == null ? e.host() : r.host(), label);
+    }
+
+    /** Sorts one report of a rank: late ones kept per rank (the first read), others counted as in time. */
+    private static void onTime(NcclEvent e, TimeoutWindow window, Map<Integer, NcclEvent> lateFirst, Set<Integer> timely,
+                               List<NcclEvent> onTime) {
+        if (e.rank() < 0) {
+            return;
+        }
+        if (window.late(Stamps.of(e.evidence().text()))) {
+            lateFirst.putIfAbsent(e.rank(), e);
+            return;
+        }
+        timely.add(e.rank());
+        if (onTime != null) {
+            onTime.add(e);
+        }
     }
 
     private static long num(String s) {

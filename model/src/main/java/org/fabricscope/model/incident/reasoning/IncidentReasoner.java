@@ -411,18 +411,35 @@ public final class IncidentReasoner {
         // (with those that name none) are compared
         String pg = events.stream().filter(e -> e.fields().containsKey("lastEnqueued") && e.fields().containsKey("pg"))
                 .min(ORDER).map(e -> e.fields().get("pg")).orElse(null);
+        // a rank whose every report came after the first watchdog's timeout period had passed reached it late
+        IncidentEvent fired = timeouts.stream().filter(t -> t.fields().containsKey("timeoutMs") && t.blamed().isNobody()
+                && t.stamp().exact()).min(ORDER).orElse(null);
+        TimeoutWindow window = fired == null ? TimeoutWindow.NONE : TimeoutWindow.of(fired.stamp(), fired.fields().get("timeoutMs"));
         Map<Integer, Long> enqueued = new java.util.TreeMap<>();
+        Map<Integer, IncidentEvent> lateFirst = new java.util.TreeMap<>();
+        java.util.Set<Integer> timely = new java.util.HashSet<>();
         for (IncidentEvent e : events) {
             String v = e.fields().get("lastEnqueued");
             String itsPg = e.fields().get("pg");
-            if (v != null && e.who().rank() >= 0 && (pg == null || itsPg == null || pg.equals(itsPg))) {
-                try {
+            boolean ownTimeout = e.causeClass() == CauseClass.COLLECTIVE_HANG && e.blamed().isNobody()
+                    && e.fields().containsKey("timeoutMs");
+            if ((v == null && !ownTimeout) || e.who().rank() < 0 || pg != null && itsPg != null && !pg.equals(itsPg)) {
+                continue;
+            }
+            if (window.late(e.stamp())) {
+                lateFirst.merge(e.who().rank(), e, (a, b) -> ORDER.compare(a, b) <= 0 ? a : b);
+                continue;
+            }
+            timely.add(e.who().rank());
+            try {
+                if (v != null) {
                     enqueued.merge(e.who().rank(), Long.parseLong(v), Math::min);
-                } catch (NumberFormatException ignored) {
-                    // not a number: no progress said
                 }
+            } catch (NumberFormatException ignored) {
+                // not a number: no progress said
             }
         }
+        lateFirst.keySet().removeAll(timely);
         List<Integer> quiet = new ArrayList<>();
         String progress = "";
         if (enqueued.size() >= 2) {
@@ -436,6 +453,12 @@ public final class IncidentReasoner {
                 });
                 progress = " (its last enqueued work: #" + min + "; its peers enqueued #" + max + ")";
             }
+        }
+        if (quiet.isEmpty() && !lateFirst.isEmpty()) {
+            quiet.addAll(lateFirst.keySet());
+            IncidentEvent late = lateFirst.values().stream().min(ORDER).orElseThrow();
+            progress = " (it came late: its first report, at " + late.stamp().clock() + ", came " + window.secondsAfter(late.stamp())
+                    + " s after rank " + fired.who().rank() + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout)";
         }
         if (quiet.isEmpty()) {
             // else the ranks that reported no timeout of their own (one that names its collective) while others did
