@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Each real failure captured on a GPU host (gpu-captures/incidents-*, launch-prefixes-*) against what really happened
+ * Each real failure captured on a GPU host (gpu-captures/incidents-*, launch-prefixes-*, stalled-ranks-*) against what really happened
  * in it ({@code truth.json}, written from how the failure was made): the root cause's class, and its
  * pod and rank where the inputs can tell them; healthy captures conclude nothing.
  */
@@ -36,6 +36,8 @@ class IncidentCapturesTest {
     /** The same kinds of failure printed behind torchrun's worker prefixes ({@code --tee 3}, a prefix template). */
     private static final Path LAUNCH_PREFIXES = Samples.root().resolve("gpu-captures")
             .resolve("launch-prefixes-h200x2-nccl-2.28.9");
+    /** A rank that stalled past the timeout with the dump signal off, rank 0 stalled, a rank gone, a subgroup. */
+    private static final Path STALLED = Samples.root().resolve("gpu-captures").resolve("stalled-ranks-h200x2-nccl-2.28.9");
 
     private static FabricModel load(Path dir, Path... more) throws IOException {
         List<Path> files = new ArrayList<>();
@@ -49,12 +51,12 @@ class IncidentCapturesTest {
     @TestFactory
     Stream<DynamicTest> eachCaptureConcludesOnWhatReallyHappened() throws IOException {
         List<Path> dirs = new ArrayList<>();
-        for (Path set : List.of(CAPTURES, LAUNCH_PREFIXES)) {
+        for (Path set : List.of(CAPTURES, LAUNCH_PREFIXES, STALLED)) {
             try (Stream<Path> s = Files.list(set)) {
                 dirs.addAll(s.filter(d -> Files.exists(d.resolve("truth.json"))).sorted().toList());
             }
         }
-        assertTrue(dirs.size() >= 19, dirs.toString());
+        assertTrue(dirs.size() >= 25, dirs.toString());
         return dirs.stream().map(d -> DynamicTest.dynamicTest(d.getFileName().toString(), () -> check(d)));
     }
 
@@ -68,7 +70,7 @@ class IncidentCapturesTest {
     @TestFactory
     Stream<DynamicTest> eachCaptureConcludesTheSameWithoutTheDumpSignalsReports(@TempDir Path tmp) throws IOException {
         List<Path> dirs = new ArrayList<>();
-        for (Path set : List.of(CAPTURES, LAUNCH_PREFIXES)) {
+        for (Path set : List.of(CAPTURES, LAUNCH_PREFIXES, STALLED)) {
             try (Stream<Path> s = Files.list(set)) {
                 dirs.addAll(s.filter(d -> Files.exists(d.resolve("truth.json"))).sorted().toList());
             }

@@ -176,6 +176,22 @@ class TrainingChecksTest {
         assertTrue(inTime.get(0).subjects().get(0).contains("lowest, 3"), inTime.get(0).subjects().get(0));
     }
 
+    /**
+     * Rank 1 never came back and printed nothing; rank 0, the only one to report, had issued #4 (enqueued 4): it only
+     * waited. The rank that lagged is the job's rank (from NCCL's Init lines) that said nothing.
+     */
+    @Test
+    void aRankThatReportedNothingWhileTheOthersHadIssuedTheCollectiveLagged() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "vm:1084:1084 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
+                "vm:1085:1085 [1] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x9 - Init COMPLETE",
+                "[rank0]:[E1128 20:02:20.250 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20075 milliseconds before timing out.",
+                "[rank0]:[E1128 20:02:20.250 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3"));
+        Finding t = f.get(ids(f).indexOf("nccl-timeout"));
+        assertTrue(t.title().contains("rank 1 lagged"), t.title());
+        assertTrue(t.subjects().get(0).contains("reported nothing"), t.subjects().get(0));
+    }
+
     @Test
     void warnLinesBecomeTheirFindings() throws IOException {
         List<Finding> f = findings(String.join("\n",

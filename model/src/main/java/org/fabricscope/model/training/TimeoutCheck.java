@@ -88,42 +88,16 @@ final class TimeoutCheck {
         }
         List<NcclEvent> fired = new ArrayList<>(firedByKey.values());
         NcclEvent first = earliest(fired);
+        List<NcclEvent> allProgress = progress;
         progress = sameGroup(progress, first);
-        // A rank whose every report (progress or watchdog) came after the first watchdog's timeout period had passed
-        // had not issued the collective when its peers gave up (TimeoutWindow): its later, higher counts do not count.
-        TimeoutWindow window = TimeoutWindow.of(Stamps.of(first.evidence().text()), first.field("timeoutMs"));
-        Map<Integer, NcclEvent> lateFirst = new TreeMap<>();
-        Set<Integer> timely = new HashSet<>();
-        List<NcclEvent> onTime = new ArrayList<>();
-        for (NcclEvent e : progress) {
-            onTime(e, window, lateFirst, timely, onTime);
-        }
-        for (NcclEvent e : fired) {
-            onTime(e, window, lateFirst, timely, null);
-        }
-        lateFirst.keySet().removeAll(timely);
-        // The rank that lagged: the lowest last enqueued work (it never issued the collective the
-        // others wait on), then the lowest last completed; without progress lines, the lowest SeqNum.
-        NcclEvent laggard = onTime.stream()
-                .min(Comparator.comparingLong((NcclEvent e) -> num(e.field("lastEnqueued")))
-                        .thenComparingLong(e -> num(e.field("lastCompleted"))))
-                .orElse(null);
-        NcclEvent late = lateFirst.isEmpty() ? null : lateFirst.values().iterator().next();
-        if (late != null && (laggard == null || num(laggard.field("lastEnqueued")) >= num(first.field("seqNum")))) {
-            laggard = late; // every rank that reported in time had issued the collective
-        } else if (laggard == null) {
-            laggard = fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get();
-            late = null;
-        } else {
-            late = null;
-        }
+        Laggard lag = laggard(log, first, fired, progress, allProgress);
         List<Evidence> ev = new ArrayList<>();
         fired.stream().limit(5).forEach(e -> ev.add(e.evidence()));
-        if (laggard.kind() != NcclEvent.Kind.WATCHDOG_TIMEOUT) {
-            ev.add(laggard.evidence());
+        if (lag.report() != null && lag.report().kind() != NcclEvent.Kind.WATCHDOG_TIMEOUT) {
+            ev.add(lag.report().evidence());
         }
-        String where = whereIs(log, laggard.rank(), laggard);
-        Rank lagRank = log.worldRank(laggard.rank()).orElse(null);
+        String where = whereIs(log, lag.rank(), lag.report() != null ? lag.report() : first);
+        Rank lagRank = log.worldRank(lag.rank()).orElse(null);
         if (lagRank != null) {
             ev.add(lagRank.evidence());
         }
@@ -132,17 +106,11 @@ final class TimeoutCheck {
             op.append(", NumelIn ").append(first.field("numelIn")).append(", NumelOut ").append(first.field("numelOut"));
         }
         op.append(", Timeout ").append(first.field("timeoutMs")).append(" ms)");
-        String lagWhy = late != null
-                ? "it came late: its first report came " + window.secondsAfter(Stamps.of(late.evidence().text()))
-                        + " s after rank " + first.rank() + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout"
-                : laggard.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT
-                ? "its watchdog fired on the lowest SeqNum, " + laggard.field("seqNum")
-                : "its last enqueued work is the lowest, " + laggard.field("lastEnqueued") + " (last completed "
-                        + laggard.field("lastCompleted") + ")";
+        String lagWhy = lag.why();
         // The lagging rank is the first subject: the rank join (TrainingLogCheck) looks it up by its keys.
         List<Subject> subjects = new ArrayList<>();
-        subjects.add(rankRef(log, laggard, "rank " + laggard.rank() + " lagged" + (where.isEmpty() ? "" : " on " + where)
-                + ": " + lagWhy));
+        subjects.add(rankRef(log, lag.rank(), lag.report() != null ? lag.report().host() : "", "rank " + lag.rank() + " lagged"
+                + (where.isEmpty() ? "" : " on " + where) + ": " + lagWhy));
         for (NcclEvent e : fired) {
             if (subjects.size() >= 20) {
                 break;
@@ -150,13 +118,13 @@ final class TimeoutCheck {
             subjects.add(rankRef(log, e, "rank " + e.rank() + " watchdog fired on " + e.field("opType") + " SeqNum "
                     + e.field("seqNum") + " after " + e.field("ranForMs") + " ms"));
         }
-        String place = places.place(laggard.rank());
+        String place = places.place(lag.rank());
         out.add(new Finding("nccl-timeout", Severity.ERROR,
                 "NCCL collective timed out: rank " + first.rank() + "'s watchdog fired on " + op + " after "
-                        + first.field("ranForMs") + " ms; rank " + laggard.rank() + " lagged"
+                        + first.field("ranForMs") + " ms; rank " + lag.rank() + " lagged"
                         + (place != null ? " " + place : where.isEmpty() ? "" : " (" + where + ")"),
                 subjects, ev,
-                List.of("Look at rank " + laggard.rank() + (where.isEmpty() ? "" : " (" + where + ")")
+                List.of("Look at rank " + lag.rank() + (where.isEmpty() ? "" : " (" + where + ")")
                                 + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
                         "Raise the IB transport timeout and retries: NCCL_IB_TIMEOUT=23 (default 22) and NCCL_IB_RETRY_CNT=10.",
                         "Check connectivity between the nodes and the state of the RDMA devices (ibv_devinfo: PORT_ACTIVE).")));
@@ -183,8 +151,80 @@ final class TimeoutCheck {
 
     /** A PyTorch or NCCL rank named by an event: its communicator when the world rank is known. */
     private static Subject rankRef(TrainingLog log, NcclEvent e, String label) {
-        Rank r = e.rank() < 0 ? null : log.worldRank(e.rank()).orElse(null);
-        return new Subject.RankRef(r == null ? "" : r.commId(), e.rank(), r == null ? e.host() : r.host(), label);
+        return rankRef(log, e.rank(), e.host(), label);
+    }
+
+    private static Subject rankRef(TrainingLog log, int rank, String host, String label) {
+        Rank r = rank < 0 ? null : log.worldRank(rank).orElse(null);
+        return new Subject.RankRef(r == null ? "" : r.commId(), rank, r == null ? host : r.host(), label);
+    }
+
+    /** The rank that lagged, the report that shows it (null for a rank that said nothing), and why, in words. */
+    record Laggard(int rank, NcclEvent report, String why) {
+    }
+
+    /**
+     * The rank that lagged: of the reports made in time, the lowest last enqueued work (it never issued the collective
+     * the others wait on), then the lowest last completed. When every rank that reported in time had issued it: a rank
+     * whose every report came after the timeout period (it came late, {@link TimeoutWindow}), else a rank of the job
+     * that reported nothing at all (it never got there). Without progress lines, the lowest SeqNum a watchdog fired on.
+     */
+    static Laggard laggard(TrainingLog log, NcclEvent first, List<NcclEvent> fired, List<NcclEvent> progress,
+                           List<NcclEvent> allProgress) {
+        TimeoutWindow window = TimeoutWindow.of(Stamps.of(first.evidence().text()), first.field("timeoutMs"));
+        Map<Integer, NcclEvent> lateFirst = new TreeMap<>();
+        Set<Integer> timely = new HashSet<>();
+        List<NcclEvent> onTime = new ArrayList<>();
+        for (NcclEvent e : progress) {
+            onTime(e, window, lateFirst, timely, onTime);
+        }
+        for (NcclEvent e : fired) {
+            onTime(e, window, lateFirst, timely, null);
+        }
+        lateFirst.keySet().removeAll(timely);
+        NcclEvent lowest = onTime.stream()
+                .min(Comparator.comparingLong((NcclEvent e) -> num(e.field("lastEnqueued")))
+                        .thenComparingLong(e -> num(e.field("lastCompleted"))))
+                .orElse(null);
+        long seq = num(first.field("seqNum"));
+        boolean allIssued = lowest == null || num(lowest.field("lastEnqueued")) >= seq && seq != Long.MAX_VALUE;
+        if (allIssued && !lateFirst.isEmpty()) {
+            NcclEvent late = lateFirst.values().iterator().next();
+            return new Laggard(late.rank(), late, "it came late: its first report came "
+                    + window.secondsAfter(Stamps.of(late.evidence().text())) + " s after rank " + first.rank()
+                    + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout");
+        }
+        if (allIssued && lowest != null) {
+            Integer silent = silentRank(log, fired, allProgress);
+            if (silent != null) {
+                return new Laggard(silent, null, "it reported nothing, while every rank that did had issued SeqNum "
+                        + first.field("seqNum") + " (rank " + lowest.rank() + ": last enqueued work " + lowest.field("lastEnqueued")
+                        + "): it never reached the collective");
+            }
+        }
+        if (lowest != null) {
+            return new Laggard(lowest.rank(), lowest, "its last enqueued work is the lowest, " + lowest.field("lastEnqueued")
+                    + " (last completed " + lowest.field("lastCompleted") + ")");
+        }
+        NcclEvent low = fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get();
+        return new Laggard(low.rank(), low, "its watchdog fired on the lowest SeqNum, " + low.field("seqNum"));
+    }
+
+    /** The lowest rank of the job (its largest communicator, from the NCCL logs) that printed no report at all; null when none or unknown. */
+    private static Integer silentRank(TrainingLog log, List<NcclEvent> fired, List<NcclEvent> allProgress) {
+        int world = 0;
+        for (Rank r : log.ranks()) {
+            world = Math.max(world, r.nranks());
+        }
+        Set<Integer> spoke = new HashSet<>();
+        fired.forEach(e -> spoke.add(e.rank()));
+        allProgress.forEach(e -> spoke.add(e.rank()));
+        for (int r = 0; r < world; r++) {
+            if (!spoke.contains(r)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /** Sorts one report of a rank: late ones kept per rank (the first read), others counted as in time. */
