@@ -201,7 +201,11 @@ public final class TimelineViewModel {
     /** The hover text of a mark: time, who, what, the line and where the signature comes from. */
     public static String tooltip(TimelineData d, IncidentEvent e) {
         StringBuilder b = new StringBuilder();
-        b.append(e.stamp().known() ? e.stamp().iso() : "(no time: placed by its line's order)").append('\n');
+        b.append(e.stamp().known() ? e.stamp().iso() : "(no time: placed by its line's order)");
+        if (e.stamp().inferred()) {
+            b.append(" or later (the line has no time of its own: this is the last one before it in its file)");
+        }
+        b.append('\n');
         b.append(e.who().label()).append('\n');
         b.append(d.isRoot(e) ? "ROOT CAUSE: " : "").append(e.title()).append('\n');
         b.append(e.severity().label()).append(" · ").append(e.role().label()).append(" · ").append(e.causeClass().id())
@@ -223,9 +227,12 @@ public final class TimelineViewModel {
         return b.toString().stripTrailing();
     }
 
-    /** The table's time cell: {@code 23:14:05.000}, or {@code no time}. */
+    /**
+     * The table's time cell: {@code 23:14:05.000}, {@code ≥ 23:14:05.000} for a time taken from an earlier line of the
+     * file (a lower bound), or {@code no time}.
+     */
     public static String time(IncidentEvent e) {
-        return e.stamp().known() ? e.stamp().clock() : "no time";
+        return !e.stamp().known() ? "no time" : e.stamp().inferred() ? "\u2265 " + e.stamp().clock() : e.stamp().clock();
     }
 
     /** The table's lane cell. */

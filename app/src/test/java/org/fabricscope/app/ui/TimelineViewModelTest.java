@@ -57,6 +57,20 @@ class TimelineViewModelTest {
         assertTrue(shown.isEmpty(), "loading moves nothing on the map");
     }
 
+    /** A time taken from an earlier line is shown as the lower bound it is, in the table and the hover text. */
+    @Test
+    void aTimeTakenFromAnEarlierLineIsShownAsALowerBound() {
+        TimelineViewModel vm = loaded();
+        IncidentEvent e = vm.events().get(0);
+        assertEquals(e.stamp().clock(), TimelineViewModel.time(e));
+        IncidentEvent inferred = new IncidentEvent(e.seq(), e.id(), e.title(), e.role(), e.causeClass(), e.severity(),
+                e.stamp().asLowerBound(), e.who(), e.blamed(), e.fields(), e.remedies(), e.evidence(), e.origin());
+        assertEquals("\u2265 " + e.stamp().clock(), TimelineViewModel.time(inferred));
+        assertTrue(TimelineViewModel.tooltip(vm.data(), inferred).startsWith(e.stamp().iso() + " or later"),
+                TimelineViewModel.tooltip(vm.data(), inferred));
+        assertFalse(TimelineViewModel.tooltip(vm.data(), e).contains("or later"));
+    }
+
     @Test
     void noRootCauseSaysNoFailureFound() {
         TimelineViewModel vm = new TimelineViewModel(new CurrentThreadTaskExecutor(), shown::add);

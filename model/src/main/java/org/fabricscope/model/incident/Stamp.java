@@ -14,6 +14,8 @@ import java.time.ZoneOffset;
  */
 public record Stamp(long millis, boolean yearKnown, boolean zoned, boolean inferred) implements Comparable<Stamp> {
     public static final Stamp NONE = new Stamp(Long.MIN_VALUE, false, false);
+    /** The difference between two nodes' clocks tolerated before their stamps order their lines. */
+    public static final long SKEW_MS = 2_000;
 
     /** A stamp the line itself printed. */
     public Stamp(long millis, boolean yearKnown, boolean zoned) {

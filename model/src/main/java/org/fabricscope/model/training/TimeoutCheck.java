@@ -15,7 +15,7 @@ import org.fabricscope.model.core.Severity;
 import org.fabricscope.model.core.Subject;
 import org.fabricscope.model.incident.Stamp;
 import org.fabricscope.model.incident.Stamps;
-import org.fabricscope.model.incident.reasoning.TimeoutWindow;
+import org.fabricscope.model.incident.TimeoutWindow;
 import org.fabricscope.model.training.TrainingChecks.RankPlaces;
 
 /**

@@ -6,6 +6,7 @@ import org.fabricscope.model.incident.Role;
 import org.fabricscope.model.incident.SignatureCatalogue;
 import org.fabricscope.model.incident.Stamp;
 import org.fabricscope.model.incident.Stamps;
+import org.fabricscope.model.incident.TimeoutWindow;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -40,7 +41,7 @@ import org.fabricscope.model.ranks.RankMap;
  */
 public final class IncidentReasoner {
     /** The clock skew tolerated between nodes: stamps of different lanes closer than this are not ordered. */
-    public static final long SKEW_MS = 2_000;
+    public static final long SKEW_MS = Stamp.SKEW_MS;
     /** How far a specific cause on the same party may lie from a generic one and still explain it. */
     static final long EXPLAINS_MS = 120_000;
     private static final Set<CauseClass> GENERIC = Set.of(CauseClass.DEAD_RANK, CauseClass.INTERNAL,
@@ -482,7 +483,10 @@ public final class IncidentReasoner {
                 Severity.ERROR, first.stamp(), who, Who.NOBODY, f, List.of(
                         "Find what " + who.label() + " was doing instead: its last log lines, py-spy dump of its process,"
                                 + " its flight recorder dump (last enqueued collective).",
-                        "A rank stuck in its data loader, in a checkpoint or on a slow GPU holds every peer at the next collective."),
+                        "A rank stuck in its data loader, in a checkpoint or on a slow GPU holds every peer at the next collective.",
+                        "A last enqueued work one short of its peers' also fits a rank blocked inside the NCCL call that issues"
+                                + " the next one: ProcessGroupNCCL counts work as enqueued only once that call returns (workEnqueue);"
+                                + " py-spy dump --native on its process shows which."),
                 first.evidence(), "FabricScope: the ranks that did not report a collective timeout that the others reported");
     }
 

@@ -1,6 +1,4 @@
-package org.fabricscope.model.incident.reasoning;
-
-import org.fabricscope.model.incident.Stamp;
+package org.fabricscope.model.incident;
 
 /**
  * When a collective's watchdog first fired ({@code firedAt}, by its line's stamp) and how long a watchdog waits
@@ -33,7 +31,7 @@ public record TimeoutWindow(long firedAt, long timeoutMs) {
 
     /** Whether a report with this stamp came after every rank that had issued the collective would have timed out. */
     public boolean late(Stamp report) {
-        return known() && report != null && report.known() && report.millis() - firedAt > timeoutMs + IncidentReasoner.SKEW_MS;
+        return known() && report != null && report.known() && report.millis() - firedAt > timeoutMs + Stamp.SKEW_MS;
     }
 
     /** How long after the first watchdog fired a report came, in whole seconds. */
