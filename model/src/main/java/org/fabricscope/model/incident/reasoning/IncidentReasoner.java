@@ -198,8 +198,12 @@ public final class IncidentReasoner {
             for (IncidentEvent e : pool) {
                 if (e != best && !e.who().same(best.who()) && e.stamp().known() && best.stamp().known()
                         && before(e, best) == 0 && !e.who().lane().equals(best.who().lane())) {
+                    IncidentEvent bounded = e.stamp().inferred() ? e : best.stamp().inferred() ? best : null;
                     notes.add("the order of " + best.who().label() + "'s " + best.title() + " and " + e.who().label() + "'s "
-                            + e.title() + " lies within the clock skew tolerated between nodes (" + SKEW_MS / 1000 + " s)");
+                            + e.title() + (bounded == null
+                            ? " lies within the clock skew tolerated between nodes (" + SKEW_MS / 1000 + " s)"
+                            : " cannot be told: " + bounded.who().label() + "'s line has no time of its own, and "
+                                    + bounded.stamp().clock() + ", the last before it in its file, is only a lower bound"));
                     break;
                 }
             }
