@@ -106,11 +106,10 @@ final class TimeoutCheck {
             op.append(", NumelIn ").append(first.field("numelIn")).append(", NumelOut ").append(first.field("numelOut"));
         }
         op.append(", Timeout ").append(first.field("timeoutMs")).append(" ms)");
-        String lagWhy = lag.why();
         // The lagging rank is the first subject: the rank join (TrainingLogCheck) looks it up by its keys.
         List<Subject> subjects = new ArrayList<>();
         subjects.add(rankRef(log, lag.rank(), lag.report() != null ? lag.report().host() : "", "rank " + lag.rank() + " lagged"
-                + (where.isEmpty() ? "" : " on " + where) + ": " + lagWhy));
+                + (where.isEmpty() ? "" : " on " + where) + ": " + lag.why()));
         for (NcclEvent e : fired) {
             if (subjects.size() >= 20) {
                 break;

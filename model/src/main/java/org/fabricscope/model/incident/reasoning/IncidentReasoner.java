@@ -160,7 +160,11 @@ public final class IncidentReasoner {
         if (first != null) {
             IncidentEvent blamedFirst = blamedBefore(first, reports, causes, events, places, notes);
             IncidentEvent root = specific(blamedFirst, causes);
-            return root.causeClass() == CauseClass.RENDEZVOUS ? missingMember(root, causes, events, places, notes) : root;
+            if (root.causeClass() == CauseClass.RENDEZVOUS) {
+                return missingMember(root, causes, events, places, notes);
+            }
+            waitedFor(root, causes, notes);
+            return root;
         }
         IncidentEvent silent = silentDeath(reports, events, places, notes);
         if (silent != null) {
@@ -397,6 +401,22 @@ public final class IncidentReasoner {
                 root.evidence(), "FabricScope: the one member of a rendezvous that never completed whose log says nothing");
     }
 
+    /**
+     * A rendezvous on another party that timed out close to the root (a store that waited for its members) waited for
+     * the root's party: said in a note, as {@link #missingMember} says it when the rendezvous comes first.
+     */
+    private static void waitedFor(IncidentEvent root, List<IncidentEvent> causes, List<String> notes) {
+        for (IncidentEvent c : causes) {
+            if (c.causeClass() == CauseClass.RENDEZVOUS && !c.who().same(root.who()) && !c.who().isNobody()
+                    && !root.who().isNobody() && (!c.stamp().known() || !root.stamp().known()
+                    || Math.abs(c.stamp().millis() - root.stamp().millis()) <= EXPLAINS_MS)) {
+                notes.add(c.who().label() + "'s " + c.title() + " waited for " + root.who().label() + ", which failed to join: "
+                        + root.title());
+                return;
+            }
+        }
+    }
+
     /** Only collective timeouts: the ranks that never reported one while others did are the ones that never joined. */
     private static IncidentEvent neverJoined(List<IncidentEvent> reports, List<IncidentEvent> events, Places places,
                                              List<String> notes) {
@@ -463,7 +483,8 @@ public final class IncidentReasoner {
             quiet.addAll(lateFirst.keySet());
             IncidentEvent late = lateFirst.values().stream().min(ORDER).orElseThrow();
             progress = " (it came late: its first report, at " + late.stamp().clock() + ", came " + window.secondsAfter(late.stamp())
-                    + " s after rank " + fired.who().rank() + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout)";
+                    + " s after " + (fired.who().rank() >= 0 ? "rank " + fired.who().rank() : fired.who().label())
+                    + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout)";
         }
         if (quiet.isEmpty()) {
             // else the ranks that reported no timeout of their own (one that names its collective) while others did
