@@ -190,6 +190,13 @@ class TrainingChecksTest {
         Finding t = f.get(ids(f).indexOf("nccl-timeout"));
         assertTrue(t.title().contains("rank 1 lagged"), t.title());
         assertTrue(t.subjects().get(0).contains("reported nothing"), t.subjects().get(0));
+        // only rank 0's log loaded: rank 1 is not named for the silence of a log nobody gave, and the doubt is said
+        List<Finding> alone = findings(String.join("\n",
+                "vm:1084:1084 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
+                "[rank0]:[E1128 20:02:20.250 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20075 milliseconds before timing out.",
+                "[rank0]:[E1128 20:02:20.250 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3"));
+        String subject = alone.get(ids(alone).indexOf("nccl-timeout")).subjects().get(0);
+        assertTrue(subject.contains("left no log among those loaded"), subject);
     }
 
     @Test

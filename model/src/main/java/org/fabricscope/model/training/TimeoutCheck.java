@@ -61,12 +61,12 @@ final class TimeoutCheck {
      */
     static NcclEvent earliest(List<NcclEvent> fired) {
         NcclEvent best = fired.get(0);
-        long bestAt = Long.MAX_VALUE;
+        Stamp bestAt = Stamp.NONE;
         for (NcclEvent e : fired) {
             Stamp s = Stamps.of(e.evidence().text());
-            if (s.known() && s.millis() < bestAt) {
+            if (!bestAt.known() ? s.known() : TimeoutWindow.comparable(bestAt, s) && s.millis() < bestAt.millis()) {
                 best = e;
-                bestAt = s.millis();
+                bestAt = s;
             }
         }
         return best;
@@ -203,27 +203,40 @@ final class TimeoutCheck {
         }
         if (lowest != null) {
             return new Laggard(lowest.rank(), lowest, "its last enqueued work is the lowest, " + lowest.field("lastEnqueued")
-                    + " (last completed " + lowest.field("lastCompleted") + ")");
+                    + " (last completed " + lowest.field("lastCompleted") + ")" + (allIssued
+                    ? "; but every rank that reported had issued SeqNum " + first.field("seqNum")
+                            + ", so none is behind on it: the collective hung inside NCCL, or the rank that never issued it"
+                            + " left no log among those loaded" : ""));
         }
         NcclEvent low = fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get();
         return new Laggard(low.rank(), low, "its watchdog fired on the lowest SeqNum, " + low.field("seqNum"));
     }
 
-    /** The lowest rank of the job (its largest communicator, from the NCCL logs) that printed no report at all; null when none or unknown. */
+    /**
+     * The lowest rank of the job's largest communicator whose own NCCL Init line was read (so its log is loaded) and
+     * that printed no report at all; null when none. A rank whose log was not loaded says nothing either, and is not
+     * named: the job's size alone ({@code nranks}) would name the first rank nobody gave us.
+     */
     private static Integer silentRank(TrainingLog log, List<NcclEvent> fired, List<NcclEvent> allProgress) {
-        int world = 0;
+        Rank widest = null;
         for (Rank r : log.ranks()) {
-            world = Math.max(world, r.nranks());
+            if (widest == null || r.nranks() > widest.nranks()) {
+                widest = r;
+            }
+        }
+        if (widest == null) {
+            return null;
         }
         Set<Integer> spoke = new HashSet<>();
         fired.forEach(e -> spoke.add(e.rank()));
         allProgress.forEach(e -> spoke.add(e.rank()));
-        for (int r = 0; r < world; r++) {
-            if (!spoke.contains(r)) {
-                return r;
+        Integer silent = null;
+        for (Rank r : log.ranks()) {
+            if (r.commId().equals(widest.commId()) && !spoke.contains(r.rank()) && (silent == null || r.rank() < silent)) {
+                silent = r.rank();
             }
         }
-        return null;
+        return silent;
     }
 
     /** Sorts one report of a rank: late ones kept per rank (the first read), others counted as in time. */

@@ -20,8 +20,7 @@ final class NeverJoined {
     }
 
     /** Only collective timeouts: the ranks that never reported one while others did are the ones that never joined. */
-    static IncidentEvent root(List<IncidentEvent> reports, List<IncidentEvent> events, Places places,
-                                             List<String> notes) {
+    static IncidentEvent root(List<IncidentEvent> reports, List<IncidentEvent> events, Places places, List<String> notes) {
         List<IncidentEvent> timeouts = reports.stream().filter(r -> r.causeClass() == CauseClass.COLLECTIVE_HANG).toList();
         if (timeouts.isEmpty()) {
             if (!reports.isEmpty()) {
