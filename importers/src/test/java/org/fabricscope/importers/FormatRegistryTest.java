@@ -20,6 +20,7 @@ import org.fabricscope.importers.core.FormatReader;
 import org.fabricscope.importers.core.Head;
 import org.fabricscope.importers.core.ImportPhase;
 import org.fabricscope.importers.core.ReadContext;
+import org.fabricscope.importers.ibnet.IbsimNetReader;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Severity;
 import org.junit.jupiter.api.Test;
@@ -163,6 +164,28 @@ class FormatRegistryTest {
             }
         }
         assertTrue(late > 0, "some heads are claimed by a late look");
+    }
+
+    @Test
+    void ibnetdiscoversOwnHeaderClaimsTheFileAboveTheLogAndHostReaders() {
+        String nodes = "vendid=0x2c9\ndevid=0xd2f0\nswitchguid=0x1c34da0300728866(1c34da0300728866)\n"
+                + "Switch\t41 \"S-1c34da0300728866\"\t\t# \"MF0;MLG01-02:MQM8700/U1\" enhanced port 0 lid 1600 lmc 0\n"
+                + "[1]\t\"H-1c34da0300608820\"[1](1c34da0300608820) \t\t# \"selene-swift-01 HCA-2\" lid 837 4xHDR\n";
+        String header = "#\n# Topology file: generated on Tue Feb 23 14:02:06 2021\n#\n"
+                + "# Initiated from node 0c42a10300255562 port 0c42a10300255562\n\n";
+        FormatReader ibnet = STANDARD.byId("ibnetdiscover");
+        assertEquals(95, ibnet.confidence(Head.of(header + nodes)));
+        assertEquals(60, ibnet.confidence(Head.of(nodes)), "node lines alone: as before");
+        assertEquals("ibnetdiscover", detect(header + nodes));
+        assertEquals("ibnetdiscover", detect(nodes));
+        // the header quoted after other text, or above no node lines, claims nothing
+        assertEquals(60, ibnet.confidence(Head.of("switch dump\n" + header + nodes)));
+        assertEquals(FormatReader.NONE, ibnet.confidence(Head.of(header)));
+        // an ibsim net file cut from a dump keeps the header, with symbolic names: ibsim's reader decides
+        String ibsim = header + "Switch\t24 \"S-leaf-01\"\t# \"leaf 1\" enhanced port 0 lid 1\n"
+                + "[1]\t\"H-host-01\"[1]\t# \"host 1\" lid 2 4xHDR\n";
+        assertEquals(FormatReader.NONE, ibnet.firstConfidence(Head.of(ibsim)), "symbolic node names take no claim");
+        assertEquals(IbsimNetReader.ID, detect(ibsim));
     }
 
     @Test

@@ -60,7 +60,12 @@ class ForensicsFuzzTest {
         assertEquals(m.forensics().flightRecorder(), again.forensics().flightRecorder());
         for (Diagnostic d : m.diagnostics()) {
             assertTrue(files.containsKey(d.source()), d.toString());
-            assertFalse(d.message().contains("Exception") || d.message().contains("java."), d.toString());
+            // a message may quote the file's own bad token ("Unrecognized token 'Exception05…'"): a word the
+            // input itself holds proves nothing, as in ReaderFuzzTest
+            String in = new String(input, java.nio.charset.StandardCharsets.ISO_8859_1);
+            for (String javaWord : List.of("Exception", "java.")) {
+                assertFalse(d.message().contains(javaWord) && !in.contains(javaWord), d.toString());
+            }
         }
         List<Finding> hang = ForensicsFixtures.findings(m, "collective-hang");
         boolean fuzzedIsUsed = FlightRecorderAnalysis.byRank(m.forensics().flightRecorder()).values().stream()
