@@ -15,7 +15,7 @@ run() { # variant kill-after-s [VAR=value...] -- torchrun-options...
   local work; work=$(mktemp -d /tmp/cap.XXXX)
   mkdir -p "$out/$v"
   ( cd "$work" && env "${vars[@]}" NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_NCCL_ASYNC_ERROR_HANDLING=1 \
-      timeout "$t" torchrun --standalone --nproc-per-node 2 "$@" "$here/job.py" \
+      timeout "$t" torchrun --standalone --nproc-per-node "${NPROC:-2}" "$@" "$here/job.py" \
       > "$out/$v/torchrun-stdout.log" 2> "$out/$v/torchrun-stderr.log"; echo "torchrun exit $?" >> "$out/$v/torchrun-stdout.log"
     [ -d logs ] && cp -r logs "$out/$v/" )
   rm -rf "$work"
@@ -28,5 +28,8 @@ run dump-off-rank0-late-log-dir 150 TORCH_NCCL_DUMP_ON_TIMEOUT=0 CAPTURE_TIMEOUT
 run dump-off-rank1-gone 150 TORCH_NCCL_DUMP_ON_TIMEOUT=0 CAPTURE_TIMEOUT_S=20 STALL_RANK=1 STALL_S=400 --
 # rank 0 stalls on a subgroup's collective, the dump on timeout left at its default
 run subgroup-rank0-late 150 GROUP=tp CAPTURE_TIMEOUT_S=20 STALL_RANK=0 STALL_S=50 --
+# 4 workers on the 2 GPUs in two NCCL subgroups {0,1} and {2,3}: rank 3 (rank 1 of its subgroup) stalls, so rank 2's
+# watchdog fires, and ranks 0 and 1, in the other subgroup, finish their steps
+NPROC=4 run subgroups-rank3-late 150 GROUP=tp-split CAPTURE_TIMEOUT_S=20 STALL_RANK=3 STALL_S=50 --
 ls -laR "$out" > "$out/listing.txt"
 cd "${OUT:-./out}" && tar czf cap.tgz cap && rm -rf cap

@@ -1,6 +1,7 @@
 package org.fabricscope.importers.logs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -195,8 +196,28 @@ class TrainingChecksTest {
                 "vm:1084:1084 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
                 "[rank0]:[E1128 20:02:20.250 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20075 milliseconds before timing out.",
                 "[rank0]:[E1128 20:02:20.250 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3"));
-        String subject = alone.get(ids(alone).indexOf("nccl-timeout")).subjects().get(0);
+        Finding lone = alone.get(ids(alone).indexOf("nccl-timeout"));
+        String subject = lone.subjects().get(0);
         assertTrue(subject.contains("left no log among those loaded"), subject);
+        // and no rank is said to have lagged: the title, the subject and the first remedy say none was behind
+        assertTrue(lone.title().endsWith("no rank was behind: every rank that reported had issued it"), lone.title());
+        assertFalse(lone.title().contains("lagged") || subject.contains("lagged"), lone.title() + " / " + subject);
+        assertTrue(lone.remedies().get(0).startsWith("No rank held the collective up"), lone.remedies().get(0));
+    }
+
+    /**
+     * Without progress reports, the watchdogs' SeqNums are all there is: a rank whose watchdog fired on an earlier
+     * collective of the group than another's lagged; when all fired on the same one, none is seen behind.
+     */
+    @Test
+    void watchdogsAloneNameALaggardOnlyWhenTheirSeqNumsDiffer() throws IOException {
+        String r0 = "[rank0]:[E1128 17:08:59.542 ProcessGroupNCCL.cpp:689] [PG ID 0 PG GUID 0(default_pg) Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=20000) ran for 20096 milliseconds before timing out.";
+        String r1 = "[rank1]:[E1128 17:08:59.600 ProcessGroupNCCL.cpp:689] [PG ID 0 PG GUID 0(default_pg) Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=20000) ran for 20050 milliseconds before timing out.";
+        Finding same = findings(r0 + "\n" + r1).get(0);
+        assertTrue(same.title().contains("no rank was behind"), same.title());
+        assertTrue(same.subjects().get(0).contains("none is seen behind"), same.subjects().get(0));
+        Finding apart = findings(r0 + "\n" + r1.replace("SeqNum=4", "SeqNum=5")).get(0);
+        assertTrue(apart.title().contains("rank 0 lagged"), apart.title());
     }
 
     @Test

@@ -108,8 +108,9 @@ final class TimeoutCheck {
         op.append(", Timeout ").append(first.field("timeoutMs")).append(" ms)");
         // The lagging rank is the first subject: the rank join (TrainingLogCheck) looks it up by its keys.
         List<Subject> subjects = new ArrayList<>();
-        subjects.add(rankRef(log, lag.rank(), lag.report() != null ? lag.report().host() : "", "rank " + lag.rank() + " lagged"
-                + (where.isEmpty() ? "" : " on " + where) + ": " + lag.why()));
+        subjects.add(rankRef(log, lag.rank(), lag.report() != null ? lag.report().host() : "", "rank " + lag.rank()
+                + (lag.behind() ? " lagged" : "") + (where.isEmpty() ? "" : " on " + where)
+                + ": " + lag.why()));
         for (NcclEvent e : fired) {
             if (subjects.size() >= 20) {
                 break;
@@ -120,11 +121,16 @@ final class TimeoutCheck {
         String place = places.place(lag.rank());
         out.add(new Finding("nccl-timeout", Severity.ERROR,
                 "NCCL collective timed out: rank " + first.rank() + "'s watchdog fired on " + op + " after "
-                        + first.field("ranForMs") + " ms; rank " + lag.rank() + " lagged"
-                        + (place != null ? " " + place : where.isEmpty() ? "" : " (" + where + ")"),
+                        + first.field("ranForMs") + " ms; " + (lag.behind() ? "rank " + lag.rank() + " lagged"
+                        + (place != null ? " " + place : where.isEmpty() ? "" : " (" + where + ")")
+                        : "no rank was behind: every rank that reported had issued it"),
                 subjects, ev,
-                List.of("Look at rank " + lag.rank() + (where.isEmpty() ? "" : " (" + where + ")")
-                                + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state).",
+                List.of(lag.behind() ? "Look at rank " + lag.rank() + (where.isEmpty() ? "" : " (" + where + ")")
+                                + " first: its pod, its node, and the HCA and leaf port it uses (error counters, link state)."
+                                : "No rank held the collective up by not calling it: look for what differs between the"
+                                + " ranks (NCCL_* settings, library versions), for a rank whose log is missing from those"
+                                + " loaded, and at the transport the collective hung in (rank " + lag.rank()
+                                + (where.isEmpty() ? "" : ", " + where) + ", is the lowest report: its HCA and leaf port).",
                         "Raise the IB transport timeout and retries: NCCL_IB_TIMEOUT=23 (default 22) and NCCL_IB_RETRY_CNT=10.",
                         "Check connectivity between the nodes and the state of the RDMA devices (ibv_devinfo: PORT_ACTIVE).")));
     }
@@ -158,8 +164,12 @@ final class TimeoutCheck {
         return new Subject.RankRef(r == null ? "" : r.commId(), rank, r == null ? host : r.host(), label);
     }
 
-    /** The rank that lagged, the report that shows it (null for a rank that said nothing), and why, in words. */
-    record Laggard(int rank, NcclEvent report, String why) {
+    /**
+     * The rank that lagged, the report that shows it (null for a rank that said nothing), and why, in words.
+     * {@code behind} is false when no report shows any rank behind the others (every rank that reported had issued
+     * the collective): then {@code rank} is only the rank to start from, and the finding's words say so.
+     */
+    record Laggard(int rank, NcclEvent report, String why, boolean behind) {
     }
 
     /**
@@ -191,14 +201,14 @@ final class TimeoutCheck {
             NcclEvent late = lateFirst.values().iterator().next();
             return new Laggard(late.rank(), late, "it came late: its first report came "
                     + window.secondsAfter(Stamps.of(late.evidence().text())) + " s after rank " + first.rank()
-                    + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout");
+                    + "'s watchdog fired, past the " + window.timeoutMs() + " ms timeout", true);
         }
         if (allIssued && lowest != null) {
             Integer silent = silentRank(log, fired, allProgress);
             if (silent != null) {
                 return new Laggard(silent, null, "it reported nothing, while every rank that did had issued SeqNum "
                         + first.field("seqNum") + " (rank " + lowest.rank() + ": last enqueued work " + lowest.field("lastEnqueued")
-                        + "): it never reached the collective");
+                        + "): it never reached the collective", true);
             }
         }
         if (lowest != null) {
@@ -206,10 +216,15 @@ final class TimeoutCheck {
                     + " (last completed " + lowest.field("lastCompleted") + ")" + (allIssued
                     ? "; but every rank that reported had issued SeqNum " + first.field("seqNum")
                             + ", so none is behind on it: the collective hung inside NCCL, or the rank that never issued it"
-                            + " left no log among those loaded" : ""));
+                            + " left no log among those loaded" : ""), !allIssued);
         }
         NcclEvent low = fired.stream().min(Comparator.comparingLong(e -> num(e.field("seqNum")))).get();
-        return new Laggard(low.rank(), low, "its watchdog fired on the lowest SeqNum, " + low.field("seqNum"));
+        // behind only when another watchdog of its group fired on a later collective: SeqNums count per group
+        boolean lower = fired.stream().anyMatch(e -> java.util.Objects.equals(group(e), group(low))
+                && num(e.field("seqNum")) > num(low.field("seqNum")));
+        return new Laggard(low.rank(), low, "its watchdog fired on the lowest SeqNum, " + low.field("seqNum")
+                + (lower ? "" : "; every watchdog fired on that SeqNum and no rank printed its progress, so none is"
+                        + " seen behind"), lower);
     }
 
     /**
