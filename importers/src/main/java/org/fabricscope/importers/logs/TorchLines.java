@@ -33,6 +33,7 @@ final class TorchLines {
     private final Map<String, TorchHeld> held = new HashMap<>();
     private long seen;
     private final LineCitation citation;
+    private final GroupRanks groupRanks = new GroupRanks();
 
     TorchLines(TrainingLogBuilder log, List<Diagnostic> diagnostics, LineCitation citation) {
         this.log = log;
@@ -191,10 +192,15 @@ final class TorchLines {
     /** One-line records: flight recorder, aborts, torchrun failures and signals. */
     void single(String l, Evidence ev, int tagRank) {
         Map<String, String> f = new LinkedHashMap<>();
-        int rank = TorchPrefix.pgRank(l, f, tagRank);
+        int rank = TorchPrefix.pgRank(l, f, tagRank, groupRanks);
         if (!TorchPgNotices.read(this, l, f, rank, ev)) {
             TorchrunWorkers.read(this, l, ev);
         }
+    }
+
+    /** The global ranks of the process groups' ranks seen so far in this log. */
+    GroupRanks groupRanks() {
+        return groupRanks;
     }
 
     /** The evidence of {@code text}, line {@code line} of {@code source}, as this reader's citation makes it. */

@@ -106,7 +106,7 @@ final class TorchNcclError extends TorchHeld {
         String t = text.toString();
         String head = t.indexOf('\n') < 0 ? t : t.substring(0, t.indexOf('\n'));
         Map<String, String> f = new LinkedHashMap<>();
-        int r = TorchPrefix.pgRank(head, f, rank);
+        int r = TorchPrefix.pgRank(head, f, rank, tl.groupRanks());
         Matcher m;
         int at = head.indexOf("NCCL error");
         if (at >= 0 && (m = NCCL_ERROR_HEAD.matcher(head)).find(at)) {

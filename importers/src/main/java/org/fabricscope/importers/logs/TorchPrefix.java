@@ -32,15 +32,28 @@ final class TorchPrefix {
         return null;
     }
 
-    /** Fills pgId/pgGuid/pgName from a {@code [... Rank N]} prefix and returns N, or {@code fallback} when there is none. */
-    static int pgRank(String l, Map<String, String> f, int fallback) {
+    /**
+     * Fills pgId/pgGuid/pgName from a {@code [... Rank N]} prefix and returns the line's global rank: {@code tagRank}
+     * when the line has c10's {@code [rankN]:} tag (≥ 0), else N, else -1.
+     *
+     * <p>The two numbers are not the same rank. ProcessGroupNCCL's prefix ({@code createLogPrefix} in
+     * {@code torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp}: {@code [PG 3 Rank 1]} in 2.2, {@code [PG 3 (tp) Rank 1]}
+     * in 2.3-2.4, {@code [PG ID 3 PG GUID 5(tp) Rank 1]} from 2.5) and its {@code [Rank 1] Watchdog caught} hold the
+     * group's {@code rank_}, the rank within that process group; the tag is c10's {@code GLOBAL_RANK}, which
+     * {@code _update_default_pg} sets to the default group's rank ({@code c10/util/Logging.cpp}, torch 2.2+). In the
+     * default group they agree; in a subgroup the prefix's rank is another process's global rank. The group's own
+     * rank is kept as {@code pgRank} when it differs from the global rank, and on every untagged line of a subgroup:
+     * its global rank is then the one a tagged line of the same group and group rank showed ({@link GroupRanks}),
+     * else unknown, and the rank returned is only the group's.
+     */
+    static int pgRank(String l, Map<String, String> f, int tagRank, GroupRanks ranks) {
         int at = l.indexOf("Rank ");
         if (at < 0) {
-            return fallback;
+            return tagRank;
         }
         Matcher m = PG_RANK.matcher(l);
         if (!m.find()) {
-            return fallback;
+            return tagRank;
         }
         if (m.group(1) != null) {
             Matcher id = PG_ID.matcher(m.group(1));
@@ -56,7 +69,31 @@ final class TorchPrefix {
                 f.put("pgName", name.group(1));
             }
         }
-        return NcclLogParser.num(m.group(2), "rank");
+        int groupRank = NcclLogParser.num(m.group(2), "rank");
+        String group = m.group(1) == null ? null : GroupRanks.group(f);
+        if (tagRank >= 0) {
+            ranks.learn(group, groupRank, tagRank);
+            if (groupRank != tagRank) {
+                f.put("pgRank", String.valueOf(groupRank));
+            }
+            return tagRank;
+        }
+        if (group != null && !defaultGroup(f)) {
+            f.put("pgRank", String.valueOf(groupRank));
+            int global = ranks.global(group, groupRank);
+            return global >= 0 ? global : groupRank;
+        }
+        return groupRank;
+    }
+
+    /** Whether the prefix read into {@code f} names the default group: {@code default_pg}, else PG (ID) 0 and GUID 0. */
+    private static boolean defaultGroup(Map<String, String> f) {
+        String name = f.get("pgName");
+        if (name != null) {
+            return name.equals("default_pg");
+        }
+        String guid = f.get("pgGuid");
+        return (guid == null || guid.equals("0")) && "0".equals(f.get("pgId"));
     }
 
     /** A line that starts a new record of its own, so it cannot continue a wrapped one. */

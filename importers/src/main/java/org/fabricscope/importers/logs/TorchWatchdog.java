@@ -59,7 +59,7 @@ final class TorchWatchdog extends TorchHeld {
     void emit(TorchLines tl) {
         String t = text.toString();
         Map<String, String> f = new LinkedHashMap<>();
-        int r = TorchPrefix.pgRank(t, f, rank);
+        int r = TorchPrefix.pgRank(t, f, rank, tl.groupRanks());
         Evidence ev = evidence(tl);
         Matcher m;
         if ((m = WORK.matcher(t)).find() && RAN_FOR.matcher(t).find()) {

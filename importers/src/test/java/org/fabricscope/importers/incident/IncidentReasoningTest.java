@@ -107,6 +107,30 @@ class IncidentReasoningTest {
         assertTrue(root.title().contains("#3"), root.title());
     }
 
+    /**
+     * Four ranks in two subgroups "tp", {0,1} and {2,3}: rank 3 (rank 1 of its group) stalled. ProcessGroupNCCL's
+     * prefix and its "[Rank N]" hold the rank within the group, c10's "[rankN]:" tag the global one: the root is rank 3,
+     * not rank 1, which sat healthy in the other group (the subgroup capture's lines, as four ranks print them).
+     */
+    @Test
+    void aSubgroupsRankIsItsGlobalRank() throws IOException {
+        FabricModel m = load("trainer-worker-1.log",
+                "[rank2]:[E1128 20:03:56.337387563 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation"
+                        + " timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000)"
+                        + " ran for 20071 milliseconds before timing out.\n"
+                        + "[rank2]:[E1128 20:03:56.337560969 ProcessGroupNCCL.cpp:2303] [PG ID 2 PG GUID 2(tp) Rank 0]  failure"
+                        + " detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3\n"
+                        + "[rank3]:[E1128 20:04:46.904447881 ProcessGroupNCCL.cpp:689] [Rank 1] Watchdog caught collective operation"
+                        + " timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000)"
+                        + " ran for 20036 milliseconds before timing out.\n"
+                        + "[rank3]:[E1128 20:04:46.904639051 ProcessGroupNCCL.cpp:2303] [PG ID 2 PG GUID 2(tp) Rank 1]  failure"
+                        + " detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3\n");
+        IncidentEvent root = IncidentReasoner.reason(m).rootCause();
+        assertNotNull(root);
+        assertEquals("fabricscope.rank-never-joined", root.id(), root.line());
+        assertEquals(3, root.who().rank(), root.line());
+    }
+
     @Test
     void aRankWithNoWordOfItsOwnThatItsPeerReportsGoneWasKilledFromOutside() throws IOException {
         FabricModel m = load("trainer-worker-0.log", INIT0

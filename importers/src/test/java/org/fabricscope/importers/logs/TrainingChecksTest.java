@@ -206,6 +206,34 @@ class TrainingChecksTest {
     }
 
     /**
+     * Four ranks in two NCCL subgroups "tp", {0,1} and {2,3}; rank 3 (rank 1 of its subgroup) stalls. ProcessGroupNCCL
+     * prints the group's rank ({@code [Rank 0]}, {@code [PG ID 2 PG GUID 2(tp) Rank 1]}), c10 the global one
+     * ({@code [rank2]:}); the lines are the real subgroup capture's (stalled-ranks-h200x2-nccl-2.28.9/subgroup-rank0-late)
+     * as four ranks print them. Ranks 0 and 1, in the other subgroup, finished their steps: naming them blamed
+     * two healthy processes. The untagged {@code what():} line takes the global rank its group rank had.
+     */
+    @Test
+    void aSubgroupsRanksAreNamedByTheirGlobalRank() throws IOException {
+        List<Finding> f = findings(String.join("\n",
+                "w0:1101:1101 [0] NCCL INFO comm 0x1 rank 0 nranks 4 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
+                "w0:1102:1102 [1] NCCL INFO comm 0x2 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x9 - Init COMPLETE",
+                "w1:2101:2101 [0] NCCL INFO comm 0x3 rank 2 nranks 4 cudaDev 0 nvmlDev 0 busId 18000 commId 0x9 - Init COMPLETE",
+                "w1:2102:2102 [1] NCCL INFO comm 0x4 rank 3 nranks 4 cudaDev 1 nvmlDev 1 busId 2a000 commId 0x9 - Init COMPLETE",
+                "[rank2]:[E1128 20:03:56.337387563 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20071 milliseconds before timing out.",
+                "[rank2]:[E1128 20:03:56.337560969 ProcessGroupNCCL.cpp:2303] [PG ID 2 PG GUID 2(tp) Rank 0]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3",
+                "[rank3]:[E1128 20:04:46.904447881 ProcessGroupNCCL.cpp:689] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20036 milliseconds before timing out.",
+                "[rank3]:[E1128 20:04:46.904639051 ProcessGroupNCCL.cpp:2303] [PG ID 2 PG GUID 2(tp) Rank 1]  failure detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3",
+                "  what():  [PG ID 2 PG GUID 2(tp) Rank 0] Process group watchdog thread terminated with exception: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20071 milliseconds before timing out."));
+        Finding t = f.get(ids(f).indexOf("nccl-timeout"));
+        assertTrue(t.title().startsWith("NCCL collective timed out: rank 2's watchdog fired"), t.title());
+        assertTrue(t.title().contains("rank 3 lagged"), t.title());
+        assertTrue(t.subjects().get(0).contains("came late"), t.subjects().get(0));
+        // the watchdogs are ranks 2 and 3, each once: the what() line is rank 2's, not rank 0's
+        assertEquals(List.of("rank 2 watchdog fired on ALLREDUCE SeqNum 4 after 20071 ms",
+                "rank 3 watchdog fired on ALLREDUCE SeqNum 4 after 20036 ms"), t.subjects().subList(1, t.subjects().size()));
+    }
+
+    /**
      * Without progress reports, the watchdogs' SeqNums are all there is: a rank whose watchdog fired on an earlier
      * collective of the group than another's lagged; when all fired on the same one, none is seen behind.
      */

@@ -118,7 +118,7 @@ public final class LineScanner {
         }
         Stamp stamp = s;
         // the same few fields in every rank's copy of a failure: one map (its strings with it)
-        Map<String, String> fields = fieldMaps.of(hit.fields());
+        Map<String, String> fields = fieldMaps.of(p.globalRank(hit.fields()));
         found.add(new SignatureMatch(hit.signature(), fields, hosts.of(p.host), p.pid, p.rank, stamp,
                 Evidence.at(source, lineNumber, raw.strip())));
     }
@@ -155,7 +155,10 @@ public final class LineScanner {
     static final class Prefix {
         String host;
         long pid = -1;
+        /** The global rank: c10's {@code [rankN]:} tag, else the process group's prefix (its rank within the group). */
         int rank = -1;
+        /** The rank in ProcessGroupNCCL's {@code [PG ... Rank N]} or {@code [Rank N]}, -1 when none. */
+        int groupRank = -1;
 
         private static final java.util.regex.Pattern NCCL = java.util.regex.Pattern.compile(
                 "(?:^|[\\s\\]:])([A-Za-z0-9][\\w.-]{0,252}):(\\d{1,10}):\\d{1,10} \\[\\d{1,4}\\] ");
@@ -194,10 +197,29 @@ public final class LineScanner {
             if (raw.indexOf("Rank ") > 0) {
                 java.util.regex.Matcher m = PG_RANK.matcher(raw);
                 if (m.find()) {
-                    p.rank = Integer.parseInt(m.group(1));
+                    p.groupRank = Integer.parseInt(m.group(1));
+                    if (p.rank < 0) {
+                        p.rank = p.groupRank;
+                    }
                 }
             }
             return p;
+        }
+
+        /**
+         * A signature's {@code rank} read from ProcessGroupNCCL's prefix is the rank within that process group; c10's
+         * {@code [rankN]:} tag on the same line is the global one (see the importers' TorchPrefix): the field is then
+         * the global rank, and the group's own is kept as {@code pgRank}. Other fields are left as matched.
+         */
+        Map<String, String> globalRank(Map<String, String> fields) {
+            String r = fields.get("rank");
+            if (r == null || groupRank < 0 || rank < 0 || rank == groupRank || !r.equals(String.valueOf(groupRank))) {
+                return fields;
+            }
+            Map<String, String> out = new java.util.LinkedHashMap<>(fields);
+            out.put("rank", String.valueOf(rank));
+            out.put("pgRank", r);
+            return out;
         }
     }
 }

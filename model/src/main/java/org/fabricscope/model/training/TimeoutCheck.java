@@ -73,12 +73,14 @@ final class TimeoutCheck {
     }
 
     static void timeouts(TrainingLog log, RankPlaces places, List<Finding> out) {
-        // One timeout per rank and SeqNum: the watchdog line and its "terminated with exception" repeat it.
+        // One timeout per rank, SeqNum and run time: the watchdog line and its "terminated with exception" repeat it,
+        // the first without its group's prefix ("[Rank 0] Watchdog caught"), the repeat with it ("[PG ID 1 ...]"); the
+        // run time in milliseconds tells two groups' timeouts at one SeqNum apart
         Map<String, NcclEvent> firedByKey = new LinkedHashMap<>();
         List<NcclEvent> progress = new ArrayList<>();
         for (NcclEvent e : log.events()) {
             if (e.kind() == NcclEvent.Kind.WATCHDOG_TIMEOUT) {
-                firedByKey.putIfAbsent(e.rank() + "/" + e.field("pgId") + "/" + e.field("seqNum"), e);
+                firedByKey.putIfAbsent(e.rank() + "/" + e.field("seqNum") + "/" + e.field("ranForMs"), e);
             } else if (e.field("lastEnqueued") != null && e.rank() >= 0) {
                 progress.add(e);
             }
