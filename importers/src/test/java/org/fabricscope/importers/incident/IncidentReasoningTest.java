@@ -131,6 +131,40 @@ class IncidentReasoningTest {
         assertEquals(3, root.who().rank(), root.line());
     }
 
+    private static String summary(String host, int rank, long pid) {
+        return "E1123 09:30:02.250000 753 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: 1)"
+                + " local_rank: 0 (pid: " + pid + ") of binary: /opt/torch/.venv/bin/python\n"
+                + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+                + "============================================================\n/work/job.py FAILED\n"
+                + "------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n"
+                + "------------------------------------------------------------\n"
+                + "Root Cause (first observed failure):\n[0]:\n  time      : 2026-11-23_09:30:02\n  host      : " + host + "\n"
+                + "  rank      : " + rank + " (local_rank: " + rank + ")\n  exitcode  : 1 (pid: " + pid + ")\n"
+                + "  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+                + "============================================================\n";
+    }
+
+    /**
+     * An init failure: NCCL's debug file names the process {@code vm:795} (no Init line completed, so no rank), torchrun's
+     * summary rank 0, pid 795, on localhost. In a standalone job (every summary entry on the loopback host) the pid is
+     * that worker (the capture h200x2-failures-nccl-2.28.9/no-rdma-device); once two hosts' processes had pid 795, or
+     * the summary names another host, it names no one.
+     */
+    @Test
+    void aStandaloneJobsSummaryNamesTheRankOfAnNcclProcessByItsPid() throws IOException {
+        String warn = "[2026-11-23 09:30:01] vm:795:795 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n";
+        FabricModel m = load("nccl.vm.795.log", warn, "torchrun-stderr.log", summary("localhost", 0, 795));
+        IncidentEvent root = IncidentReasoner.reason(m).rootCause();
+        assertNotNull(root);
+        assertEquals(0, root.who().rank(), root.line());
+        assertEquals(-1, IncidentReasoner.reason(load("nccl.vm.795.log", warn, "torchrun-stderr.log",
+                summary("trainer-worker-1", 0, 795))).rootCause().who().rank(), "another host's pid 795");
+        String other = "pod-b:795:795 [0] NCCL INFO ncclCommInitRankConfig comm 0x1 rank 1 nranks 2 cudaDev 0 nvmlDev 0"
+                + " busId 18000 commId 0x9 - Init START\n";
+        assertEquals(-1, IncidentReasoner.reason(load("nccl.vm.795.log", warn, "pod-b.log", other, "torchrun-stderr.log",
+                summary("localhost", 0, 795))).rootCause().who().rank(), "two hosts had pid 795");
+    }
+
     @Test
     void aRankWithNoWordOfItsOwnThatItsPeerReportsGoneWasKilledFromOutside() throws IOException {
         FabricModel m = load("trainer-worker-0.log", INIT0

@@ -98,6 +98,9 @@ final class IncidentEvents {
         boolean kernel = m.signature().source().equals("kernel");
         if (rank < 0 && !m.host().isEmpty() && m.pid() >= 0) {
             rank = places.rankOf(m.host(), m.pid());
+            if (rank < 0) {
+                rank = places.rankOfSummaryPid(m.host(), m.pid());
+            }
         }
         if (rank < 0 && f.containsKey("pid")) {
             rank = places.rankOfPid(intOr(f.get("pid"), -1));

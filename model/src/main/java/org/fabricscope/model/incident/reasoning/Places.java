@@ -153,6 +153,55 @@ final class Places {
     }
 
     /**
+     * The rank that torchrun's failure summary gives the process {@code pid} of {@code host}, for an NCCL line whose
+     * process printed no completed Init line: the entry whose pid is it and whose host is that host, or, when every
+     * entry names the loopback host (a standalone job, one machine), the entry with that pid. -1 when none, when two
+     * entries name different ranks, or when processes of two hosts had that pid (their Init lines): a pid alone names
+     * no one across pods, whose first workers can share it. NCCL's {@code vm:795:795} line of an init failure is then
+     * the worker the summary calls rank 0, pid 795, on localhost.
+     */
+    int rankOfSummaryPid(String host, long pid) {
+        String me = shortHost(host);
+        java.util.Set<String> hosts = new java.util.HashSet<>();
+        for (LogSource s : sources.values()) {
+            for (String proc : s.processes()) {
+                int colon = proc.lastIndexOf(':');
+                if (proc.substring(colon + 1).equals(String.valueOf(pid))) {
+                    hosts.add(shortHost(proc.substring(0, colon)));
+                }
+            }
+        }
+        if (hosts.size() > 1 || hosts.size() == 1 && !hosts.contains(me)) {
+            return -1;
+        }
+        boolean standalone = true;
+        for (List<NcclEvent> entries : summaries.values()) {
+            for (NcclEvent e : entries) {
+                standalone &= LOOPBACK.contains(shortHost(e.field("host") == null ? "" : e.field("host")));
+            }
+        }
+        int rank = -1;
+        for (List<NcclEvent> entries : summaries.values()) {
+            for (NcclEvent e : entries) {
+                long p = e.pid() >= 0 ? e.pid() : parse(e.field("pid"));
+                int r = e.rank() >= 0 ? e.rank() : parse(e.field("rank"));
+                String h = shortHost(e.field("host") == null ? "" : e.field("host"));
+                if (p != pid || r < 0 || !(h.equals(me) || standalone)) {
+                    continue;
+                }
+                if (rank >= 0 && rank != r) {
+                    return -1;
+                }
+                rank = r;
+            }
+        }
+        return rank;
+    }
+
+    /** The names torchrun's summary gives the machine of a standalone job. */
+    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "::1", "localhost6");
+
+    /**
      * The torchrun failure summary entry ({@code [0]: time: ... rank: 1 ... exitcode: -9}) whose lines
      * hold {@code line} of {@code source}, or null.
      */
