@@ -124,11 +124,21 @@ class IncidentReasoningTest {
                         + " timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000)"
                         + " ran for 20036 milliseconds before timing out.\n"
                         + "[rank3]:[E1128 20:04:46.904639051 ProcessGroupNCCL.cpp:2303] [PG ID 2 PG GUID 2(tp) Rank 1]  failure"
-                        + " detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3\n");
-        IncidentEvent root = IncidentReasoner.reason(m).rootCause();
+                        + " detected by watchdog at work sequence id: 4 PG status: last enqueued work: 4, last completed work: 3\n"
+                        + "  what():  [PG ID 2 PG GUID 2(tp) Rank 0] Process group watchdog thread terminated with exception:"
+                        + " [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE,"
+                        + " NumelIn=16777216, NumelOut=16777216, Timeout(ms)=20000) ran for 20071 milliseconds before timing out.\n");
+        org.fabricscope.model.incident.reasoning.Incident incident = IncidentReasoner.reason(m);
+        IncidentEvent root = incident.rootCause();
         assertNotNull(root);
         assertEquals("fabricscope.rank-never-joined", root.id(), root.line());
         assertEquals(3, root.who().rank(), root.line());
+        // every event is rank 2's or rank 3's: the untagged what() line takes rank 2, its group rank 0's tagged owner
+        for (IncidentEvent e : incident.events()) {
+            assertTrue(e.who().rank() == 2 || e.who().rank() == 3, e.line());
+        }
+        assertTrue(incident.events().stream().anyMatch(e -> e.evidence().text().startsWith("what():")
+                && e.who().rank() == 2), "the what() line is rank 2's");
     }
 
     private static String summary(String host, int rank, long pid) {

@@ -101,7 +101,7 @@ final class FabricFacts {
             return Answer.unknown("no nccl-timeout finding names a lagging rank");
         }
         if (lag.site() == null) {
-            return new Answer(Verdict.NO, "rank " + lag.worldRank() + " lagged, but printed no NCCL Init line to place it",
+            return new Answer(Verdict.NO, "rank " + lag.worldRank() + ", the rank nccl-timeout names, printed no NCCL Init line to place it",
                     lag.finding().evidence(), List.of(lag.finding().refs().get(0)), Map.of("rank", String.valueOf(lag.worldRank())));
         }
         RankSite s = lag.site();

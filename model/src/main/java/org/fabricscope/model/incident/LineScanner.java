@@ -58,6 +58,8 @@ public final class LineScanner {
     /** The hosts and fields of the matched lines: a failure repeated by many ranks names the same few of each. */
     private final org.fabricscope.model.core.SharedStrings hosts = new org.fabricscope.model.core.SharedStrings();
     private final org.fabricscope.model.core.SharedMaps fieldMaps = new org.fabricscope.model.core.SharedMaps();
+    /** A process group's rank ("GUID 2/1") to the global rank a tagged line of this file showed for it. */
+    private final java.util.Map<String, Integer> globalOfGroupRank = new java.util.HashMap<>();
 
     LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
         this.owner = owner;
@@ -100,6 +102,7 @@ public final class LineScanner {
             return;
         }
         Prefix p = Prefix.of(raw);
+        p.mapGroupRank(globalOfGroupRank);
         if (kernel && p.host == null) {
             java.util.regex.Matcher j = JOURNAL_HOST.matcher(raw);
             if (j.find()) {
@@ -159,6 +162,10 @@ public final class LineScanner {
         int rank = -1;
         /** The rank in ProcessGroupNCCL's {@code [PG ... Rank N]} or {@code [Rank N]}, -1 when none. */
         int groupRank = -1;
+        /** The process group of {@code [PG ... Rank N]}, null for none or a bare {@code [Rank N]}. */
+        String group;
+        /** Whether {@link #rank} is c10's {@code [rankN]:} tag. */
+        boolean tagged;
 
         private static final java.util.regex.Pattern NCCL = java.util.regex.Pattern.compile(
                 "(?:^|[\\s\\]:])([A-Za-z0-9][\\w.-]{0,252}):(\\d{1,10}):\\d{1,10} \\[\\d{1,4}\\] ");
@@ -181,7 +188,37 @@ public final class LineScanner {
             return digits > 0 && digits < 8 && raw.startsWith("]:", i) ? n : -1;
         }
         private static final java.util.regex.Pattern PG_RANK = java.util.regex.Pattern.compile(
-                "\\[(?:PG [^\\]]{0,200}?)?\\s?Rank (\\d{1,7})\\]");
+                "\\[(PG [^\\]]{0,200}?)?\\s?Rank (\\d{1,7})\\]");
+        private static final java.util.regex.Pattern PG_GUID = java.util.regex.Pattern.compile("PG GUID ([^\\s(\\]]+)");
+
+        /** A group's key: its GUID (2.5+, the same on every rank), else its prefix without the rank; null when none. */
+        private static String groupKey(String pg) {
+            if (pg == null) {
+                return null;
+            }
+            java.util.regex.Matcher g = PG_GUID.matcher(pg);
+            return g.find() ? "GUID " + g.group(1) : pg.strip();
+        }
+
+        /**
+         * Learns the global rank of this line's group rank when c10's tag gives it, or, on a line without the tag (the
+         * {@code what():} that ends the process), takes the global rank a tagged line of the same group and group rank
+         * showed in this file.
+         */
+        void mapGroupRank(java.util.Map<String, Integer> globalOfGroupRank) {
+            if (group == null || groupRank < 0) {
+                return;
+            }
+            String key = group + "/" + groupRank;
+            if (tagged) {
+                globalOfGroupRank.putIfAbsent(key, rank);
+            } else {
+                Integer g = globalOfGroupRank.get(key);
+                if (g != null) {
+                    rank = g;
+                }
+            }
+        }
 
         static Prefix of(String raw) {
             Prefix p = new Prefix();
@@ -197,7 +234,9 @@ public final class LineScanner {
             if (raw.indexOf("Rank ") > 0) {
                 java.util.regex.Matcher m = PG_RANK.matcher(raw);
                 if (m.find()) {
-                    p.groupRank = Integer.parseInt(m.group(1));
+                    p.groupRank = Integer.parseInt(m.group(2));
+                    p.group = groupKey(m.group(1));
+                    p.tagged = p.rank >= 0;
                     if (p.rank < 0) {
                         p.rank = p.groupRank;
                     }
