@@ -35,7 +35,32 @@ final class GuiCommand implements Callable<Integer> {
         DesktopLauncher desktop = ServiceLoader.load(DesktopLauncher.class, GuiCommand.class.getClassLoader()).findFirst()
                 .orElseThrow(() -> new CliFailure(70, "this build has no desktop window (no " + DesktopLauncher.class.getName()
                         + " service); use 'fabricscope summary' or 'diagnose'"));
-        desktop.launch(paths, find);
+        try {
+            desktop.launch(paths, find);
+        } catch (RuntimeException e) {
+            CliFailure display = displayFailure(e, System.getenv("DISPLAY"));
+            if (display != null) {
+                throw display;
+            }
+            throw e;
+        }
         return 0;
+    }
+
+    /**
+     * The failure to report when the toolkit could not reach the display {@code DISPLAY} names (GTK's glass: an
+     * {@code UnsupportedOperationException} "Unable to open DISPLAY", anywhere in the causes): a user's mistake or a
+     * stopped X server, not a bug. Null for any other exception.
+     */
+    static CliFailure displayFailure(Throwable e, String display) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof UnsupportedOperationException && t.getMessage() != null
+                    && t.getMessage().contains("Unable to open DISPLAY")) {
+                return new CliFailure(3, "cannot open the display" + (display == null ? "" : " " + display)
+                        + ": no X server answers there, or this user may not use it (xhost, XAUTHORITY); use 'fabricscope"
+                        + " summary' or 'diagnose' on a headless machine, or run under xvfb-run");
+            }
+        }
+        return null;
     }
 }
