@@ -48,17 +48,24 @@ final class GuiCommand implements Callable<Integer> {
     }
 
     /**
-     * The failure to report when the toolkit could not reach the display {@code DISPLAY} names (GTK's glass: an
-     * {@code UnsupportedOperationException} "Unable to open DISPLAY", anywhere in the causes): a user's mistake or a
-     * stopped X server, not a bug. Null for any other exception.
+     * The failure to report when the toolkit could not start (JavaFX's GTK glass throws an
+     * {@code UnsupportedOperationException}, anywhere in the causes): "Unable to open DISPLAY" for a display nobody
+     * serves, "Unable to load glass GTK library" for a machine without GTK 3. The user's to fix, not a bug. Null for
+     * any other exception.
      */
     static CliFailure displayFailure(Throwable e, String display) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof UnsupportedOperationException && t.getMessage() != null
-                    && t.getMessage().contains("Unable to open DISPLAY")) {
+            if (!(t instanceof UnsupportedOperationException) || t.getMessage() == null) {
+                continue;
+            }
+            if (t.getMessage().contains("Unable to open DISPLAY")) {
                 return new CliFailure(3, "cannot open the display" + (display == null ? "" : " " + display)
                         + ": no X server answers there, or this user may not use it (xhost, XAUTHORITY); use 'fabricscope"
                         + " summary' or 'diagnose' on a headless machine, or run under xvfb-run");
+            }
+            if (t.getMessage().contains("Unable to load glass GTK library")) {
+                return new CliFailure(3, "the window needs GTK 3, which JavaFX could not load (libgtk-3.so.0): install it"
+                        + " (Debian and Ubuntu: apt-get install libgtk-3-0), or use 'fabricscope summary' or 'diagnose'");
             }
         }
         return null;

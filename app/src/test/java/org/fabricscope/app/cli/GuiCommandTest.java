@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** {@code fabricscope gui} when DISPLAY names a display nobody serves: a clear failure, not "a bug in FabricScope". */
+/** {@code fabricscope gui} when the window cannot start (no X server at DISPLAY, no GTK): a clear failure, not "a bug". */
 class GuiCommandTest {
     @Test
     void aDisplayNobodyServesIsTheUsersToFixNotABug() {
@@ -19,6 +19,9 @@ class GuiCommandTest {
         assertTrue(f.getMessage().contains("xvfb-run"), f.getMessage());
         assertTrue(GuiCommand.displayFailure(new UnsupportedOperationException("Unable to open DISPLAY"), null)
                 .getMessage().startsWith("cannot open the display: "));
+        // a machine without GTK 3 (a fresh server image): what to install
+        CliFailure gtk = GuiCommand.displayFailure(new UnsupportedOperationException("Unable to load glass GTK library."), ":0");
+        assertTrue(gtk.getMessage().contains("apt-get install libgtk-3-0"), gtk.getMessage());
         // any other failure stays an internal error
         assertNull(GuiCommand.displayFailure(new UnsupportedOperationException("some other operation"), ":0"));
         assertNull(GuiCommand.displayFailure(new IllegalStateException("Unable to open DISPLAY"), ":0"));
