@@ -67,8 +67,10 @@ class FlowsCliTest {
         JsonNode t = j.get(0);
         assertEquals("builtin:nccl-timeout.json", t.get("source").asText());
         assertEquals("nccl-timeout", t.get("entry").get("findings").get(0).asText());
-        assertEquals("first-failure", t.get("steps").get(0).get("id").asText()); // an earlier failure first, then the network
-        assertEquals("network", t.get("steps").get(1).get("id").asText());
+        // an earlier failure first, then settings that differ between the ranks, then the network
+        assertEquals("first-failure", t.get("steps").get(0).get("id").asText());
+        assertEquals("settings-differ", t.get("steps").get(1).get("id").asText());
+        assertEquals("network", t.get("steps").get(2).get("id").asText());
         assertEquals("rank-failed", j.get(1).get("entry").get("facts").get(0).get("fact").asText());
         CliTest.Run text = CliTest.run("flows");
         assertTrue(text.out().contains("roce-gid-index           RoCE: which GID index NCCL must use"), text.out());

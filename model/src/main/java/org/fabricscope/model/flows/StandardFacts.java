@@ -163,6 +163,10 @@ final class StandardFacts {
                 new Fact("cpu-limit-per-gpu-below", "A training pod's CPU limit is below this many cores per GPU "
                         + "(NCCL's proxy threads starve).", List.of(required("cores", Type.NUMBER, "cores per GPU")),
                         "kubectl get pods -o yaml", KubernetesFacts::cpuLimitPerGpuBelow),
+                new Fact("nccl-settings-differ", "The job's nodes differ in an NCCL setting known to hang a job or fail "
+                        + "its connections (NCCL_PROTO, NCCL_ALGO, NCCL_BUFFSIZE, channel counts...: the config-drift finding "
+                        + "at error).", List.of(), "NCCL_DEBUG=INFO logs with ENV, or the pods' environment, from two nodes or more",
+                        TrainingFacts::ncclSettingsDiffer),
                 new Fact("rank-failed", "A rank died: torchrun reported a failed process (ChildFailedError, failed "
                         + "(exitcode ...)), or a training pod is Failed. Names the first (torchrun's root cause).",
                         List.of(), "torchrun output, pods", TrainingFacts::rankFailed),

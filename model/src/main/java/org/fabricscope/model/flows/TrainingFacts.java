@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.fabricscope.model.slowness.ConfigDrift;
+import org.fabricscope.model.core.Severity;
+import org.fabricscope.model.core.Finding;
 import org.fabricscope.model.core.Plural;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.core.Subject;
@@ -299,6 +302,27 @@ final class TrainingFacts {
                     List.of(e.evidence()), List.of(), Map.of());
         }
         return Answer.no("no NCCL error raised other than communicators aborted after a timeout");
+    }
+
+    /**
+     * {@code nccl-settings-differ}: the job's nodes differ in an NCCL setting known to hang a job or fail its
+     * connections (the config-drift finding, at error). Unknown while fewer than two nodes printed their settings
+     * ({@link ConfigDrift#printedNodes}): then no difference could have been seen.
+     */
+    static Answer ncclSettingsDiffer(FlowContext c, FactCall call) {
+        List<Finding> drift = c.findings("config-drift");
+        for (Finding f : drift) {
+            if (f.severity() == Severity.ERROR) {
+                return new Answer(Verdict.YES, f.title(), f.evidence(), f.refs(), StandardFacts.focusOf(c, f));
+            }
+        }
+        int nodes = ConfigDrift.printedNodes(c.model()).size();
+        if (nodes < 2) {
+            return Answer.unknown((nodes == 0 ? "no node" : "only one node") + " printed its NCCL settings (NCCL_DEBUG=INFO"
+                    + " with ENV among NCCL_DEBUG_SUBSYS, or a pod's environment dump): there is nothing to compare");
+        }
+        return Answer.no(nodes + " nodes' settings compared: none known to hang a job differs"
+                + (drift.isEmpty() ? "" : " (" + drift.get(0).title() + ")"));
     }
 
     // ---------------------------------------------------------------- failures

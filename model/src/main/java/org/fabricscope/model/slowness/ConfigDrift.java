@@ -69,6 +69,23 @@ public final class ConfigDrift {
         return model.derived(ConfigDrift.class, ConfigDrift::compute);
     }
 
+    /**
+     * The nodes whose settings can be compared: those whose NCCL printed INFO lines (a variable it did not report is
+     * taken as unset) and those whose pod environment was dumped (it lists every variable the pod has). With fewer
+     * than two, no drift can be judged, which is not the same as none.
+     */
+    public static Set<String> printedNodes(FabricModel model) {
+        Set<String> printed = new HashSet<>();
+        model.trainingLog().processes().forEach(p -> printed.add(p.host()));
+        model.trainingLog().ranks().forEach(r -> printed.add(r.host()));
+        for (HostEvidence h : model.hostEvidence().values()) {
+            if (!h.env().isEmpty()) {
+                printed.add(h.host());
+            }
+        }
+        return printed;
+    }
+
     private static List<Drift> compute(FabricModel model) {
         // node -> key -> value (and a line showing it)
         Map<String, Map<String, String>> nodes = new TreeMap<>(NaturalOrder.INSTANCE);
@@ -78,15 +95,13 @@ public final class ConfigDrift {
         Function<String, Map<String, String>> node = h -> byName.computeIfAbsent(h,
                 x -> nodes.computeIfAbsent(x, y -> new TreeMap<>()));
         Map<String, Evidence> lines = new LinkedHashMap<>();
-        Set<String> printed = new HashSet<>(); // nodes whose NCCL printed INFO lines (only asked whether it holds one)
+        Set<String> printed = printedNodes(model); // only asked whether it holds one
         for (NcclProcess p : model.trainingLog().processes()) {
-            printed.add(p.host());
             Map<String, String> n = node.apply(p.host());
             p.env().forEach((k, v) -> put(n, k, v));
             p.facts().forEach((k, v) -> put(n, k, v));
         }
         for (Rank r : model.trainingLog().ranks()) {
-            printed.add(r.host());
             Map<String, String> n = node.apply(r.host());
             r.env().forEach((k, v) -> put(n, k, v));
             if (r.ncclVersion() != null && !r.ncclVersion().isEmpty()) {
@@ -106,9 +121,6 @@ public final class ConfigDrift {
         }
         for (HostEvidence h : model.hostEvidence().values()) {
             Map<String, String> n = node.apply(h.host());
-            if (!h.env().isEmpty()) {
-                printed.add(h.host()); // a pod's environment dump lists every variable it has: one it lacks is not set
-            }
             for (EnvVar e : h.env().values()) {
                 if (e.name().startsWith("NCCL_")) {
                     n.putIfAbsent(e.name(), e.value());
