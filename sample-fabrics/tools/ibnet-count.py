@@ -4,6 +4,9 @@ how many switches, CAs and cables it holds (each cable once, from both ends' por
 checks, no error counters: the least a reader of the file must do. stdlib only.
 
 usage: ibnet-count.py FILE...
+
+Time it under the interpreter itself (/usr/bin/python3, or pyenv's versions/X/bin/python3): pyenv's `python3` shim is a
+bash script that adds 45-60 ms before Python starts (BENCHMARKS.md, "Issue 27, fifteenth session").
 """
 import re
 import sys
