@@ -342,7 +342,10 @@ class ReaderFuzzTest {
                 + "\n" + hex(input));
         assertFalse(m.startsWith("ran out of memory"), () -> "a reader ran out of memory (the importer's guard caught it): "
                 + d + "\n" + hex(input));
-        String in = new String(input, StandardCharsets.UTF_8) + new String(input, StandardCharsets.ISO_8859_1);
+        // runs of NUL bytes (a file cut short by a crash) are dropped before some readers see the text: a word they
+        // split ("E<NULs>xception") is the input's too
+        String latin = new String(input, StandardCharsets.ISO_8859_1);
+        String in = new String(input, StandardCharsets.UTF_8) + "\n" + latin + "\n" + latin.replace("\0", "");
         for (String javaWord : List.of("Exception", "java.", "Error:")) {
             assertFalse(m.contains(javaWord) && !in.contains(javaWord),
                     () -> "diagnostic names a Java class: " + d + "\n" + hex(input));
