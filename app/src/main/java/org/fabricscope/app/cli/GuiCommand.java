@@ -48,8 +48,8 @@ final class GuiCommand implements Callable<Integer> {
     }
 
     /**
-     * The failure to report when the toolkit could not start (JavaFX's GTK glass throws an
-     * {@code UnsupportedOperationException}, anywhere in the causes): "Unable to open DISPLAY" for a display nobody
+     * The failure to report when the toolkit could not start (OpenJFX's GTK glass, {@code com.sun.glass.ui.gtk.GtkApplication},
+     * throws an {@code UnsupportedOperationException}, found anywhere in the causes): "Unable to open DISPLAY" for a display nobody
      * serves, "Unable to load glass GTK library" for a machine without GTK 3. The user's to fix, not a bug. Null for
      * any other exception.
      */

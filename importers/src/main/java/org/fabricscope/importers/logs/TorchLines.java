@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.fabricscope.importers.core.Numbers;
+import org.fabricscope.model.incident.GroupRanks;
 import org.fabricscope.model.core.Diagnostic;
 import org.fabricscope.model.core.Evidence;
 import org.fabricscope.model.training.NcclEvent;

@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.fabricscope.model.incident.GroupRanks;
+
 /**
  * What PyTorch puts before its messages: the glog severity ({@code [E1206 ...}), the process-group
  * tag of every era ({@code [Rank N]}, {@code [PG 0 Rank N]}, {@code [PG ID 0 PG GUID 0(default_pg) Rank N]}),
@@ -70,7 +72,7 @@ final class TorchPrefix {
             }
         }
         int groupRank = NcclLogParser.num(m.group(2), "rank");
-        String group = m.group(1) == null ? null : GroupRanks.group(f);
+        String group = m.group(1) == null ? null : GroupRanks.key(f.get("pgGuid"), m.group(1).strip());
         if (tagRank >= 0) {
             ranks.learn(group, groupRank, tagRank);
             if (groupRank != tagRank) {

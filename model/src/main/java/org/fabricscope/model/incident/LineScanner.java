@@ -58,8 +58,8 @@ public final class LineScanner {
     /** The hosts and fields of the matched lines: a failure repeated by many ranks names the same few of each. */
     private final org.fabricscope.model.core.SharedStrings hosts = new org.fabricscope.model.core.SharedStrings();
     private final org.fabricscope.model.core.SharedMaps fieldMaps = new org.fabricscope.model.core.SharedMaps();
-    /** A process group's rank ("GUID 2/1") to the global rank a tagged line of this file showed for it. */
-    private final java.util.Map<String, Integer> globalOfGroupRank = new java.util.HashMap<>();
+    /** The global ranks of the process groups' ranks that this file's tagged lines showed. */
+    private final GroupRanks groupRanks = new GroupRanks();
 
     LineScanner(IncidentLogBuilder owner, SignatureCatalogue catalogue, String source, boolean kernel) {
         this.owner = owner;
@@ -102,7 +102,7 @@ public final class LineScanner {
             return;
         }
         Prefix p = Prefix.of(raw);
-        p.mapGroupRank(globalOfGroupRank);
+        p.mapGroupRank(groupRanks);
         if (kernel && p.host == null) {
             java.util.regex.Matcher j = JOURNAL_HOST.matcher(raw);
             if (j.find()) {
@@ -191,13 +191,13 @@ public final class LineScanner {
                 "\\[(PG [^\\]]{0,200}?)?\\s?Rank (\\d{1,7})\\]");
         private static final java.util.regex.Pattern PG_GUID = java.util.regex.Pattern.compile("PG GUID ([^\\s(\\]]+)");
 
-        /** A group's key: its GUID (2.5+, the same on every rank), else its prefix without the rank; null when none. */
+        /** A group's key ({@link GroupRanks#key}): its GUID, else its prefix without the rank; null when none. */
         private static String groupKey(String pg) {
             if (pg == null) {
                 return null;
             }
             java.util.regex.Matcher g = PG_GUID.matcher(pg);
-            return g.find() ? "GUID " + g.group(1) : pg.strip();
+            return GroupRanks.key(g.find() ? g.group(1) : null, pg.strip());
         }
 
         /**
@@ -205,18 +205,12 @@ public final class LineScanner {
          * {@code what():} that ends the process), takes the global rank a tagged line of the same group and group rank
          * showed in this file.
          */
-        void mapGroupRank(java.util.Map<String, Integer> globalOfGroupRank) {
-            if (group == null || groupRank < 0) {
-                return;
-            }
-            String key = group + "/" + groupRank;
+        void mapGroupRank(GroupRanks ranks) {
             if (tagged) {
-                globalOfGroupRank.putIfAbsent(key, rank);
-            } else {
-                Integer g = globalOfGroupRank.get(key);
-                if (g != null) {
-                    rank = g;
-                }
+                ranks.learn(group, groupRank, rank);
+            } else if (groupRank >= 0) {
+                int g = ranks.global(group, groupRank);
+                rank = g >= 0 ? g : rank;
             }
         }
 

@@ -20,7 +20,7 @@ import org.fabricscope.model.ranks.RankMap;
 
 /**
  * Finds which failure came first. The root cause is the earliest cause-role event (an ERROR before any
- * WARNING), by the lines' own stamps; stamps of different nodes within {@link #SKEW_MS} of each other
+ * WARNING), by the lines' own stamps; stamps of different nodes within {@link Stamp#SKEW_MS} of each other
  * are taken as simultaneous, and so is a line whose only time is one it took from an earlier line of its
  * file (a lower bound, {@link org.fabricscope.model.incident.Stamp#inferred}) and any event after that time. The
  * tie is broken by the causal rules, then by a line's own time over an inferred one:
@@ -39,8 +39,6 @@ import org.fabricscope.model.ranks.RankMap;
  * the cause it follows: its blamed party's first cause, else the root cause.
  */
 public final class IncidentReasoner {
-    /** The clock skew tolerated between nodes: stamps of different lanes closer than this are not ordered. */
-    public static final long SKEW_MS = Stamp.SKEW_MS;
     /** How far a specific cause on the same party may lie from a generic one and still explain it. */
     static final long EXPLAINS_MS = 120_000;
     private static final Set<CauseClass> GENERIC = Set.of(CauseClass.DEAD_RANK, CauseClass.INTERNAL,
@@ -141,7 +139,7 @@ public final class IncidentReasoner {
             return 0;
         }
         long d = b.stamp().millis() - a.stamp().millis();
-        long tolerance = a.who().lane().equals(b.who().lane()) ? 0 : SKEW_MS;
+        long tolerance = a.who().lane().equals(b.who().lane()) ? 0 : Stamp.SKEW_MS;
         if (d > tolerance) {
             return a.stamp().inferred() ? 0 : 1;
         }
@@ -204,7 +202,7 @@ public final class IncidentReasoner {
                     IncidentEvent bounded = e.stamp().inferred() ? e : best.stamp().inferred() ? best : null;
                     notes.add("the order of " + best.who().label() + "'s " + best.title() + " and " + e.who().label() + "'s "
                             + e.title() + (bounded == null
-                            ? " lies within the clock skew tolerated between nodes (" + SKEW_MS / 1000 + " s)"
+                            ? " lies within the clock skew tolerated between nodes (" + Stamp.SKEW_MS / 1000 + " s)"
                             : " cannot be told: " + bounded.who().label() + "'s line has no time of its own, and "
                                     + bounded.stamp().clock() + ", the last before it in its file, is only a lower bound"));
                     break;
@@ -346,7 +344,7 @@ public final class IncidentReasoner {
         Who peer = report.blamed();
         IncidentEvent later = events.stream().filter(e -> e.who().same(peer) && before(report, e) > 0).findFirst().orElse(null);
         Stamp seen = places.lastSeen(peer);
-        boolean alive = later != null || seen.known() && report.stamp().known() && seen.millis() > report.stamp().millis() + SKEW_MS;
+        boolean alive = later != null || seen.known() && report.stamp().known() && seen.millis() > report.stamp().millis() + Stamp.SKEW_MS;
         return alive ? InferredEvents.linkLost(events.size(), report, later != null ? later.stamp() : seen) : InferredEvents.silent(events.size(), peer, report);
     }
 

@@ -22,6 +22,8 @@ import org.fabricscope.model.training.Rank;
  * which rank a line is about.
  */
 final class Places {
+    /** The names torchrun's summary gives the machine of a standalone job. */
+    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "::1", "localhost6");
     private final RankMap ranks;
     private final Map<String, Integer> rankOfProcess = new HashMap<>();
     private final Map<String, Integer> rankOfHost = new HashMap<>();
@@ -35,6 +37,12 @@ final class Places {
     private final Map<Long, Integer> rankOfPid = new HashMap<>();
     /** torchrun's failure summary blocks: source to the blocks' first lines, ranks and hosts. */
     private final Map<String, List<NcclEvent>> summaries = new HashMap<>();
+    /** torchrun's summary entries by the pid they name (every log's), for {@link #rankOfSummaryPid}. */
+    private final Map<Long, List<NcclEvent>> summaryOfPid = new HashMap<>();
+    /** The hosts whose NCCL Init lines (any log's) show a process with that pid. */
+    private final Map<Long, Set<String>> hostsOfPid = new HashMap<>();
+    /** Every summary entry names the loopback host: a standalone job on one machine (true with none). */
+    private boolean standalone = true;
 
     Places(FabricModel model, RankMap ranks) {
         this.ranks = ranks;
@@ -87,6 +95,10 @@ final class Places {
                 }
                 if (e.kind() == NcclEvent.Kind.CHILD_FAILED && e.evidence() != null) {
                     summaries.computeIfAbsent(e.evidence().source(), k -> new java.util.ArrayList<>()).add(e);
+                    if (pid >= 0) {
+                        summaryOfPid.computeIfAbsent(pid, k -> new java.util.ArrayList<>()).add(e);
+                    }
+                    standalone &= LOOPBACK.contains(shortHost(e.field("host") == null ? "" : e.field("host")));
                 }
             }
         }
@@ -98,6 +110,13 @@ final class Places {
         nodes = model.k8sNodes().keySet();
         for (LogSource s : model.incidentLog().sources()) {
             sources.put(s.name(), s);
+            for (String proc : s.processes()) {
+                int colon = proc.lastIndexOf(':');
+                long pid = parse(proc.substring(colon + 1));
+                if (pid >= 0) {
+                    hostsOfPid.computeIfAbsent(pid, k -> new java.util.HashSet<>()).add(shortHost(proc.substring(0, colon)));
+                }
+            }
         }
     }
 
@@ -161,45 +180,24 @@ final class Places {
      * the worker the summary calls rank 0, pid 795, on localhost.
      */
     int rankOfSummaryPid(String host, long pid) {
+        Set<String> inits = hostsOfPid.getOrDefault(pid, Set.of());
         String me = shortHost(host);
-        java.util.Set<String> hosts = new java.util.HashSet<>();
-        for (LogSource s : sources.values()) {
-            for (String proc : s.processes()) {
-                int colon = proc.lastIndexOf(':');
-                if (proc.substring(colon + 1).equals(String.valueOf(pid))) {
-                    hosts.add(shortHost(proc.substring(0, colon)));
-                }
-            }
-        }
-        if (hosts.size() > 1 || hosts.size() == 1 && !hosts.contains(me)) {
+        if (inits.size() > 1 || inits.size() == 1 && !inits.contains(me)) {
             return -1;
         }
-        boolean standalone = true;
-        for (List<NcclEvent> entries : summaries.values()) {
-            for (NcclEvent e : entries) {
-                standalone &= LOOPBACK.contains(shortHost(e.field("host") == null ? "" : e.field("host")));
-            }
-        }
         int rank = -1;
-        for (List<NcclEvent> entries : summaries.values()) {
-            for (NcclEvent e : entries) {
-                long p = e.pid() >= 0 ? e.pid() : parse(e.field("pid"));
-                int r = e.rank() >= 0 ? e.rank() : parse(e.field("rank"));
-                String h = shortHost(e.field("host") == null ? "" : e.field("host"));
-                if (p != pid || r < 0 || !(h.equals(me) || standalone)) {
-                    continue;
-                }
-                if (rank >= 0 && rank != r) {
-                    return -1;
-                }
-                rank = r;
+        for (NcclEvent e : summaryOfPid.getOrDefault(pid, List.of())) {
+            int r = e.rank() >= 0 ? e.rank() : parse(e.field("rank"));
+            if (r < 0 || !(standalone || shortHost(e.field("host") == null ? "" : e.field("host")).equals(me))) {
+                continue;
             }
+            if (rank >= 0 && rank != r) {
+                return -1;
+            }
+            rank = r;
         }
         return rank;
     }
-
-    /** The names torchrun's summary gives the machine of a standalone job. */
-    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "::1", "localhost6");
 
     /**
      * The torchrun failure summary entry ({@code [0]: time: ... rank: 1 ... exitcode: -9}) whose lines
